@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+// The operator contract (DECISIONS section 1): every setting comes from one environment
+// variable with this exact name. Parsed once at start; a bad value stops the process
+// with a message naming the variable.
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().startsWith('postgres').optional(),
+  REDIS_URL: z.string().startsWith('redis').optional(),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  SECRET_KEY: z.string().min(16).optional(),
+  ADMIN_TOKEN: z.string().min(16).optional(),
+  CALLBACK_SIGNING_SECRET: z.string().startsWith('whsec_').optional(),
+  ALLOW_PRIVATE_URLS: bool.default(false),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  PROVIDERS_MODE: z.enum(['auto', 'simulated', 'live']).default('auto'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Extensions (documented in README): the sliding window length, for tests and demos.
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+  // How long an API process trusts a cached key record before reading it again.
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  PERPLEXITY_API_KEY: z.string().optional(),
+  PERPLEXITY_BASE_URL: z.string().url().optional(),
+  GEMINI_API_KEY: z.string().optional(),
+  GEMINI_BASE_URL: z.string().url().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  SERPAPI_API_KEY: z.string().optional(),
+  SERPAPI_BASE_URL: z.string().url().optional(),
+  LLM_PROVIDER: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** In-memory embedded store (tests): no folder, no lock. */
+  memoryStore: boolean;
+  databaseUrl?: string;
+  redisUrl?: string;
+  role: 'all' | 'api' | 'worker';
+  secretKey?: string;
+  adminToken?: string;
+  callbackSigningSecret?: string;
+  allowPrivateUrls: boolean;
+  webhookRetryBaseMs: number;
+  providersMode: 'auto' | 'simulated' | 'live';
+  logLevel: Env['LOG_LEVEL'];
+  rateLimitWindowMs: number;
+  authCacheMs: number;
+  env: Env;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  // Empty strings mean "unset" for every variable, as in most deploy tools.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v !== ''),
+  );
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const config: Config = {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    memoryStore: false,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    role: env.ROLE,
+    secretKey: env.SECRET_KEY,
+    adminToken: env.ADMIN_TOKEN,
+    callbackSigningSecret: env.CALLBACK_SIGNING_SECRET,
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
+    webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    providersMode: env.PROVIDERS_MODE,
+    logLevel: env.LOG_LEVEL,
+    rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
+    authCacheMs: env.AUTH_CACHE_MS,
+    env,
+    ...overrides,
+  };
+  if (config.databaseUrl && !config.secretKey) {
+    throw new ConfigError('SECRET_KEY is required when DATABASE_URL is set (server mode)');
+  }
+  return config;
+}

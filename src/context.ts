@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Config } from './config';
+import type { RateLimiter } from './http/rate-limit';
+import type { Jobs } from './jobs';
+import type { SecretBox } from './lib/crypto';
+import type { Store } from './store';
+import type { AuthCache } from './modules/keys/auth-cache';
+
+/** What every service and job handler can reach; built once per process. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  jobs: Jobs;
+  box: SecretBox;
+  log: Logger;
+  limiter: RateLimiter;
+  authCache: AuthCache;
+  callbackSecret: string;
+}
+
+export interface AuthInfo {
+  keyId: string;
+  teamId: string;
+  scope: 'admin' | 'viewer';
+  tier: string;
+  plan: string;
+}
+
+/** A service call made for an authenticated caller. */
+export interface RequestContext extends AppContext {
+  auth: AuthInfo;
+}

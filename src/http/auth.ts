@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext, AuthInfo } from '../context';
+import { hashApiKey } from '../lib/crypto';
+import { planOf } from '../lib/plans';
+import { Forbidden, LimitReached, NotFound, Unauthorized } from './errors';
+import { TIER_LIMITS, type RateDecision } from './rate-limit';
+
+export type AuthMode = 'key' | 'public' | 'operator';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthInfo | null;
+  }
+  interface FastifyContextConfig {
+    /** 'key' (default): X-API-Key; 'public': none, limited per client address; 'operator': ADMIN_TOKEN. */
+    auth?: AuthMode;
+    /** 'admin': a viewer key gets 403 before the body is even validated. */
+    scope?: 'admin';
+  }
+}
+
+function setRateHeaders(reply: FastifyReply, d: RateDecision, credits: number): void {
+  reply.header('x-ratelimit-limit', d.limit);
+  reply.header('x-ratelimit-remaining', d.remaining);
+  reply.header('x-credit-available', credits);
+  if (!d.allowed) reply.header('retry-after', d.retryAfter);
+}
+
+function tooMany(d: RateDecision): LimitReached {
+  return new LimitReached(`Rate limit exceeded. Retry after ${d.retryAfter} seconds.`);
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = crypto.createHash('sha256').update(a).digest();
+  const y = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(x, y);
+}
+
+/**
+ * Authentication and rate limiting for everything under /v1 (spec sections 5 and 8):
+ * a valid key is limited per key by its team's tier; everything else (the account
+ * endpoints, failed authentication, unknown routes) per client address, standard tier.
+ * The limit headers go on every response, errors included.
+ */
+export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('auth', null);
+
+  const limitByAddress = async (req: FastifyRequest, reply: FastifyReply, limit = TIER_LIMITS.standard) => {
+    const d = await ctx.limiter.hit(`ip:${req.ip}`, limit);
+    setRateHeaders(reply, d, 0);
+    if (!d.allowed) throw tooMany(d);
+  };
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/v1/') && req.url !== '/v1') return;
+    const mode: AuthMode = req.is404 ? 'public' : (req.routeOptions.config.auth ?? 'key');
+
+    if (mode === 'public') return limitByAddress(req, reply);
+
+    if (mode === 'operator') {
+      if (!ctx.config.adminToken) throw new NotFound('The operator API is off (ADMIN_TOKEN is not set)');
+      await limitByAddress(req, reply, TIER_LIMITS.premium);
+      const header = req.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      if (!token || !safeEqual(token, ctx.config.adminToken)) throw new Unauthorized('Invalid operator token');
+      return;
+    }
+
+    const raw = req.headers['x-api-key'];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (!key) {
+      await limitByAddress(req, reply);
+      throw new Unauthorized('Missing X-API-Key header');
+    }
+    const record = key.length <= 200 ? await ctx.authCache.lookup(hashApiKey(key.trim())) : null;
+    if (!record) {
+      await limitByAddress(req, reply);
+      throw new Unauthorized('Invalid API key');
+    }
+    const d = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
+    setRateHeaders(reply, d, Math.max(0, planOf(record.plan).credits - record.creditsUsed));
+    if (!record.isActive) throw new Unauthorized('API key is inactive');
+    if (record.expiresAt <= Date.now()) throw new Unauthorized('API key has expired');
+    if (!d.allowed) throw tooMany(d);
+    req.auth = {
+      keyId: record.keyId,
+      teamId: record.teamId,
+      scope: record.scope,
+      tier: record.tier,
+      plan: record.plan,
+    };
+  });
+
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.config?.scope === 'admin' && req.auth && req.auth.scope !== 'admin') {
+      throw new Forbidden('This API key is read-only; an admin key is required for this operation');
+    }
+  });
+}

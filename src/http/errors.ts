@@ -1,0 +1,142 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** Typed errors thrown by services; one handler maps them to a status and `{detail}`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+export class Invalid extends AppError {
+  constructor(detail: string) {
+    super(400, detail);
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(detail: string) {
+    super(401, detail);
+  }
+}
+export class Forbidden extends AppError {
+  constructor(detail: string) {
+    super(403, detail);
+  }
+}
+export class NotFound extends AppError {
+  constructor(detail: string) {
+    super(404, detail);
+  }
+}
+export class Conflict extends AppError {
+  constructor(detail: string) {
+    super(409, detail);
+  }
+}
+export class LimitReached extends AppError {
+  constructor(detail: string, headers: Record<string, string> = {}) {
+    super(429, detail, headers);
+  }
+}
+export class Unavailable extends AppError {
+  constructor(detail = 'Service temporarily unavailable, please retry shortly') {
+    super(503, detail, { 'retry-after': '5' });
+  }
+}
+
+// Connection-level failures of the store: answered 503, never 500, so clients retry.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01', // admin_shutdown
+  '57P02',
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000',
+  '08003',
+  '08006',
+]);
+
+export function isUnavailableError(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (e?.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed/i.test(
+    e?.message ?? '',
+  );
+}
+
+interface ValidationItem {
+  keyword: string;
+  instancePath: string;
+  message: string;
+  params: { keys?: string[]; expected?: string; input?: unknown };
+}
+
+/** One readable sentence from a zod validation failure (custom messages win). */
+function validationDetail(err: FastifyError): string {
+  const first = (err.validation as unknown as ValidationItem[])[0];
+  const where = first.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : p))
+    .join('.')
+    .replace(/\.\[/g, '[');
+  const part = err.validationContext ?? 'body';
+  if (first.keyword === 'unrecognized_keys') {
+    const keys = first.params.keys ?? [];
+    const s = keys.length > 1 ? 's' : '';
+    return `Unknown ${part === 'querystring' ? 'query parameter' : 'field'}${s}${where ? ` in ${where}` : ''}: ${keys.join(', ')}`;
+  }
+  if (!where && first.keyword === 'invalid_type' && part === 'body') return 'Request body must be a JSON object';
+  // Messages written as whole sentences in schemas ("brand_name is required") stand alone.
+  if (/^[a-zA-Z_]+ (is|must|are)\b/.test(first.message) || first.message.startsWith('A ')) return first.message;
+  return where ? `${where}: ${first.message}` : `${part}: ${first.message}`;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).headers(err.headers).send({ detail: err.detail });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply.status(400).send({ detail: validationDetail(err) });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, cause: (err as any).cause }, 'response does not match its schema');
+      return reply.status(500).send({ detail: 'Internal server error' });
+    }
+    if (isUnavailableError(err)) {
+      req.log.warn({ err }, 'store unavailable');
+      return reply.status(503).header('retry-after', '5').send({ detail: 'Service temporarily unavailable, please retry shortly' });
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.status(413).send({ detail: 'Request body is too large' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.status(415).send({ detail: 'Content-Type must be application/json' });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.status(400).send({ detail: 'Request body is empty but Content-Type is application/json' });
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return reply.status(400).send({ detail: 'Content-Length does not match the body' });
+    }
+    if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return reply.status(400).send({ detail: 'Malformed JSON body' });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ detail: err.message || 'Bad request' });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ detail: `No route for ${req.method} ${req.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,16 @@
+import type { Config } from '../../config';
+import { MemoryRateLimiter } from './memory';
+import { RedisRateLimiter } from './redis';
+import type { RateLimiter } from './types';
+
+export type { RateLimiter, RateDecision } from './types';
+export { MemoryRateLimiter, RedisRateLimiter };
+
+/** Effective limit per 60-second window by tier (spec section 8: rate + burst). */
+export const TIER_LIMITS: Record<string, number> = { standard: 70, premium: 350 };
+
+export function createRateLimiter(config: Config, onError: (err: unknown) => void): RateLimiter {
+  return config.redisUrl
+    ? new RedisRateLimiter(config.redisUrl, config.rateLimitWindowMs, onError)
+    : new MemoryRateLimiter(config.rateLimitWindowMs);
+}

@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import type { RateDecision, RateLimiter } from './types';
+
+// The whole check-and-record runs inside Redis, atomically, on Redis's own clock, so
+// every API process shares one window per subject. A sorted set holds the passed
+// requests scored by time in microseconds.
+const SCRIPT = `
+local key = KEYS[1]
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+if count < limit then
+  local seq = redis.call('INCR', key .. ':seq')
+  redis.call('ZADD', key, now, now .. '-' .. seq)
+  redis.call('PEXPIRE', key, math.ceil(window / 1000))
+  redis.call('PEXPIRE', key .. ':seq', math.ceil(window / 1000))
+  return {1, limit - count - 1, 0}
+end
+local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+local wait = tonumber(oldest[2]) + window - now
+return {0, 0, wait}
+`;
+
+export type RedisFailureMode = 'open' | 'closed';
+
+export class RedisRateLimiter implements RateLimiter {
+  readonly #redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly windowMs: number,
+    private readonly onError: (err: unknown) => void = () => {},
+    private readonly prefix = 'sightline:rl:',
+  ) {
+    this.#redis = new Redis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2_000,
+    });
+    this.#redis.on('error', (err) => this.onError(err));
+    this.#redis.defineCommand('slidingHit', { numberOfKeys: 1, lua: SCRIPT });
+  }
+
+  async hit(subject: string, limit: number): Promise<RateDecision> {
+    try {
+      const [ok, remaining, waitUs] = (await (this.#redis as any).slidingHit(
+        this.prefix + subject,
+        this.windowMs * 1000,
+        limit,
+      )) as [number, number, number];
+      if (ok === 1) return { allowed: true, limit, remaining, retryAfter: 0 };
+      return { allowed: false, limit, remaining: 0, retryAfter: Math.max(1, Math.ceil(waitUs / 1_000_000)) };
+    } catch (err) {
+      // Fail open: a Redis outage must not take the API down with it. The request is
+      // served and logged; the limit resumes when Redis answers again (README).
+      this.onError(err);
+      return { allowed: true, limit, remaining: limit, retryAfter: 0 };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#redis.disconnect();
+  }
+}

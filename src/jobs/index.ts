@@ -1,0 +1,113 @@
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { AppContext } from '../context';
+import type { SqlExecutor, Store } from '../store';
+import type { JobDefinition } from './definition';
+
+export interface SendOptions {
+  /** Send inside this transaction: the job exists only if the transaction commits. */
+  tx?: SqlExecutor;
+  /** A fixed id makes the send idempotent (a second send of the same id is a no-op). */
+  id?: string;
+  startAfter?: Date | number;
+  singletonKey?: string;
+}
+
+export interface JobStatus {
+  id: string;
+  name: string;
+  state: string;
+  output: unknown;
+  createdOn: Date;
+  completedOn: Date | null;
+}
+
+/** pg-boss on our own connection (PGlite or PostgreSQL), with the project's job definitions. */
+export class Jobs {
+  readonly boss: PgBoss;
+  readonly #defs = new Map<string, JobDefinition>();
+  #started = false;
+
+  constructor(
+    store: Store,
+    definitions: JobDefinition[],
+    private readonly log: Logger,
+    opts: { supervise: boolean; schedule: boolean },
+  ) {
+    for (const d of definitions) this.#defs.set(d.name, d);
+    this.boss = new PgBoss({
+      db: store,
+      schema: 'pgboss',
+      supervise: opts.supervise,
+      schedule: opts.schedule,
+      migrate: true,
+    } as any);
+    this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    for (const d of this.#defs.values()) {
+      await this.boss.createQueue(d.name, {
+        name: d.name,
+        policy: d.policy ?? 'standard',
+        retryLimit: d.retry.limit,
+        retryDelay: d.retry.delaySeconds,
+        retryBackoff: d.retry.backoff,
+        expireInSeconds: d.expireInSeconds,
+      } as any);
+    }
+    this.#started = true;
+  }
+
+  /** Starts handlers for every definition that has one (worker and all roles). */
+  async work(ctx: AppContext): Promise<void> {
+    for (const d of this.#defs.values()) {
+      if (!d.handle) continue;
+      for (let i = 0; i < (d.concurrency ?? 1); i++) {
+        await this.boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+          const parsed = d.payload.safeParse(job.data);
+          if (!parsed.success) {
+            this.log.error({ job: job.id, queue: d.name, issues: parsed.error.issues }, 'bad job payload');
+            throw new Error(`Invalid payload for ${d.name}`);
+          }
+          return d.handle!(ctx, parsed.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
+        });
+      }
+    }
+  }
+
+  async send<P>(name: string, payload: P, opts: SendOptions = {}): Promise<string | null> {
+    const def = this.#defs.get(name);
+    if (!def) throw new Error(`Unknown job ${name}`);
+    const data = def.payload.parse(payload);
+    return this.boss.send(name, data as object, {
+      id: opts.id,
+      startAfter: opts.startAfter as any,
+      singletonKey: opts.singletonKey,
+      db: opts.tx,
+    } as any);
+  }
+
+  async status(name: string, id: string): Promise<JobStatus | null> {
+    const job = (await this.boss.getJobById(name, id, { includeArchive: true } as any)) as any;
+    if (!job) return null;
+    return {
+      id: job.id,
+      name: job.name,
+      state: job.state,
+      output: job.output,
+      createdOn: job.createdOn ?? job.created_on,
+      completedOn: job.completedOn ?? job.completed_on ?? null,
+    };
+  }
+
+  /** Stop fetching; wait (bounded) for running handlers; in-flight jobs left are retried later. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as any).catch((err) => {
+      this.log.warn({ err }, 'job queue stop');
+    });
+  }
+}

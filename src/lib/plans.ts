@@ -1,0 +1,17 @@
+/** Plans (DECISIONS section 3). One table, read by quotas, credits and the operator API. */
+export const PLANS = {
+  skip_trial: { credits: 10, projects: 1, activePrompts: 25 },
+  basic: { credits: 200, projects: 3, activePrompts: 100 },
+  pro: { credits: 500, projects: 10, activePrompts: 300 },
+  enterprise: { credits: 2000, projects: 50, activePrompts: 1500 },
+} as const;
+
+export type PlanName = keyof typeof PLANS;
+export const PLAN_NAMES = Object.keys(PLANS) as [PlanName, ...PlanName[]];
+
+export function planOf(name: string) {
+  return PLANS[(name in PLANS ? name : 'skip_trial') as PlanName];
+}
+
+export const RATE_LIMIT_TIERS = ['standard', 'premium'] as const;
+export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];

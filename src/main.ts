@@ -1,0 +1,62 @@
+import { ConfigError, loadConfig } from './config';
+import { createRuntime } from './runtime';
+import { StoreLockedError } from './store/lock';
+import pino from 'pino';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel });
+  let runtime;
+  try {
+    runtime = await createRuntime(config, log);
+  } catch (err) {
+    if (err instanceof StoreLockedError) {
+      log.fatal(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (runtime.app) {
+    const address = await runtime.app.listen({ port: config.port, host: config.host });
+    log.info(
+      { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },
+      `Sightline listening on ${address} (API at ${address}/v1, docs at ${address}/docs)`,
+    );
+  } else {
+    log.info({ role: config.role }, 'Sightline worker started');
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 30_000);
+    timer.unref();
+    try {
+      await runtime.stop();
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { b, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import { createProject } from '../projects/service';
+import * as s from './schema';
+import { createAccount, getAccountKey } from './service';
+
+export default async function accountRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/account/create',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['account'],
+        summary: 'Create an account (team on the skip_trial plan) and its first user',
+        security: [],
+        body: s.CreateAccountBody,
+        response: { 200: s.AccountCreated, ...errors(400, 409, 429) },
+      },
+    },
+    async (req) => b(await createAccount(req.server.ctx, req.body)),
+  );
+
+  app.post(
+    '/account/api-key',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['account'],
+        summary: "Get the account's admin API key, creating one when it has none",
+        security: [],
+        body: s.ApiKeyBody,
+        response: { 200: s.ApiKeyResult, ...errors(400, 401, 429, 500) },
+      },
+    },
+    async (req) => b(await getAccountKey(req.server.ctx, req.body)),
+  );
+
+  app.post(
+    '/account/projects',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['account'],
+        summary: 'Create a project and start its bootstrap pipeline',
+        body: s.CreateProjectBody,
+        response: { 202: s.ProjectAccepted, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (req, reply) => reply.status(202).send(b(await createProject(ctxOf(req), req.body), 202)),
+  );
+}

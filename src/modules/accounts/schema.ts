@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { envB } from '../../http/envelope';
+
+const EMAIL = 'A valid email is required';
+
+export const CreateAccountBody = z.strictObject({
+  email: z
+    .string({ error: EMAIL })
+    .trim()
+    .toLowerCase()
+    .max(254, EMAIL)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, EMAIL),
+  password: z.string().max(1000).optional().meta({ description: 'Ignored: a secure password is generated' }),
+});
+
+export const AccountCreated = envB(
+  z.object({ user_id: z.uuid(), team_id: z.uuid(), email: z.string(), password: z.string() }),
+).meta({ id: 'AccountCreated' });
+
+export const ApiKeyBody = z.strictObject({
+  email: z.string({ error: 'email is required' }).trim().toLowerCase().min(1, 'email is required').max(254),
+  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(1000),
+});
+
+export const ApiKeyResult = envB(
+  z.object({
+    api_key: z.string(),
+    team_id: z.uuid(),
+    key_prefix: z.string(),
+    rate_limit_tier: z.enum(['standard', 'premium']),
+  }),
+).meta({ id: 'ApiKeyResult' });
+
+const required = (name: string) => ({ error: `${name} is required` });
+const validUrl = (name: string) =>
+  z
+    .string(required(name))
+    .trim()
+    .min(1, `${name} is required`)
+    .max(2048, `${name} must be a valid URL`)
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !/\s/.test(v);
+        } catch {
+          return false;
+        }
+      },
+      `${name} must be a valid URL`,
+    );
+
+export const CreateProjectBody = z.strictObject({
+  brand_name: z.string(required('brand_name')).trim().min(1, 'brand_name is required').max(200, 'brand_name must be at most 200 characters'),
+  brand_url: validUrl('brand_url'),
+  webhook_url: validUrl('webhook_url'),
+  language: z.string().trim().min(2).max(35).optional(),
+  location: z.string().trim().min(2).max(35).optional(),
+});
+
+export const ProjectAccepted = envB(z.object({ project_id: z.uuid(), status: z.literal('initializing') })).meta({
+  id: 'ProjectAccepted',
+});

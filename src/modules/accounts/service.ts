@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../http/errors';
+import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto';
+import { users } from '../../store/schema';
+import { isUniqueViolation } from '../common';
+import { createKey, findActiveAdminKey } from '../keys/service';
+
+export async function createAccount(ctx: AppContext, input: { email: string }) {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  try {
+    return await ctx.store.tx(async (tx) => {
+      const team = await tx.query<{ id: string }>(`insert into teams (plan) values ('skip_trial') returning id`);
+      const teamId = team.rows[0].id;
+      const user = await tx.query<{ id: string }>(
+        `insert into users (team_id, email, password_hash, role) values ($1, $2, $3, 'admin') returning id`,
+        [teamId, input.email, passwordHash],
+      );
+      return { user_id: user.rows[0].id, team_id: teamId, email: input.email, password };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_email_key')) {
+      throw new Conflict('Failed to create account. The email may already be registered.');
+    }
+    throw err;
+  }
+}
+
+/**
+ * The account's active admin key, or a new one (standard tier, one year) when it has
+ * none. Any store failure here is the spec's 500 "Authentication service unavailable".
+ */
+export async function getAccountKey(ctx: AppContext, input: { email: string; password: string }) {
+  try {
+    const [user] = await ctx.store.db.select().from(users).where(eq(users.email, input.email)).limit(1);
+    // Same work whether or not the user exists, so timing does not reveal accounts.
+    const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !ok) throw new Unauthorized('Invalid email or password');
+    const existing = await findActiveAdminKey(ctx, user.teamId);
+    if (existing) return existing;
+    const created = await createKey(ctx, user.teamId, { scope: 'admin', name: 'Account key', userId: user.id });
+    return { api_key: created.api_key, team_id: user.teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    ctx.log.error({ err }, 'account key retrieval failed');
+    if (isUnavailableError(err) || err instanceof Error) throw new AppError(500, 'Authentication service unavailable');
+    throw err;
+  }
+}
+
+const DUMMY_HASH =
+  'scrypt$16384$8$1$c2lnaHRsaW5lLWR1bW15$YQ1Y4Kx7mX3lV8b5nY2b3n4x5c6v7b8n9m0a1s2d3f4=';

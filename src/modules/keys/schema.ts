@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { envA } from '../../http/envelope';
+import { IsoDate, Uuid } from '../common';
+
+export const KeyRecord = z
+  .object({
+    id: z.uuid(),
+    key_prefix: z.string(),
+    scope: z.enum(['admin', 'viewer']),
+    name: z.string().nullable(),
+    is_active: z.boolean(),
+    expires_at: IsoDate,
+    rate_limit_tier: z.enum(['standard', 'premium']),
+    created_at: IsoDate,
+  })
+  .meta({ id: 'ApiKey' });
+
+export const KeyCreated = KeyRecord.extend({ api_key: z.string() }).meta({ id: 'ApiKeyCreated' });
+
+export const CreateKeyBody = z.strictObject({
+  scope: z.enum(['admin', 'viewer'], { error: "scope must be 'admin' or 'viewer'" }),
+  name: z.string().trim().min(1).max(100).optional(),
+  expires_at: z.iso
+    .datetime({ offset: true, error: 'expires_at must be an ISO 8601 date-time' })
+    .refine((v) => Date.parse(v) > Date.now(), 'expires_at must be in the future')
+    .optional(),
+});
+
+export const KeyParams = z.strictObject({ key_id: Uuid });
+export const PatchKeyBody = z.strictObject({ is_active: z.boolean({ error: 'is_active must be a boolean' }) });
+
+export const KeyCreatedEnvelope = envA(KeyCreated);
+export const KeyEnvelope = envA(KeyRecord);
+export const KeyListEnvelope = envA(z.array(KeyRecord));
+export const KeyDeletedEnvelope = envA(z.object({ id: z.uuid(), message: z.string() }));

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import * as s from './schema';
+import * as svc from './service';
+
+export default async function projectRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['projects'];
+
+  app.get(
+    '/projects',
+    { schema: { tags, summary: "The team's projects, oldest first", response: { 200: s.ProjectListEnvelope, ...errors(401, 429) } } },
+    async (req) => a(await svc.listProjects(ctxOf(req))),
+  );
+
+  app.get(
+    '/projects/:project_id',
+    {
+      schema: { tags, summary: 'One project, with its brand aliases', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
+    },
+    async (req) => a(await svc.getProject(ctxOf(req), req.params.project_id)),
+  );
+}

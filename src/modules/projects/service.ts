@@ -1,0 +1,101 @@
+import type { RequestContext } from '../../context';
+import { Forbidden, NotFound } from '../../http/errors';
+import { planOf } from '../../lib/plans';
+import { registrableDomain } from '../../lib/url';
+import type { Tx } from '../../store';
+import { iso } from '../common';
+import { bootstrapJob } from './jobs';
+
+export interface ProjectRow {
+  id: string;
+  team_id: string;
+  name: string;
+  brand_name: string | null;
+  website_url: string | null;
+  domain: string | null;
+  location: string | null;
+  language: string | null;
+  brand_aliases: string[];
+  status: string;
+  created_at: Date;
+}
+
+const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
+
+export function presentProject(row: ProjectRow, withAliases: boolean) {
+  return {
+    id: row.id,
+    name: row.name,
+    brand_name: row.brand_name,
+    website_url: row.website_url,
+    location: row.location,
+    language: row.language,
+    brand_aliases: withAliases ? (row.brand_aliases ?? []) : [],
+    created_at: iso(row.created_at),
+  };
+}
+
+/**
+ * The project, if the caller's team owns it. Every route under /projects/{id} calls this
+ * first: another team's project is 403 and nothing under it is read or changed.
+ */
+export async function requireProject(ctx: RequestContext, projectId: string, tx: Tx = ctx.store): Promise<ProjectRow> {
+  const { rows } = await tx.query<ProjectRow>(`select ${COLUMNS} from projects where id = $1`, [projectId]);
+  const row = rows[0];
+  if (!row) throw new NotFound('Project not found');
+  if (row.team_id !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
+  return row;
+}
+
+export async function listProjects(ctx: RequestContext) {
+  const { rows } = await ctx.store.query<ProjectRow>(
+    `select ${COLUMNS} from projects where team_id = $1 order by created_at, id`,
+    [ctx.auth.teamId],
+  );
+  return rows.map((r) => presentProject(r, false));
+}
+
+export async function getProject(ctx: RequestContext, projectId: string) {
+  return presentProject(await requireProject(ctx, projectId), true);
+}
+
+export interface CreateProjectInput {
+  brand_name: string;
+  brand_url: string;
+  webhook_url: string;
+  language?: string;
+  location?: string;
+}
+
+/** Creates the project and enqueues its bootstrap in the same transaction. */
+export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
+  const limit = planOf(ctx.auth.plan).projects;
+  return ctx.store.tx(async (tx) => {
+    // Serialise creations of one team so two concurrent requests cannot both pass the limit.
+    await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
+    const count = await tx.query<{ n: number }>(`select count(*)::int as n from projects where team_id = $1`, [ctx.auth.teamId]);
+    if (count.rows[0].n >= limit) {
+      throw new Forbidden(
+        `You've reached the maximum number of projects for your plan (${limit}). Delete a project or upgrade your plan.`,
+      );
+    }
+    const website = new URL(input.brand_url).toString();
+    const { rows } = await tx.query<{ id: string }>(
+      `insert into projects (team_id, name, brand_name, website_url, domain, location, language, webhook_url, status)
+       values ($1, $2, $2, $3, $4, $5, $6, $7, 'initializing') returning id`,
+      [
+        ctx.auth.teamId,
+        input.brand_name,
+        website,
+        registrableDomain(website),
+        input.location?.toUpperCase() ?? null,
+        input.language?.toLowerCase() ?? null,
+        input.webhook_url,
+      ],
+    );
+    const projectId = rows[0].id;
+    await ctx.jobs.send(bootstrapJob.name, { projectId }, { tx });
+    return { project_id: projectId, status: 'initializing' as const };
+  });
+}
+

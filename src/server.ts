@@ -1,0 +1,78 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context';
+import { registerAuth } from './http/auth';
+import { registerErrorHandling } from './http/errors';
+import { moduleRoutes } from './modules';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** The HTTP API: Fastify with zod schemas as the one source of validation, types and OpenAPI. */
+export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('ctx', ctx);
+  registerErrorHandling(app);
+
+  app.addHook('onResponse', async (req, reply) => {
+    if (reply.statusCode >= 500) req.log.warn({ url: req.url, status: reply.statusCode }, 'server error response');
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sightline public API',
+        version: '1.0.0',
+        description: 'Tracks how AI answer engines (ChatGPT, Perplexity, Google AI Overviews, Gemini, Claude) talk about a brand.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          Operator: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ ApiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  registerAuth(app, ctx);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await ctx.store.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ detail: 'Store is not reachable' });
+    }
+  });
+  app.get('/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
+
+  await app.register(
+    async (v1) => {
+      for (const routes of moduleRoutes) await v1.register(routes);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,14 @@
+import type { Config } from '../config';
+import type { Store } from './types';
+
+export type { Store, Tx, Db, SqlExecutor } from './types';
+
+/** The embedded store by default; PostgreSQL when DATABASE_URL is set. */
+export async function openStore(config: Config): Promise<Store> {
+  if (config.databaseUrl) {
+    const { openPostgres } = await import('./postgres');
+    return openPostgres({ url: config.databaseUrl, poolSize: config.role === 'worker' ? 10 : 20 });
+  }
+  const { openPglite } = await import('./pglite');
+  return openPglite({ dataDir: config.memoryStore ? undefined : config.dataDir });
+}

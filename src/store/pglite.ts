@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { acquireDirLock } from './lock';
+import type { Db, QueryResult, Store, Tx } from './types';
+import { MIGRATIONS_FOLDER } from './migrations';
+
+type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
+
+function txOf(runner: Runner, db: Db): Tx {
+  const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
+    const res = await runner.query<T>(text, values as any[]);
+    return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+  };
+  return {
+    db,
+    query,
+    // pg-boss sends several statements in one string without parameters; PGlite runs
+    // those through exec (simple protocol), like pg does.
+    async executeSql(text: string, values?: unknown[]) {
+      if (values && values.length > 0) return query(text, values);
+      const results = await runner.exec(text);
+      return results.length === 1 ? results[0] : results;
+    },
+  };
+}
+
+export async function openPglite(opts: { dataDir?: string }): Promise<Store> {
+  const release = opts.dataDir ? acquireDirLock(opts.dataDir) : () => {};
+  let client: PGlite;
+  try {
+    client = opts.dataDir ? await PGlite.create(path.join(opts.dataDir, 'pg')) : await PGlite.create();
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const db = drizzle(client) as unknown as Db;
+  await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  const base = txOf(client, db);
+  return {
+    ...base,
+    kind: 'pglite',
+    // Inside a PGlite transaction only its own handle may be used (the outer one waits
+    // for the transaction and would hang), so fn gets a Tx built on it.
+    tx: (fn) => client.transaction((t) => fn(txOf(t, drizzle(t as any) as unknown as Db))),
+    async ping() {
+      await client.query('select 1');
+    },
+    async checkpoint() {
+      await client.exec('CHECKPOINT');
+    },
+    async close() {
+      try {
+        if (!client.closed) {
+          await client.exec('CHECKPOINT').catch(() => {});
+          await client.close();
+        }
+      } finally {
+        release();
+      }
+    },
+  };
+}

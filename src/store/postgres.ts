@@ -1,0 +1,73 @@
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { Db, QueryResult, Store, Tx } from './types';
+import { MIGRATION_LOCK_KEY, MIGRATIONS_FOLDER } from './migrations';
+
+// int8 as JS number (counts), numeric as float: analytics never exceed 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+function txOf(client: Queryable, db: Db): Tx {
+  const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
+    const res = await client.query(text, values as any[]);
+    return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+  };
+  return { db, query, executeSql: (text, values) => client.query(text, values as any[]) };
+}
+
+/** Applies the migrations once, even when several processes start together. */
+export async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+export async function openPostgres(opts: { url: string; poolSize?: number; migrate?: boolean }): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    application_name: 'sightline',
+  });
+  // A dropped connection (server restart) surfaces on the next query as an error the
+  // HTTP layer answers with 503; it must never crash the process.
+  pool.on('error', () => {});
+  if (opts.migrate !== false) await migratePostgres(pool);
+  const db = drizzle(pool) as unknown as Db;
+  return {
+    ...txOf(pool, db),
+    kind: 'postgres',
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(txOf(client, drizzle(client) as unknown as Db));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async checkpoint() {},
+    async close() {
+      await pool.end();
+    },
+  };
+}
