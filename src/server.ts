@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -14,11 +14,25 @@ import { moduleRoutes } from './modules';
 
 export const BODY_LIMIT = 1024 * 1024;
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: 'key' | 'public' | 'operator';
+  scope?: 'admin';
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown; hide?: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
+
 /** The HTTP API: Fastify with zod schemas as the one source of validation, types and OpenAPI. */
 export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -28,6 +42,15 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
+  // Every route as registered, for the docs and for tests that walk all routes.
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) {
+      if (method === 'HEAD' || !r.url.startsWith('/v1/')) continue;
+      routeTable.push({ method, url: r.url, auth: r.config?.auth ?? 'key', scope: r.config?.scope, schema: r.schema as RouteEntry['schema'] });
+    }
+  });
   registerErrorHandling(app);
 
   app.addHook('onResponse', async (req, reply) => {

@@ -1,7 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import accountRoutes from './accounts/routes';
+import adminRoutes from './admin/routes';
+import competitorRoutes from './competitors/routes';
 import keyRoutes from './keys/routes';
 import projectRoutes from './projects/routes';
+import promptRoutes from './prompts/routes';
+import topicRoutes from './topics/routes';
+import webhookRoutes from './webhooks/routes';
 
 /** Route plugins of every domain module, registered under /v1. */
-export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [accountRoutes, keyRoutes, projectRoutes];
+export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
+  accountRoutes,
+  keyRoutes,
+  projectRoutes,
+  topicRoutes,
+  promptRoutes,
+  competitorRoutes,
+  webhookRoutes,
+  adminRoutes,
+];

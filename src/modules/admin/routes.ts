@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../../http/envelope';
+import * as s from './schema';
+import * as svc from './service';
+
+/** The operator API (DECISIONS section 6): Bearer ADMIN_TOKEN, off while it is unset. */
+export default async function adminRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['operator'];
+  const security = [{ Operator: [] }];
+
+  app.patch(
+    '/admin/teams/:team_id',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags,
+        security,
+        summary: "Change a team's plan or rate-limit tier",
+        params: s.TeamParams,
+        body: s.PatchTeamBody,
+        response: { 200: s.TeamEnvelope, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => a(await svc.patchTeam(req.server.ctx, req.params.team_id, req.body)),
+  );
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { envA } from '../../http/envelope';
+import { PLAN_NAMES, RATE_LIMIT_TIERS } from '../../lib/plans';
+import { IsoDate, Uuid } from '../common';
+
+export const TeamParams = z.strictObject({ team_id: Uuid });
+
+export const PatchTeamBody = z.strictObject({
+  plan: z.enum(PLAN_NAMES, { error: `plan must be one of ${PLAN_NAMES.join(', ')}` }).optional(),
+  rate_limit_tier: z.enum(RATE_LIMIT_TIERS, { error: "rate_limit_tier must be 'standard' or 'premium'" }).optional(),
+});
+
+export const Team = z
+  .object({
+    team_id: z.uuid(),
+    plan: z.string(),
+    rate_limit_tier: z.string(),
+    monthly_credits: z.number().int(),
+    credits_used: z.number().int(),
+    created_at: IsoDate,
+  })
+  .meta({ id: 'Team' });
+
+export const TeamEnvelope = envA(Team);

@@ -1,0 +1,30 @@
+import type { AppContext } from '../../context';
+import { Invalid, NotFound } from '../../http/errors';
+import { planOf } from '../../lib/plans';
+import { utcMonth } from '../../lib/time';
+import { iso } from '../common';
+
+/** Operator: change a team's plan or rate-limit tier (the spec's "contact the operator"). */
+export async function patchTeam(ctx: AppContext, teamId: string, input: { plan?: string; rate_limit_tier?: string }) {
+  if (input.plan === undefined && input.rate_limit_tier === undefined) {
+    throw new Invalid('Request body must contain plan or rate_limit_tier');
+  }
+  const { rows } = await ctx.store.query<{ id: string; plan: string; rate_limit_tier: string; created_at: Date; used: number | null }>(
+    `with t as (
+       update teams set plan = coalesce($2, plan), rate_limit_tier = coalesce($3, rate_limit_tier)
+        where id = $1 returning id, plan, rate_limit_tier, created_at)
+     select t.*, c.used from t left join credit_usage c on c.team_id = t.id and c.month = $4`,
+    [teamId, input.plan ?? null, input.rate_limit_tier ?? null, utcMonth()],
+  );
+  if (!rows[0]) throw new NotFound('Team not found');
+  ctx.authCache.invalidateTeam(teamId);
+  const r = rows[0];
+  return {
+    team_id: r.id,
+    plan: r.plan,
+    rate_limit_tier: r.rate_limit_tier,
+    monthly_credits: planOf(r.plan).credits,
+    credits_used: Number(r.used ?? 0),
+    created_at: iso(r.created_at),
+  };
+}

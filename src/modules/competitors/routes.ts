@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, b, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import { ProjectParams } from '../common';
+import * as s from './schema';
+import * as svc from './service';
+
+export default async function competitorRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['competitors'];
+
+  app.get(
+    '/projects/:project_id/competitors',
+    {
+      schema: {
+        tags,
+        summary: 'Active competitors, own brand first',
+        params: ProjectParams,
+        response: { 200: s.CompetitorListEnvelope, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => a(await svc.listCompetitors(ctxOf(req), req.params.project_id)),
+  );
+
+  app.post(
+    '/projects/:project_id/competitors',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Add 1 to 20 competitors',
+        params: ProjectParams,
+        body: s.CreateCompetitorsBody,
+        response: { 200: s.CompetitorsCreatedEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => b(await svc.createCompetitors(ctxOf(req), req.params.project_id, req.body)),
+  );
+
+  app.patch(
+    '/projects/:project_id/competitors/:competitor_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: "Change a competitor's name or website",
+        params: s.CompetitorParams,
+        body: s.PatchCompetitorBody,
+        response: { 200: s.CompetitorEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => a(await svc.updateCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id, req.body)),
+  );
+
+  app.delete(
+    '/projects/:project_id/competitors/:competitor_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Delete a competitor',
+        params: s.CompetitorParams,
+        response: { 200: s.CompetitorDeletedEnvelope, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => b(await svc.deleteCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id)),
+  );
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { envA, envB } from '../../http/envelope';
+import { normalizeWebsite } from '../../lib/url';
+import { Uuid } from '../common';
+
+export const CompetitorMetrics = z
+  .object({
+    visibility: z.number().nullable(),
+    sentiment: z.number().nullable(),
+    position: z.number().nullable(),
+    mention_count: z.number().int().nullable(),
+    days_with_data: z.number().int().nullable(),
+    period: z.string(),
+  })
+  .meta({ id: 'CompetitorMetrics' });
+
+export const Competitor = z
+  .object({
+    competitor_id: z.uuid(),
+    project_id: z.uuid(),
+    name: z.string(),
+    website: z.string(),
+    icon_url: z.string().nullable(),
+    icon_urls: z.array(z.string()),
+    state: z.string().nullable(),
+    is_own_brand: z.boolean(),
+    metrics: CompetitorMetrics.nullable(),
+  })
+  .meta({ id: 'Competitor' });
+
+export const CompetitorCreated = z
+  .object({
+    competitorId: z.uuid(),
+    projectId: z.uuid(),
+    name: z.string(),
+    website: z.string(),
+    iconUrl: z.string().nullable(),
+    iconUrls: z.array(z.string()),
+    state: z.string(),
+    isOwnBrand: z.boolean(),
+    metrics: z.null(),
+  })
+  .meta({ id: 'CompetitorCreated' });
+
+const Name = z.string({ error: 'name is required' }).trim().min(1, 'name must not be empty').max(200, 'name must be at most 200 characters');
+const Website = z
+  .string({ error: 'website is required' })
+  .max(2048, 'website must be a valid domain or URL')
+  .refine((v) => normalizeWebsite(v) !== null, 'website must be a valid domain or URL');
+
+export const CreateCompetitorsBody = z.strictObject({
+  competitors: z
+    .array(z.strictObject({ name: Name, website: Website }), { error: 'competitors must be an array of {name, website}' })
+    .min(1, 'competitors must contain 1 to 20 items')
+    .max(20, 'competitors must contain 1 to 20 items'),
+});
+
+export const PatchCompetitorBody = z.strictObject({ name: Name.optional(), website: Website.optional() });
+
+export const CompetitorParams = z.strictObject({ project_id: Uuid, competitor_id: Uuid });
+
+export const CompetitorListEnvelope = envA(z.object({ active_competitors: z.array(Competitor), total_active: z.number().int() }));
+export const CompetitorEnvelope = envA(Competitor);
+export const CompetitorsCreatedEnvelope = envB(
+  z.object({ projectId: z.uuid(), created: z.number().int(), competitors: z.array(CompetitorCreated) }),
+);
+export const CompetitorDeletedEnvelope = envB(z.object({ competitorId: z.uuid(), message: z.string() }));

@@ -1,0 +1,184 @@
+import type { RequestContext } from '../../context';
+import { Conflict, Invalid, LimitReached, NotFound } from '../../http/errors';
+import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url';
+import type { Tx } from '../../store';
+import { isUniqueViolation } from '../common';
+import { requireProject, type ProjectRow } from '../projects/service';
+
+export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';
+export const MAX_ACTIVE_COMPETITORS = 10;
+
+export interface CompetitorRow {
+  id: string;
+  project_id: string;
+  name: string;
+  website: string;
+  domain: string;
+  state: string;
+  is_own_brand: boolean;
+  created_at: Date;
+}
+
+export type CompetitorMetrics = {
+  visibility: number | null;
+  sentiment: number | null;
+  position: number | null;
+  mention_count: number | null;
+  days_with_data: number | null;
+  period: string;
+};
+
+const COLUMNS = 'id, project_id, name, website, domain, state, is_own_brand, created_at';
+
+export function presentCompetitor(r: CompetitorRow, metrics: CompetitorMetrics | null = null) {
+  const icons = faviconUrls(r.domain);
+  return {
+    competitor_id: r.id,
+    project_id: r.project_id,
+    name: r.name,
+    website: r.website,
+    icon_url: icons[0] ?? null,
+    icon_urls: icons,
+    state: r.state,
+    is_own_brand: r.is_own_brand,
+    metrics,
+  };
+}
+
+/** The own brand as a competitor row: the record marked is_own_brand, or one made up from the project. */
+export function ownBrandRow(project: ProjectRow, rows: CompetitorRow[]): CompetitorRow {
+  const own = rows.find((r) => r.is_own_brand);
+  if (own) return own;
+  const site = project.website_url ? normalizeWebsite(project.website_url) : null;
+  return {
+    id: OWN_BRAND_ID,
+    project_id: project.id,
+    name: project.brand_name ?? project.name,
+    website: site?.website ?? project.website_url ?? '',
+    domain: site?.domain ?? project.domain ?? registrableDomain(project.website_url ?? '') ?? '',
+    state: 'active',
+    is_own_brand: true,
+    created_at: project.created_at,
+  };
+}
+
+/** Own brand first, then the active competitors by creation. */
+export async function activeCompetitors(tx: Tx, project: ProjectRow): Promise<CompetitorRow[]> {
+  const { rows } = await tx.query<CompetitorRow>(
+    `select ${COLUMNS} from competitors where project_id = $1 and state = 'active' order by created_at, id`,
+    [project.id],
+  );
+  return [ownBrandRow(project, rows), ...rows.filter((r) => !r.is_own_brand)];
+}
+
+export async function listCompetitors(ctx: RequestContext, projectId: string) {
+  const project = await requireProject(ctx, projectId);
+  const rows = await activeCompetitors(ctx.store, project);
+  return { active_competitors: rows.map((r) => presentCompetitor(r)), total_active: rows.length };
+}
+
+async function loadCompetitor(tx: Tx, projectId: string, competitorId: string): Promise<CompetitorRow> {
+  const { rows } = await tx.query<CompetitorRow>(`select ${COLUMNS} from competitors where id = $1 and project_id = $2`, [
+    competitorId,
+    projectId,
+  ]);
+  if (!rows[0]) throw new NotFound('Competitor not found');
+  return rows[0];
+}
+
+const duplicateDomain = (domain: string) => new Conflict(`A competitor with the domain ${domain} already exists in this project`);
+
+export async function createCompetitors(ctx: RequestContext, projectId: string, input: { competitors: Array<{ name: string; website: string }> }) {
+  const items = input.competitors.map((c) => ({ name: c.name, ...normalizeWebsite(c.website)! }));
+  const seen = new Set<string>();
+  for (const c of items) {
+    if (seen.has(c.domain)) throw new Invalid(`competitors contains the domain ${c.domain} twice`);
+    seen.add(c.domain);
+  }
+  const project = await requireProject(ctx, projectId);
+  return ctx.store.tx(async (tx) => {
+    await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    const existing = await tx.query<CompetitorRow>(`select ${COLUMNS} from competitors where project_id = $1`, [projectId]);
+    const taken = existing.rows.find((r) => seen.has(r.domain));
+    if (taken) throw duplicateDomain(taken.domain);
+    const hasOwn = existing.rows.some((r) => r.is_own_brand);
+    const ownDomain = project.domain;
+    const rows = items.map((c) => ({ ...c, own: !hasOwn && !!ownDomain && c.domain === ownDomain }));
+    const active = existing.rows.filter((r) => r.state === 'active' && !r.is_own_brand).length;
+    const adding = rows.filter((r) => !r.own).length;
+    if (active + adding > MAX_ACTIVE_COMPETITORS) {
+      throw new LimitReached(
+        `Active competitor limit of ${MAX_ACTIVE_COMPETITORS} reached: ${active} active, ${adding} more requested`,
+      );
+    }
+    const created: CompetitorRow[] = [];
+    for (const r of rows) {
+      try {
+        const { rows: ins } = await tx.query<CompetitorRow>(
+          `insert into competitors (project_id, name, website, domain, state, is_own_brand)
+           values ($1, $2, $3, $4, 'active', $5) returning ${COLUMNS}`,
+          [projectId, r.name, r.website, r.domain, r.own],
+        );
+        created.push(ins[0]);
+      } catch (err) {
+        if (isUniqueViolation(err, 'competitors_project_domain_key')) throw duplicateDomain(r.domain);
+        throw err;
+      }
+    }
+    return {
+      projectId,
+      created: created.length,
+      competitors: created.map((r) => {
+        const p = presentCompetitor(r);
+        return {
+          competitorId: p.competitor_id,
+          projectId: p.project_id,
+          name: p.name,
+          website: p.website,
+          iconUrl: p.icon_url,
+          iconUrls: p.icon_urls,
+          state: r.state,
+          isOwnBrand: p.is_own_brand,
+          metrics: null,
+        };
+      }),
+    };
+  });
+}
+
+export async function updateCompetitor(
+  ctx: RequestContext,
+  projectId: string,
+  competitorId: string,
+  input: { name?: string; website?: string },
+) {
+  if (input.name === undefined && input.website === undefined) {
+    throw new Invalid('Request body must contain name or website');
+  }
+  await requireProject(ctx, projectId);
+  return ctx.store.tx(async (tx) => {
+    const current = await loadCompetitor(tx, projectId, competitorId);
+    const site = input.website !== undefined ? normalizeWebsite(input.website)! : { website: current.website, domain: current.domain };
+    const name = input.name ?? current.name;
+    if (name === current.name && site.website === current.website) {
+      throw new Invalid('No field changed: every value sent equals the current one');
+    }
+    try {
+      const { rows } = await tx.query<CompetitorRow>(
+        `update competitors set name = $3, website = $4, domain = $5 where id = $1 and project_id = $2 returning ${COLUMNS}`,
+        [competitorId, projectId, name, site.website, site.domain],
+      );
+      return presentCompetitor(rows[0]);
+    } catch (err) {
+      if (isUniqueViolation(err, 'competitors_project_domain_key')) throw duplicateDomain(site.domain);
+      throw err;
+    }
+  });
+}
+
+export async function deleteCompetitor(ctx: RequestContext, projectId: string, competitorId: string) {
+  await requireProject(ctx, projectId);
+  const { rowCount } = await ctx.store.query(`delete from competitors where id = $1 and project_id = $2`, [competitorId, projectId]);
+  if (!rowCount) throw new NotFound('Competitor not found');
+  return { competitorId, message: 'Competitor deleted' };
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, b, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import { ProjectParams } from '../common';
+import * as s from './schema';
+import * as svc from './service';
+
+export default async function promptRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['prompts'];
+
+  app.get(
+    '/projects/:project_id/prompts',
+    { schema: { tags, summary: "The project's prompts, by creation date", params: ProjectParams, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    async (req) => a(await svc.listPrompts(ctxOf(req), req.params.project_id)),
+  );
+
+  app.get(
+    '/projects/:project_id/prompts/:prompt_id',
+    { schema: { tags, summary: 'One prompt', params: s.PromptParams, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    async (req) => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id)),
+  );
+
+  app.post(
+    '/projects/:project_id/prompts',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Create 1 to 50 prompts; tracking begins immediately',
+        params: ProjectParams,
+        body: s.CreatePromptsBody,
+        response: { 200: s.PromptsCreatedEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => b(await svc.createPrompts(ctxOf(req), req.params.project_id, req.body)),
+  );
+
+  app.patch(
+    '/projects/:project_id/prompts/:prompt_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Change a prompt (send only the changes)',
+        params: s.PromptParams,
+        body: s.PatchPromptBody,
+        response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => a(await svc.updatePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, req.body)),
+  );
+
+  app.delete(
+    '/projects/:project_id/prompts/:prompt_id',
+    {
+      config: { scope: 'admin' },
+      schema: { tags, summary: 'Delete a prompt and its history', params: s.PromptParams, response: { 200: s.PromptDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+    },
+    async (req) => b(await svc.deletePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id)),
+  );
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { envA, envB } from '../../http/envelope';
+import { IsoDate, Uuid } from '../common';
+
+export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;
+
+export const Prompt = z
+  .object({
+    id: z.uuid(),
+    project_id: z.uuid(),
+    content: z.string(),
+    prompt_type: z.enum(PROMPT_TYPES),
+    topic_id: z.uuid().nullable(),
+    country: z.string().nullable(),
+    visibility: z.number().nullable(),
+    sentiment: z.number().int().nullable(),
+    position: z.number().nullable(),
+    volume: z.number().int().nullable(),
+    cvr: z.number().nullable(),
+    intent: z.enum(['informational', 'commercial', 'navigational', 'transactional']).nullable(),
+    trend: z.enum(['up', 'down', 'stable']).nullable(),
+    created_at: IsoDate,
+  })
+  .meta({ id: 'Prompt' });
+
+export const PromptCreated = z
+  .object({
+    id: z.uuid(),
+    projectId: z.uuid(),
+    content: z.string(),
+    promptType: z.string(),
+    topicId: z.uuid().nullable(),
+    country: z.string().nullable(),
+    createdAt: IsoDate,
+  })
+  .meta({ id: 'PromptCreated' });
+
+const Country = z
+  .string({ error: 'country must be a two-letter ISO country code' })
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'country must be a two-letter ISO country code')
+  .transform((v) => v.toUpperCase());
+
+const Content = z.string().max(1000, 'prompt content must be at most 1000 characters');
+
+export const CreatePromptsBody = z.strictObject({
+  prompts: z
+    .array(Content, { error: 'prompts must be an array of strings' })
+    .min(1, 'prompts must contain 1 to 50 items')
+    .max(50, 'prompts must contain 1 to 50 items')
+    .refine((list) => list.every((p) => p.trim().length > 0), 'prompts must not contain empty or whitespace-only items'),
+  topicId: z.uuid({ error: (iss) => (iss.input === undefined ? 'topicId is required' : 'topicId must be a UUID') }),
+  country: Country.optional(),
+});
+
+export const PatchPromptBody = z.strictObject({
+  content: Content.refine((v) => v.trim().length > 0, 'content must not be empty').optional(),
+  country: Country.optional(),
+  topicId: z.uuid({ error: 'topicId must be a UUID' }).optional(),
+  promptType: z.enum(['Active', 'Inactive', 'Suggested'], { error: "promptType must be 'Active', 'Inactive' or 'Suggested'" }).optional(),
+});
+
+export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
+
+export const PromptListEnvelope = envA(z.object({ project_id: z.uuid(), total: z.number().int(), prompts: z.array(Prompt) }));
+export const PromptEnvelope = envA(Prompt);
+export const PromptsCreatedEnvelope = envB(
+  z.object({ projectId: z.uuid(), created: z.number().int(), prompts: z.array(PromptCreated) }),
+);
+export const PromptDeletedEnvelope = envB(z.object({ promptId: z.uuid(), message: z.string() }));

@@ -1,0 +1,209 @@
+import type { RequestContext } from '../../context';
+import { Conflict, Invalid, LimitReached, NotFound } from '../../http/errors';
+import { planOf } from '../../lib/plans';
+import type { Tx } from '../../store';
+import { iso, isUniqueViolation, textKey } from '../common';
+import { requireProject } from '../projects/service';
+import { topicInProject } from '../topics/service';
+import { classifyIntent } from './intent';
+
+export interface PromptRow {
+  id: string;
+  project_id: string;
+  topic_id: string | null;
+  content: string;
+  prompt_type: string;
+  country: string | null;
+  intent: string | null;
+  created_at: Date;
+}
+
+/** Window metrics of a prompt (DECISIONS section 4); all null until answers exist. */
+export interface PromptMetrics {
+  visibility: number | null;
+  sentiment: number | null;
+  position: number | null;
+  volume: number | null;
+  cvr: number | null;
+  trend: 'up' | 'down' | 'stable' | null;
+}
+
+export const NO_METRICS: PromptMetrics = { visibility: null, sentiment: null, position: null, volume: null, cvr: null, trend: null };
+
+const COLUMNS = 'id, project_id, topic_id, content, prompt_type, country, intent, created_at';
+
+export function presentPrompt(r: PromptRow, m: PromptMetrics = NO_METRICS) {
+  return {
+    id: r.id,
+    project_id: r.project_id,
+    content: r.content,
+    prompt_type: r.prompt_type as 'active',
+    topic_id: r.topic_id,
+    country: r.country,
+    ...m,
+    intent: r.intent as 'informational' | null,
+    created_at: iso(r.created_at),
+  };
+}
+
+const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+async function loadPrompt(tx: Tx, projectId: string, promptId: string): Promise<PromptRow> {
+  const { rows } = await tx.query<PromptRow>(`select ${COLUMNS} from prompts where id = $1 and project_id = $2`, [
+    promptId,
+    projectId,
+  ]);
+  if (!rows[0]) throw new NotFound('Prompt not found');
+  return rows[0];
+}
+
+/** Locks the team row, then checks that `adding` more active prompts fit the plan's quota. */
+async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<void> {
+  await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
+  const { rows } = await tx.query<{ n: number; plan: string }>(
+    `select (select count(*)::int from prompts where team_id = $1 and prompt_type = 'active') as n,
+            (select plan from teams where id = $1) as plan`,
+    [ctx.auth.teamId],
+  );
+  const limit = planOf(rows[0].plan).activePrompts;
+  if (rows[0].n + adding > limit) {
+    throw new LimitReached(
+      `Prompt quota of your plan exceeded: ${rows[0].n} of ${limit} active prompts in use, ${adding} more requested`,
+    );
+  }
+}
+
+export async function listPrompts(ctx: RequestContext, projectId: string) {
+  await requireProject(ctx, projectId);
+  const { rows } = await ctx.store.query<PromptRow>(
+    `select ${COLUMNS} from prompts where project_id = $1 order by created_at, id`,
+    [projectId],
+  );
+  return { project_id: projectId, total: rows.length, prompts: rows.map((r) => presentPrompt(r)) };
+}
+
+export async function getPrompt(ctx: RequestContext, projectId: string, promptId: string) {
+  await requireProject(ctx, projectId);
+  return presentPrompt(await loadPrompt(ctx.store, projectId, promptId));
+}
+
+export async function createPrompts(
+  ctx: RequestContext,
+  projectId: string,
+  input: { prompts: string[]; topicId: string; country?: string },
+) {
+  await requireProject(ctx, projectId);
+  const contents = input.prompts.map((p) => p.trim().replace(/\s+/g, ' '));
+  const seen = new Set<string>();
+  for (const c of contents) {
+    const key = textKey(c);
+    if (seen.has(key)) throw new Invalid(`prompts contains the same prompt twice: "${c}"`);
+    seen.add(key);
+  }
+  return ctx.store.tx(async (tx) => {
+    if (!(await topicInProject(tx, projectId, input.topicId))) {
+      throw new Invalid('topicId does not name a topic of this project');
+    }
+    const existing = await tx.query<{ content: string }>(
+      `select content from prompts where project_id = $1 and content_key = any($2::text[]) limit 1`,
+      [projectId, [...seen]],
+    );
+    if (existing.rows[0]) throw new Conflict(`A prompt with this content already exists in the project: "${existing.rows[0].content}"`);
+    await checkQuota(ctx, tx, contents.length);
+    const { rows } = await tx.query<PromptRow>(
+      `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent)
+       select $1, $2, $3, c, k, 'active', $4, i
+         from unnest($5::text[], $6::text[], $7::text[]) with ordinality as t(c, k, i, n)
+        order by n
+       returning ${COLUMNS}`,
+      [
+        projectId,
+        ctx.auth.teamId,
+        input.topicId,
+        input.country ?? null,
+        contents,
+        contents.map(textKey),
+        contents.map(classifyIntent),
+      ],
+    ).catch((err) => {
+      if (isUniqueViolation(err, 'prompts_project_content_key')) {
+        throw new Conflict('A prompt with this content already exists in the project');
+      }
+      throw err;
+    });
+    const byKey = new Map(rows.map((r) => [textKey(r.content), r]));
+    const ordered = contents.map((c) => byKey.get(textKey(c))!);
+    return {
+      projectId,
+      created: ordered.length,
+      prompts: ordered.map((r) => ({
+        id: r.id,
+        projectId: r.project_id,
+        content: r.content,
+        promptType: capitalise(r.prompt_type),
+        topicId: r.topic_id,
+        country: r.country,
+        createdAt: iso(r.created_at),
+      })),
+    };
+  });
+}
+
+export async function updatePrompt(
+  ctx: RequestContext,
+  projectId: string,
+  promptId: string,
+  input: { content?: string; country?: string; topicId?: string; promptType?: 'Active' | 'Inactive' | 'Suggested' },
+) {
+  if (Object.keys(input).length === 0) throw new Invalid('Request body must contain at least one field to change');
+  await requireProject(ctx, projectId);
+  return ctx.store.tx(async (tx) => {
+    const current = await loadPrompt(tx, projectId, promptId);
+    const next = {
+      content: input.content !== undefined ? input.content.trim().replace(/\s+/g, ' ') : current.content,
+      country: input.country !== undefined ? input.country : current.country,
+      topic_id: input.topicId !== undefined ? input.topicId : current.topic_id,
+      prompt_type: input.promptType !== undefined ? input.promptType.toLowerCase() : current.prompt_type,
+    };
+    const changed =
+      next.content !== current.content ||
+      next.country !== current.country ||
+      next.topic_id !== current.topic_id ||
+      next.prompt_type !== current.prompt_type;
+    if (!changed) throw new Invalid('No field changed: every value sent equals the current one');
+    if (next.topic_id !== current.topic_id && next.topic_id && !(await topicInProject(tx, projectId, next.topic_id))) {
+      throw new Invalid('topicId does not name a topic of this project');
+    }
+    if (next.prompt_type === 'active' && current.prompt_type !== 'active') await checkQuota(ctx, tx, 1);
+    try {
+      const { rows } = await tx.query<PromptRow>(
+        `update prompts set content = $3, content_key = $4, country = $5, topic_id = $6, prompt_type = $7,
+                intent = $8, updated_at = now()
+          where id = $1 and project_id = $2 returning ${COLUMNS}`,
+        [
+          promptId,
+          projectId,
+          next.content,
+          textKey(next.content),
+          next.country,
+          next.topic_id,
+          next.prompt_type,
+          next.content !== current.content ? classifyIntent(next.content) : current.intent,
+        ],
+      );
+      return presentPrompt(rows[0]);
+    } catch (err) {
+      if (isUniqueViolation(err, 'prompts_project_content_key')) {
+        throw new Conflict('A prompt with this content already exists in the project');
+      }
+      throw err;
+    }
+  });
+}
+
+export async function deletePrompt(ctx: RequestContext, projectId: string, promptId: string) {
+  await requireProject(ctx, projectId);
+  const { rowCount } = await ctx.store.query(`delete from prompts where id = $1 and project_id = $2`, [promptId, projectId]);
+  if (!rowCount) throw new NotFound('Prompt not found');
+  return { promptId, message: 'Prompt and its analytics deleted' };
+}

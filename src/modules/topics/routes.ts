@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import * as s from './schema';
+import * as svc from './service';
+
+export default async function topicRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['topics'];
+
+  app.get(
+    '/projects/:project_id/topics',
+    { schema: { tags, summary: "The project's topics", params: s.ProjectParams, response: { 200: s.TopicListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    async (req) => a(await svc.listTopics(ctxOf(req), req.params.project_id)),
+  );
+
+  app.post(
+    '/projects/:project_id/topics',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Create a topic (extension)',
+        params: s.ProjectParams,
+        body: s.CreateTopicBody,
+        response: { 201: s.TopicEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req, reply) => reply.status(201).send(a(await svc.createTopic(ctxOf(req), req.params.project_id, req.body))),
+  );
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import * as s from './schema';
+import * as svc from './service';
+
+export default async function webhookRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['webhooks'];
+
+  app.post(
+    '/webhooks',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Register an HTTPS endpoint for action events; the secret is shown only here',
+        body: s.CreateWebhookBody,
+        response: { 201: s.WebhookCreatedEnvelope, ...errors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (req, reply) => reply.status(201).send(a(await svc.createWebhook(ctxOf(req), req.body))),
+  );
+
+  app.get(
+    '/webhooks',
+    { schema: { tags, summary: "The team's webhooks (without secrets)", response: { 200: s.WebhookListEnvelope, ...errors(401, 429) } } },
+    async (req) => a(await svc.listWebhooks(ctxOf(req))),
+  );
+
+  app.delete(
+    '/webhooks/:webhook_id',
+    {
+      config: { scope: 'admin' },
+      schema: { tags, summary: 'Delete a webhook; deliveries to it stop', params: s.WebhookParams, response: { 200: s.WebhookDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+    },
+    async (req) => a(await svc.deleteWebhook(ctxOf(req), req.params.webhook_id)),
+  );
+}

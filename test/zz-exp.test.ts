@@ -1,0 +1,21 @@
+import { it } from 'vitest';
+import { startTestApp, createAccount } from './helpers';
+it('exp', async () => {
+  const t = await startTestApp();
+  const a = await createAccount(t.app);
+  const show = (r: any) => console.log(r.statusCode, JSON.stringify(r.headers), r.body.slice(0, 200));
+  show(await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': a.key, 'content-type': 'text/plain' }, payload: 'hello' }));
+  show(await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': a.key, 'content-type': 'application/xml' }, payload: '<a/>' }));
+  show(await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': a.key }, payload: '' }));
+  show(await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': a.key, 'content-type': 'application/json' }, payload: '' }));
+  show(await t.app.inject({ method: 'GET', url: '/v1/projects', remoteAddress: '10.1.2.3' }));
+  show(await t.app.inject({ method: 'GET', url: '/V1/projects' }));
+  show(await t.app.inject({ method: 'GET', url: '/v1' }));
+  show(await t.app.inject({ method: 'GET', url: '/docs' }));
+  show(await t.app.inject({ method: 'GET', url: '/v1/projects/abc', headers: { 'x-api-key': a.key } }));
+  show(await t.app.inject({ method: 'GET', url: '/v1/projects/' + 'a'.repeat(300), headers: { 'x-api-key': a.key } }));
+  show(await t.app.inject({ method: 'GET', url: '/v1/projects/%E0%A4%A', headers: { 'x-api-key': a.key } }));
+  show(await t.app.inject({ method: 'GET', url: '/v1/projects?%zz=%E0%A4%A', headers: { 'x-api-key': a.key } }));
+  console.log(t.app.routeTable.map((r) => `${r.method} ${r.url} ${r.auth} ${r.scope}`).join('\n'));
+  await t.stop();
+});
