@@ -1,13 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_README = path.join(ROOT, 'bench', 'README.md');
+/**
+ * The Sightline checkout whose servers are measured: this one by default, or another
+ * (BENCH_APP_DIR, e.g. a `git worktree` of another commit, with node_modules) to compare.
+ */
+export const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ROOT);
 
 /** What `npm run bench -- <suite> [--flags]` hands every suite. */
 export interface SuiteOptions {
@@ -32,6 +37,8 @@ export interface Machine {
   cores: number;
   platform: string;
   memoryGb: number;
+  /** 1-minute load average when the suite started: other work on the machine skews every figure. */
+  load: number;
 }
 
 export function machineInfo(): Machine {
@@ -43,11 +50,24 @@ export function machineInfo(): Machine {
     cores: cpus.length,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    load: os.loadavg()[0],
   };
 }
 
 export function describeMachine(m: Machine): string {
-  return `${m.date}, Node ${m.node}, ${m.cpu} × ${m.cores} cores (os.cpus()), ${m.memoryGb} GB, ${m.platform}`;
+  return `${m.date}, Node ${m.node}, ${m.cpu} × ${m.cores} cores (os.cpus()), ${m.memoryGb} GB, ${m.platform}, load average ${m.load.toFixed(2)} at start`;
+}
+
+/** The commit of a checkout, and whether its src/ or migrations/ differ from it. */
+export function revision(dir = APP_DIR): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
+    const commit = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--', 'src', 'migrations') !== '';
+    return dirty ? `${commit} + uncommitted changes` : commit;
+  } catch {
+    return 'unknown revision';
+  }
 }
 
 // ---------------------------------------------------------------- child processes
@@ -77,17 +97,27 @@ export interface ServerProcess {
   pid: number;
   /** Log lines at warn or above (pino JSON or plain stderr), for the report. */
   warnings(): string[];
+  /** The last lines the server printed (for error messages). */
+  tail(): string;
+  /** With `profileFile`: start the CPU profiler in the server (see profile-hook.ts). */
+  startProfile(): void;
+  /** Stops the profiler and waits for the profile; null when not profiling. */
+  stopProfile(): Promise<string | null>;
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
   name: string;
-  /** A .ts file relative to the repository root, run with `node --import tsx`. */
+  /** A .ts file relative to `cwd`, run with `node --import tsx`. */
   entry: string;
+  /** Where the server runs (default: this repository; see BENCH_APP_DIR). */
+  cwd?: string;
   env: Record<string, string>;
   nodeArgs?: string[];
   healthPath?: string;
   timeoutMs?: number;
+  /** Preload bench/profile-hook.ts; the profile of the bracketed window goes to this file. */
+  profileFile?: string;
 }
 
 // The child gets a clean environment: a DATABASE_URL or REDIS_URL in the caller's shell
@@ -100,9 +130,16 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const env: Record<string, string> = {};
   for (const k of INHERITED_ENV) if (process.env[k]) env[k] = process.env[k]!;
   Object.assign(env, { HOST: '127.0.0.1', PORT: String(port) }, opts.env);
+  const nodeArgs = [...(opts.nodeArgs ?? [])];
+  if (opts.profileFile) {
+    fs.mkdirSync(path.dirname(opts.profileFile), { recursive: true });
+    fs.rmSync(opts.profileFile, { force: true });
+    env.BENCH_PROFILE_FILE = opts.profileFile;
+    nodeArgs.push('--import', pathToFileURL(path.join(ROOT, 'bench', 'profile-hook.ts')).href);
+  }
 
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), opts.entry], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, opts.entry], {
+    cwd: opts.cwd ?? ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -167,7 +204,16 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     }
     await sleep(100);
   }
-  return { name: opts.name, url, pid: child.pid!, warnings: () => [...warnings], stop };
+  const startProfile = () => {
+    if (opts.profileFile) child.kill('SIGUSR2');
+  };
+  const stopProfile = async () => {
+    if (!opts.profileFile) return null;
+    child.kill('SIGUSR2');
+    for (let i = 0; i < 200 && !fs.existsSync(opts.profileFile); i++) await sleep(100);
+    return fs.existsSync(opts.profileFile) ? opts.profileFile : null;
+  };
+  return { name: opts.name, url, pid: child.pid!, warnings: () => [...warnings], tail: () => tail.join('\n'), startProfile, stopProfile, stop };
 }
 
 /** Stops every server still running (on error paths). */
@@ -186,6 +232,18 @@ export async function stopAll(): Promise<void> {
         }),
     ),
   );
+}
+
+/** Waits (up to maxMs) for the 1-minute load average to fall under `below`; returns it. */
+export async function waitForQuiet(below = 1, maxMs = 120_000): Promise<number> {
+  const deadline = Date.now() + maxMs;
+  let announced = false;
+  while (os.loadavg()[0] >= below && Date.now() < deadline) {
+    if (!announced) console.log(`  waiting for the machine to quieten (load average ${os.loadavg()[0].toFixed(2)}) …`);
+    announced = true;
+    await sleep(5_000);
+  }
+  return os.loadavg()[0];
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -225,6 +283,9 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Headers per connection (connection i gets perConnection[i % length]). */
   perConnection?: Record<string, string>[];
+  /** Called right before and right after the measured window (e.g. to profile just that). */
+  onMeasureStart?: () => void;
+  onMeasureEnd?: () => Promise<unknown> | void;
 }
 
 export interface LoadResult {
@@ -263,6 +324,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
 
   let latencies = new Float64Array(1 << 16);
   let n = 0;
+  opts.onMeasureStart?.();
   const instance = autocannon({ ...base, duration: opts.seconds });
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status < 200 || status >= 300) return;
@@ -274,6 +336,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     latencies[n++] = ms;
   });
   const r = await instance;
+  await opts.onMeasureEnd?.();
+  // autocannon drops its sockets when time is up; give the server a moment to finish
+  // the requests it already took before anyone stops it.
+  await sleep(500);
   const sorted = latencies.subarray(0, n).sort();
   return {
     rps: r.requests.average,
@@ -326,7 +392,10 @@ interface CpuProfileNode {
 }
 
 /** Self time of a V8 .cpuprofile grouped by where the code lives (package, node internals, src/). */
-export function summarizeCpuProfile(file: string, top = 12): { byPlace: [string, number][]; byFunction: [string, number][] } {
+export function summarizeCpuProfile(
+  file: string,
+  top = 12,
+): { busyMs: number; byPlace: [string, number][]; byFunction: [string, number][] } {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     nodes: CpuProfileNode[];
     samples: number[];
@@ -347,7 +416,8 @@ export function summarizeCpuProfile(file: string, top = 12): { byPlace: [string,
   });
   const share = (m: Map<string, number>) =>
     [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, v / total] as [string, number]);
-  return { byPlace: share(place), byFunction: share(fn) };
+  const busyMs = (total - (place.get('(idle)') ?? 0)) / 1000;
+  return { busyMs, byPlace: share(place), byFunction: share(fn) };
 }
 
 function shortUrl(url: string): string {

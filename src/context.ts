@@ -5,6 +5,14 @@ import type { Jobs } from './jobs';
 import type { SecretBox } from './lib/crypto';
 import type { Store } from './store';
 import type { AuthCache } from './modules/keys/auth-cache';
+import type { ProviderAdapter, ProviderName } from './ports/providers/types';
+import type { Writer } from './ports/writer';
+
+/** Adapters to the outside world (AI providers, the writer model). */
+export interface Ports {
+  providers: Record<ProviderName, ProviderAdapter>;
+  writer: Writer;
+}
 
 /** What every service and job handler can reach; built once per process. */
 export interface AppContext {
@@ -16,6 +24,7 @@ export interface AppContext {
   limiter: RateLimiter;
   authCache: AuthCache;
   callbackSecret: string;
+  ports: Ports;
 }
 
 export interface AuthInfo {

@@ -1,7 +1,9 @@
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import type { AppContext } from './context';
+import type { AppContext, Ports } from './context';
+import { createProviders } from './ports/providers';
+import { createWriter } from './ports/writer';
 import { createRateLimiter } from './http/rate-limit';
 import { Jobs } from './jobs';
 import { jobDefinitions } from './jobs/registry';
@@ -22,7 +24,7 @@ export interface Runtime {
  * Opens the store, starts the job queue (and its workers and scheduler unless ROLE=api)
  * and builds the HTTP API (unless ROLE=worker). Listening is the caller's choice.
  */
-export async function createRuntime(config: Config, log?: Logger): Promise<Runtime> {
+export async function createRuntime(config: Config, log?: Logger, ports?: Partial<Ports>): Promise<Runtime> {
   const logger = log ?? pino({ level: config.logLevel });
   const store = await openStore(config);
   try {
@@ -46,9 +48,13 @@ export async function createRuntime(config: Config, log?: Logger): Promise<Runti
       limiter,
       authCache: new AuthCache(store, config.authCacheMs),
       callbackSecret: callback.secret,
+      ports: { providers: ports?.providers ?? createProviders(config), writer: ports?.writer ?? createWriter(config) },
     };
     await jobs.start();
-    if (worker) await jobs.work(ctx);
+    if (worker) {
+      await jobs.work(ctx);
+      await jobs.schedule();
+    }
     const app = config.role === 'worker' ? null : await buildServer(ctx);
     let stopped: Promise<void> | null = null;
     const stop = () =>

@@ -59,8 +59,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     if (mode === 'public') return limitByAddress(req, reply);
 
     if (mode === 'operator') {
-      if (!ctx.config.adminToken) throw new NotFound('The operator API is off (ADMIN_TOKEN is not set)');
+      // Limited (and the limit headers set) first: every response carries them, this 404 too.
       await limitByAddress(req, reply, TIER_LIMITS.premium);
+      if (!ctx.config.adminToken) throw new NotFound('The operator API is off (ADMIN_TOKEN is not set)');
       const header = req.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
       if (!token || !safeEqual(token, ctx.config.adminToken)) throw new Unauthorized('Invalid operator token');

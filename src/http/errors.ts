@@ -100,6 +100,10 @@ function validationDetail(err: FastifyError): string {
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  // JSON only: without this, Fastify's built-in text/plain parser hands a plain string to
+  // the route (a misleading 400, or a body silently accepted by routes without a schema)
+  // instead of the 415 every other non-JSON type gets.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
       return reply.status(err.status).headers(err.headers).send({ detail: err.detail });

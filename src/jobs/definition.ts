@@ -20,6 +20,8 @@ export interface JobDefinition<P = any> {
   concurrency?: number;
   /** Queue policy: 'singleton' lets only one job of the queue be active at once. */
   policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  /** Cron (UTC) on which the scheduler sends this job; pg-boss sends once per slot across processes. */
+  cron?: string;
   handle?: (ctx: AppContext, payload: P, meta: JobMeta) => Promise<unknown>;
 }
 

@@ -60,6 +60,13 @@ export class Jobs {
     this.#started = true;
   }
 
+  /** Registers the cron definitions (worker and all roles). */
+  async schedule(): Promise<void> {
+    for (const d of this.#defs.values()) {
+      if (d.cron) await this.boss.schedule(d.name, d.cron, {}, { tz: 'UTC' } as any);
+    }
+  }
+
   /** Starts handlers for every definition that has one (worker and all roles). */
   async work(ctx: AppContext): Promise<void> {
     for (const d of this.#defs.values()) {
@@ -87,6 +94,15 @@ export class Jobs {
       singletonKey: opts.singletonKey,
       db: opts.tx,
     } as any);
+  }
+
+  /** A job of any queue by id, live or archived. */
+  async find(id: string): Promise<JobStatus | null> {
+    for (const name of this.#defs.keys()) {
+      const found = await this.status(name, id);
+      if (found) return found;
+    }
+    return null;
   }
 
   async status(name: string, id: string): Promise<JobStatus | null> {

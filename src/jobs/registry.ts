@@ -1,5 +1,6 @@
 import type { JobDefinition } from './definition';
-import { bootstrapJob } from '../modules/projects/jobs';
+import { bootstrapJob, dailyTickJob, reanalyseJob, refreshJob } from '../collection/jobs';
+import { deliveryJob } from '../deliveries/jobs';
 
 /** Every job the service knows; a worker starts a handler for each one that has one. */
-export const jobDefinitions: JobDefinition[] = [bootstrapJob];
+export const jobDefinitions: JobDefinition[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob];

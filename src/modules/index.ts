@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import accountRoutes from './accounts/routes';
 import adminRoutes from './admin/routes';
+import analyticsRoutes from './analytics/routes';
+import sourceRoutes from './sources/routes';
 import competitorRoutes from './competitors/routes';
 import keyRoutes from './keys/routes';
 import projectRoutes from './projects/routes';
@@ -16,6 +18,8 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   topicRoutes,
   promptRoutes,
   competitorRoutes,
+  analyticsRoutes,
+  sourceRoutes,
   webhookRoutes,
   adminRoutes,
 ];

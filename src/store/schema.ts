@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
+  smallint,
   index,
   integer,
   jsonb,
@@ -160,3 +162,213 @@ export const settings = pgTable('settings', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------------------------------
+// Collection: raw answers (written once, analysed once) and the daily rollups every
+// analytics endpoint reads. A response is one provider's answer to one prompt on one day,
+// hence the unique key; rollups are incremented in the same transaction as the answer.
+// Every rollup keeps a row per provider and one more with provider '*' (all providers
+// summed), so a read without a provider filter touches a fifth of the rows.
+
+export const responses = pgTable(
+  'responses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    collectedAt: timestamp('collected_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    model: text('model').notNull(),
+    simulated: boolean('simulated').notNull(),
+    text: text('text').notNull(),
+    references: jsonb('references').notNull(),
+    raw: jsonb('raw'),
+    mentioned: boolean('mentioned').notNull(),
+    position: integer('position'),
+    sentiment: integer('sentiment'),
+    /** Tracked brands named: brand id -> {position, count, sentiment}. */
+    brands: jsonb('brands').notNull(),
+    citesOwn: boolean('cites_own').notNull(),
+    citationCount: integer('citation_count').notNull(),
+    preview: text('preview').notNull(),
+  },
+  (t) => [
+    uniqueIndex('responses_prompt_provider_day_key').on(t.promptId, t.provider, t.day),
+    index('responses_project_day_idx').on(t.projectId, t.day),
+  ],
+);
+
+/** One row per cited URL per response (deduplicated): the per-prompt URL and domain rollup. */
+export const citations = pgTable(
+  'citations',
+  {
+    responseId: uuid('response_id').notNull().references(() => responses.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull(),
+    promptId: uuid('prompt_id').notNull(),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    url: text('url').notNull(),
+    domain: text('domain').notNull(),
+    title: text('title').notNull(),
+    category: smallint('category').notNull(),
+    urlType: smallint('url_type'),
+    referenceIndex: integer('reference_index').notNull(),
+    /** The own brand is named in the citing response. */
+    mentioned: boolean('mentioned').notNull(),
+    /** Tracked brands named in the citing response. */
+    brandIds: uuid('brand_ids').array().notNull(),
+  },
+  (t) => [
+    uniqueIndex('citations_response_url_key').on(t.responseId, t.url),
+    index('citations_prompt_day_idx').on(t.promptId, t.day),
+  ],
+);
+
+/** Per prompt, provider and day. */
+export const promptDaily = pgTable(
+  'prompt_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    responses: integer('responses').notNull(),
+    mentioned: integer('mentioned').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+    citesOwn: integer('cites_own').notNull(),
+    citations: integer('citations').notNull(),
+  },
+  (t) => [
+    uniqueIndex('prompt_daily_key').on(t.promptId, t.provider, t.day),
+    index('prompt_daily_project_idx').on(t.projectId, t.provider, t.day),
+  ],
+);
+
+/** Per prompt, provider, day and tracked brand named (own brand = all-zero UUID). */
+export const promptBrandDaily = pgTable(
+  'prompt_brand_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    mentions: integer('mentions').notNull(),
+    mentionCount: integer('mention_count').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+  },
+  (t) => [
+    uniqueIndex('prompt_brand_daily_key').on(t.promptId, t.provider, t.day, t.brandId),
+    index('prompt_brand_daily_project_idx').on(t.projectId, t.provider, t.day),
+  ],
+);
+
+/** Per project, provider and day. */
+export const projectDaily = pgTable(
+  'project_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    responses: integer('responses').notNull(),
+    mentioned: integer('mentioned').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+    citesOwn: integer('cites_own').notNull(),
+    citations: integer('citations').notNull(),
+  },
+  (t) => [uniqueIndex('project_daily_key').on(t.projectId, t.provider, t.day)],
+);
+
+/** Per project, provider, day and tracked brand named. */
+export const projectBrandDaily = pgTable(
+  'project_brand_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    mentions: integer('mentions').notNull(),
+    mentionCount: integer('mention_count').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+  },
+  (t) => [uniqueIndex('project_brand_daily_key').on(t.projectId, t.provider, t.day, t.brandId)],
+);
+
+/** Per project, provider, day and cited domain. */
+export const projectDomainDaily = pgTable(
+  'project_domain_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    domain: text('domain').notNull(),
+    category: smallint('category').notNull(),
+    citations: integer('citations').notNull(),
+    responses: integer('responses').notNull(),
+    /** Citations in responses that do not name the own brand (opportunities). */
+    citationsUnmentioned: integer('citations_unmentioned').notNull(),
+  },
+  (t) => [uniqueIndex('project_domain_daily_key').on(t.projectId, t.provider, t.day, t.domain)],
+);
+
+/** Credits spent per team and UTC month: one per stored answer. */
+export const creditHolds = pgTable(
+  'credit_holds',
+  {
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    promptId: uuid('prompt_id').notNull(),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('credit_holds_key').on(t.promptId, t.provider, t.day), index('credit_holds_team_idx').on(t.teamId, t.month)],
+);
+
+/** Collection runs (bootstrap, daily refresh, on-demand): what was asked, stored and skipped. */
+export const collectionRuns = pgTable(
+  'collection_runs',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    planned: integer('planned').notNull().default(0),
+    stored: integer('stored').notNull().default(0),
+    skippedNoCredits: integer('skipped_no_credits').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('collection_runs_project_idx').on(t.projectId, t.createdAt)],
+);
+
+/**
+ * Outbox of signed HTTP deliveries (bootstrap callbacks and registered-webhook events).
+ * Written in the transaction that makes the event, so none is lost to a restart.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(), // 'callback' | 'webhook'
+    teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    event: text('event').notNull(),
+    messageId: text('message_id').notNull(),
+    body: text('body').notNull(),
+    status: text('status').notNull().default('pending'), // pending | delivered | failed
+    attempts: integer('attempts').notNull().default(0),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('deliveries_status_idx').on(t.status, t.createdAt)],
+);

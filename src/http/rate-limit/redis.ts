@@ -28,6 +28,8 @@ export type RedisFailureMode = 'open' | 'closed';
 
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
+  /** Settles when the first connection attempt does (ready, refused or closed). */
+  readonly #connecting: Promise<void>;
 
   constructor(
     url: string,
@@ -42,11 +44,21 @@ export class RedisRateLimiter implements RateLimiter {
       connectTimeout: 2_000,
     });
     this.#redis.on('error', (err) => this.onError(err));
+    // Without an offline queue a command sent before the first connection is up fails at
+    // once, so a process that has just started would serve its first requests unlimited.
+    // Hits wait for that first attempt (bounded by connectTimeout); later outages fail open.
+    this.#connecting = new Promise((resolve) => {
+      const done = () => resolve();
+      this.#redis.once('ready', done);
+      this.#redis.once('error', done);
+      this.#redis.once('end', done);
+    });
     this.#redis.defineCommand('slidingHit', { numberOfKeys: 1, lua: SCRIPT });
   }
 
   async hit(subject: string, limit: number): Promise<RateDecision> {
     try {
+      if (this.#redis.status !== 'ready') await this.#connecting;
       const [ok, remaining, waitUs] = (await (this.#redis as any).slidingHit(
         this.prefix + subject,
         this.windowMs * 1000,

@@ -25,4 +25,28 @@ export default async function adminRoutes(base: FastifyInstance) {
     },
     async (req) => a(await svc.patchTeam(req.server.ctx, req.params.team_id, req.body)),
   );
+
+  app.post(
+    '/admin/projects/:project_id/refresh',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags,
+        security,
+        summary: "Run a project's collection now, as the daily scheduler would",
+        params: s.AdminProjectParams,
+        response: { 200: s.RefreshEnvelope, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => a(await svc.refreshProject(req.server.ctx, req.params.project_id)),
+  );
+
+  app.get(
+    '/admin/jobs/:job_id',
+    {
+      config: { auth: 'operator' },
+      schema: { tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errors(400, 401, 404, 429) } },
+    },
+    async (req) => a(await svc.getJob(req.server.ctx, req.params.job_id)),
+  );
 }

@@ -22,3 +22,20 @@ export const Team = z
   .meta({ id: 'Team' });
 
 export const TeamEnvelope = envA(Team);
+
+export const AdminProjectParams = z.strictObject({ project_id: Uuid });
+export const JobParams = z.strictObject({ job_id: Uuid });
+export const RefreshEnvelope = envA(z.object({ job_id: z.uuid() }));
+export const JobEnvelope = envA(
+  z
+    .object({
+      job_id: z.uuid(),
+      name: z.string(),
+      status: z.enum(['created', 'retry', 'active', 'completed', 'cancelled', 'failed']),
+      error: z.string().nullable(),
+      output: z.unknown(),
+      created_at: IsoDate,
+      completed_at: IsoDate.nullable(),
+    })
+    .meta({ id: 'Job' }),
+);

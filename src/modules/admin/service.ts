@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context';
 import { Invalid, NotFound } from '../../http/errors';
 import { planOf } from '../../lib/plans';
-import { utcMonth } from '../../lib/time';
+import crypto from 'node:crypto';
+import { utcDay, utcMonth } from '../../lib/time';
 import { iso } from '../common';
 
 /** Operator: change a team's plan or rate-limit tier (the spec's "contact the operator"). */
@@ -26,5 +27,29 @@ export async function patchTeam(ctx: AppContext, teamId: string, input: { plan?:
     monthly_credits: planOf(r.plan).credits,
     credits_used: Number(r.used ?? 0),
     created_at: iso(r.created_at),
+  };
+}
+
+/** Runs a project's collection now, as the daily scheduler would. */
+export async function refreshProject(ctx: AppContext, projectId: string) {
+  const { rows } = await ctx.store.query(`select id from projects where id = $1`, [projectId]);
+  if (!rows[0]) throw new NotFound('Project not found');
+  const runId = crypto.randomUUID();
+  await ctx.jobs.send('project-refresh', { projectId, day: utcDay(), runId, kind: 'manual' }, { id: runId });
+  return { job_id: runId };
+}
+
+export async function getJob(ctx: AppContext, jobId: string) {
+  const job = await ctx.jobs.find(jobId);
+  if (!job) throw new NotFound('Job not found');
+  const out = job.output as { message?: string } | null;
+  return {
+    job_id: job.id,
+    name: job.name,
+    status: job.state as 'created',
+    error: job.state === 'failed' ? (out?.message ?? 'failed') : null,
+    output: job.state === 'failed' ? null : (job.output ?? null),
+    created_at: iso(job.createdOn),
+    completed_at: job.completedOn ? iso(job.completedOn) : null,
   };
 }

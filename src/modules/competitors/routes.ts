@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, b, errors } from '../../http/envelope';
 import { ctxOf } from '../../http/request';
 import { ProjectParams } from '../common';
+import { competitorsWithMetrics } from '../analytics/project-analytics';
+import { resolveWindow, WindowQuery } from '../analytics/window';
 import * as s from './schema';
 import * as svc from './service';
 
@@ -15,12 +17,13 @@ export default async function competitorRoutes(base: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Active competitors, own brand first',
+        summary: "Active competitors, own brand first, with the window's metrics",
         params: ProjectParams,
+        querystring: WindowQuery,
         response: { 200: s.CompetitorListEnvelope, ...errors(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.listCompetitors(ctxOf(req), req.params.project_id)),
+    async (req) => a(await competitorsWithMetrics(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
   );
 
   app.post(

@@ -4,6 +4,12 @@ import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url'
 import type { Tx } from '../../store';
 import { isUniqueViolation } from '../common';
 import { requireProject, type ProjectRow } from '../projects/service';
+import { reanalyseJob } from '../../collection/jobs';
+
+/** The tracked brands changed: analyse the project's answers again (one queued run per project). */
+async function queueReanalysis(ctx: RequestContext, tx: Tx, projectId: string): Promise<void> {
+  await ctx.jobs.send(reanalyseJob.name, { projectId }, { tx, singletonKey: projectId });
+}
 
 export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';
 export const MAX_ACTIVE_COMPETITORS = 10;
@@ -112,12 +118,13 @@ export async function createCompetitors(ctx: RequestContext, projectId: string, 
       );
     }
     const created: CompetitorRow[] = [];
-    for (const r of rows) {
+    for (const [i, r] of rows.entries()) {
       try {
+        // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
         const { rows: ins } = await tx.query<CompetitorRow>(
-          `insert into competitors (project_id, name, website, domain, state, is_own_brand)
-           values ($1, $2, $3, $4, 'active', $5) returning ${COLUMNS}`,
-          [projectId, r.name, r.website, r.domain, r.own],
+          `insert into competitors (project_id, name, website, domain, state, is_own_brand, created_at)
+           values ($1, $2, $3, $4, 'active', $5, now() + $6::int * interval '1 microsecond') returning ${COLUMNS}`,
+          [projectId, r.name, r.website, r.domain, r.own, i],
         );
         created.push(ins[0]);
       } catch (err) {
@@ -125,6 +132,7 @@ export async function createCompetitors(ctx: RequestContext, projectId: string, 
         throw err;
       }
     }
+    await queueReanalysis(ctx, tx, projectId);
     return {
       projectId,
       created: created.length,
@@ -168,6 +176,7 @@ export async function updateCompetitor(
         `update competitors set name = $3, website = $4, domain = $5 where id = $1 and project_id = $2 returning ${COLUMNS}`,
         [competitorId, projectId, name, site.website, site.domain],
       );
+      await queueReanalysis(ctx, tx, projectId);
       return presentCompetitor(rows[0]);
     } catch (err) {
       if (isUniqueViolation(err, 'competitors_project_domain_key')) throw duplicateDomain(site.domain);
@@ -178,7 +187,10 @@ export async function updateCompetitor(
 
 export async function deleteCompetitor(ctx: RequestContext, projectId: string, competitorId: string) {
   await requireProject(ctx, projectId);
-  const { rowCount } = await ctx.store.query(`delete from competitors where id = $1 and project_id = $2`, [competitorId, projectId]);
-  if (!rowCount) throw new NotFound('Competitor not found');
-  return { competitorId, message: 'Competitor deleted' };
+  return ctx.store.tx(async (tx) => {
+    const { rowCount } = await tx.query(`delete from competitors where id = $1 and project_id = $2`, [competitorId, projectId]);
+    if (!rowCount) throw new NotFound('Competitor not found');
+    await queueReanalysis(ctx, tx, projectId);
+    return { competitorId, message: 'Competitor deleted' };
+  });
 }

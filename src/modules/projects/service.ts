@@ -4,7 +4,7 @@ import { planOf } from '../../lib/plans';
 import { registrableDomain } from '../../lib/url';
 import type { Tx } from '../../store';
 import { iso } from '../common';
-import { bootstrapJob } from './jobs';
+import { bootstrapJob } from '../../collection/jobs';
 
 export interface ProjectRow {
   id: string;

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, b, errors } from '../../http/envelope';
 import { ctxOf } from '../../http/request';
 import { ProjectParams } from '../common';
+import { resolveWindow, WindowQuery } from '../analytics/window';
 import * as s from './schema';
 import * as svc from './service';
 
@@ -12,14 +13,14 @@ export default async function promptRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts',
-    { schema: { tags, summary: "The project's prompts, by creation date", params: ProjectParams, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
-    async (req) => a(await svc.listPrompts(ctxOf(req), req.params.project_id)),
+    { schema: { tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    async (req) => a(await svc.listPrompts(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
   );
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id',
-    { schema: { tags, summary: 'One prompt', params: s.PromptParams, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
-    async (req) => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id)),
+    { schema: { tags, summary: "One prompt, with the window's metrics", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    async (req) => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, resolveWindow(req.query))),
   );
 
   app.post(

@@ -6,6 +6,9 @@ import { iso, isUniqueViolation, textKey } from '../common';
 import { requireProject } from '../projects/service';
 import { topicInProject } from '../topics/service';
 import { classifyIntent } from './intent';
+import { enqueuePromptCollection } from '../../collection/refresh';
+import { noData, promptMetrics } from '../analytics/prompt-metrics';
+import { resolveWindow, type Window } from '../analytics/window';
 
 export interface PromptRow {
   id: string;
@@ -73,18 +76,30 @@ async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<
   }
 }
 
-export async function listPrompts(ctx: RequestContext, projectId: string) {
+export async function listPrompts(ctx: RequestContext, projectId: string, w: Window) {
   await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<PromptRow>(
-    `select ${COLUMNS} from prompts where project_id = $1 order by created_at, id`,
-    [projectId],
-  );
-  return { project_id: projectId, total: rows.length, prompts: rows.map((r) => presentPrompt(r)) };
+  const [{ rows }, metrics] = await Promise.all([
+    ctx.store.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 order by created_at, id`, [projectId]),
+    promptMetrics(ctx.store, projectId, w),
+  ]);
+  return {
+    project_id: projectId,
+    total: rows.length,
+    prompts: rows.map((r) => presentPrompt(r, metrics.get(r.id) ?? noData())),
+  };
 }
 
-export async function getPrompt(ctx: RequestContext, projectId: string, promptId: string) {
+export async function getPrompt(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requireProject(ctx, projectId);
-  return presentPrompt(await loadPrompt(ctx.store, projectId, promptId));
+  const row = await loadPrompt(ctx.store, projectId, promptId);
+  const metrics = await promptMetrics(ctx.store, projectId, w, [promptId]);
+  return presentPrompt(row, metrics.get(promptId) ?? noData());
+}
+
+/** The prompt with this window's metrics (after a change, the default window). */
+async function withMetrics(tx: Tx, row: PromptRow) {
+  const metrics = await promptMetrics(tx, row.project_id, resolveWindow({}), [row.id]);
+  return presentPrompt(row, metrics.get(row.id) ?? noData());
 }
 
 export async function createPrompts(
@@ -111,8 +126,9 @@ export async function createPrompts(
     if (existing.rows[0]) throw new Conflict(`A prompt with this content already exists in the project: "${existing.rows[0].content}"`);
     await checkQuota(ctx, tx, contents.length);
     const { rows } = await tx.query<PromptRow>(
-      `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent)
-       select $1, $2, $3, c, k, 'active', $4, i
+      // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
+      `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent, created_at, updated_at)
+       select $1, $2, $3, c, k, 'active', $4, i, now() + (n - 1) * interval '1 microsecond', now()
          from unnest($5::text[], $6::text[], $7::text[]) with ordinality as t(c, k, i, n)
         order by n
        returning ${COLUMNS}`,
@@ -131,6 +147,7 @@ export async function createPrompts(
       }
       throw err;
     });
+    await enqueuePromptCollection(ctx, tx, projectId, rows.map((r) => r.id));
     const byKey = new Map(rows.map((r) => [textKey(r.content), r]));
     const ordered = contents.map((c) => byKey.get(textKey(c))!);
     return {
@@ -191,7 +208,10 @@ export async function updatePrompt(
           next.content !== current.content ? classifyIntent(next.content) : current.intent,
         ],
       );
-      return presentPrompt(rows[0]);
+      if (next.prompt_type === 'active' && current.prompt_type !== 'active') {
+        await enqueuePromptCollection(ctx, tx, projectId, [promptId]);
+      }
+      return withMetrics(tx, rows[0]);
     } catch (err) {
       if (isUniqueViolation(err, 'prompts_project_content_key')) {
         throw new Conflict('A prompt with this content already exists in the project');

@@ -1,0 +1,86 @@
+import type { Reference } from '../ports/providers/types';
+import type { CompiledBrands } from './brands';
+import { categorize, hostInfo, pageType } from './categories';
+import { CAP, lowerAt, type Doc } from './doc';
+import { normalizeUrl } from './urls';
+import type { Citation } from './types';
+
+/** A citation with the host facts the other steps reuse. */
+export interface CitationDraft extends Citation {
+  label: string;
+}
+
+function isUsefulTitle(title: string, url: string): boolean {
+  const t = title.trim();
+  return t.length > 1 && !/^\[?\d+\]?$/.test(t) && !t.startsWith('http') && t !== url;
+}
+
+/**
+ * The answer's citations: its references (by reference_index) and then the URLs in its
+ * text, normalised, placeholders and non-web hosts dropped, one per URL. A URL cited twice
+ * keeps its first reference_index and the best title (a reference's title, else the link
+ * text). URLs found only in the text are numbered after the highest reference_index.
+ */
+export function buildCitations(doc: Doc, references: readonly Reference[], cb: CompiledBrands): CitationDraft[] {
+  const byUrl = new Map<string, CitationDraft>();
+  const out: CitationDraft[] = [];
+  let names: Set<string> | null = null;
+  const namedInAnswer = (label: string) => {
+    if (cb.keys.has(label)) return true;
+    names ??= capitalisedNames(doc);
+    return names.has(label);
+  };
+
+  const refs = references.length > 1 ? [...references].sort((a, b) => (a.reference_index ?? 0) - (b.reference_index ?? 0)) : references;
+  let nextIndex = 1;
+  for (const r of refs) if (Number.isInteger(r.reference_index) && r.reference_index >= nextIndex) nextIndex = r.reference_index + 1;
+
+  const take = (link: string, title: string, snippet: string, index: number | null) => {
+    const norm = normalizeUrl(link);
+    if (!norm) return;
+    const seen = byUrl.get(norm.url);
+    if (seen) {
+      if (!isUsefulTitle(seen.title, seen.url) && isUsefulTitle(title, norm.url)) seen.title = title.trim();
+      if (!seen.snippet && snippet) seen.snippet = snippet;
+      return;
+    }
+    const info = hostInfo(norm.host);
+    if (!info || info.placeholder) return;
+    const urlType = pageType(info.host, norm.path);
+    const brandIds: string[] = [];
+    let isOwn = false;
+    for (const b of cb.domains.get(info.domain) ?? []) {
+      brandIds.push(cb.brands[b].id);
+      if (cb.brands[b].isOwn) isOwn = true;
+    }
+    const c: CitationDraft = {
+      url: norm.url,
+      domain: info.domain,
+      title: isUsefulTitle(title, norm.url) ? title.trim() : '',
+      snippet: snippet ?? '',
+      category: categorize(info, urlType, brandIds.length > 0, namedInAnswer),
+      urlType,
+      referenceIndex: index ?? nextIndex++,
+      isOwn,
+      brandIds,
+      label: info.label,
+    };
+    byUrl.set(norm.url, c);
+    out.push(c);
+  };
+
+  refs.forEach((r, k) => take(r.link ?? '', r.title ?? '', r.snippet ?? '', Number.isInteger(r.reference_index) ? r.reference_index : k + 1));
+  for (const u of doc.urls) take(u.raw, u.linkText ?? '', '', null);
+  return out;
+}
+
+/** Lower-case capitalised words of the text, alone and joined with the next one ("Help Scout" → helpscout). */
+function capitalisedNames(doc: Doc): Set<string> {
+  const set = new Set<string>();
+  for (let i = 0; i < doc.n; i++) {
+    if (!(doc.flags[i] & CAP)) continue;
+    set.add(lowerAt(doc, i));
+    if (i + 1 < doc.n && doc.flags[i + 1] & CAP && doc.start[i + 1] - doc.end[i] === 1) set.add(lowerAt(doc, i) + lowerAt(doc, i + 1));
+  }
+  return set;
+}

@@ -1,0 +1,96 @@
+import type { Reference } from '../ports/providers/types';
+import { compileBrands, isCompiled, type CompiledBrands } from './brands';
+import { buildCitations } from './citations';
+import { extractCandidates, rankCandidates } from './competitors';
+import { parseDoc } from './doc';
+import { findMentions } from './mentions';
+import { chatPreview } from './preview';
+import { brandSentiments } from './sentiment';
+import type { Analysis, AnalysisInput, BrandResult, BrandSpec, Citation } from './types';
+
+export { compileBrands, isCompiled, type CompiledBrands } from './brands';
+export { categorize, hostInfo, pageType } from './categories';
+export { chatPreview } from './preview';
+export { normalizeUrl } from './urls';
+export { vaderCompound } from './vader';
+export * from './types';
+
+/** Analyses one answer with brands compiled beforehand: the fast path for batches. */
+export type Analyzer = (text: string, references?: readonly Reference[]) => Analysis;
+
+/**
+ * Compiles the project's brands once and returns a function that analyses answers with
+ * them. Use this for every batch (the matchers, typo index and domain map are built once).
+ */
+export function createAnalyzer(brands: readonly BrandSpec[] | CompiledBrands): Analyzer {
+  const cb = isCompiled(brands) ? brands : compileBrands(brands);
+  return (text, references = []) => analyze(cb, text ?? '', references ?? []);
+}
+
+// Raw brand arrays passed to analyzeAnswer are compiled once per array object.
+const compiledCache = new WeakMap<readonly BrandSpec[], CompiledBrands>();
+
+/** Analyses one answer. `input.brands` may be raw specs (compiled once per array) or compiled ones. */
+export function analyzeAnswer(input: AnalysisInput): Analysis {
+  let cb: CompiledBrands;
+  if (isCompiled(input.brands)) cb = input.brands;
+  else {
+    cb = compiledCache.get(input.brands) ?? compileBrands(input.brands);
+    compiledCache.set(input.brands, cb);
+  }
+  return analyze(cb, input.text ?? '', input.references ?? []);
+}
+
+function analyze(cb: CompiledBrands, text: string, references: readonly Reference[]): Analysis {
+  const doc = parseDoc(text);
+  const mentions = findMentions(doc, cb);
+  const drafts = buildCitations(doc, references, cb);
+
+  const brands: Record<string, BrandResult> = {};
+  if (mentions.length) {
+    const sentiments = brandSentiments(doc, mentions, cb.brands.length);
+    const counts = new Array<number>(cb.brands.length).fill(0);
+    const order: number[] = [];
+    for (const m of mentions) {
+      if (counts[m.brand]++ === 0) order.push(m.brand);
+    }
+    order.forEach((b, k) => {
+      brands[cb.brands[b].id] = { position: k + 1, count: counts[b], sentiment: Math.round(sentiments[b]) };
+    });
+  }
+  const own = cb.own >= 0 ? brands[cb.brands[cb.own].id] : undefined;
+  const citations: Citation[] = drafts.map((c) => ({
+    url: c.url, domain: c.domain, title: c.title, snippet: c.snippet, category: c.category, urlType: c.urlType,
+    referenceIndex: c.referenceIndex, isOwn: c.isOwn, brandIds: c.brandIds,
+  }));
+  return {
+    mentioned: own !== undefined,
+    position: own?.position ?? null,
+    sentiment: own?.sentiment ?? null,
+    brands,
+    citations,
+    citesOwn: citations.some((c) => c.isOwn),
+    preview: chatPreview(text),
+    otherBrands: extractCandidates(doc, cb, drafts).map(({ name, count, domain }) => ({ name, count, domain })),
+  };
+}
+
+/**
+ * Brands that recur in the answers and are not tracked: ranked by the number of answers
+ * naming them (`count`), then by total mentions. With three answers or more a name must
+ * appear in at least two. Excludes the own brand, its aliases, the known competitors, the
+ * stoplist, curated source names and dictionary words (see competitors.ts).
+ */
+export function detectCompetitors(
+  answers: ReadonlyArray<{ text: string; references?: readonly Reference[] }>,
+  ownBrand: BrandSpec,
+  known: readonly BrandSpec[],
+  limit = 10,
+): Array<{ name: string; domain: string | null; count: number }> {
+  const cb = compileBrands([ownBrand, ...known]);
+  const perAnswer = answers.map((a) => {
+    const doc = parseDoc(a.text ?? '');
+    return extractCandidates(doc, cb, buildCitations(doc, a.references ?? [], cb));
+  });
+  return rankCandidates(perAnswer, limit, answers.length >= 3 ? 2 : 1);
+}

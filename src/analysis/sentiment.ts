@@ -1,0 +1,111 @@
+import { CONTRAST_WORDS, LIST_JOINERS } from './data/words';
+import { lowerAt, type Doc } from './doc';
+import type { Mention } from './mentions';
+import { vaderCompound } from './vader';
+
+const CONTRAST = new Set(CONTRAST_WORDS);
+const JOINERS = new Set(LIST_JOINERS);
+// punctuation between two words that ends a clause
+const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
+
+/** VADER compound [-1, 1] → 0..100, 50 neutral. */
+export function toScale(compound: number): number {
+  return 50 + 50 * compound;
+}
+
+interface Segment {
+  from: number; // first token
+  to: number; // one past the last token
+  brands: number[];
+  contrast: boolean; // starts with but / while / unlike / than…
+  namesOnly: boolean; // nothing but brand names and list words
+}
+
+/**
+ * Sentiment of each tracked brand, 0..100 (NaN when not named): the mean over the
+ * sentences that name it. A sentence naming one brand is scored whole. A sentence naming
+ * several is cut into clauses at contrast words and clause punctuation; a clause made
+ * only of names ("HubSpot, Zoho and…") shares the next clause, a clause without names
+ * belongs to the one before it, and each brand gets the score of its own clauses.
+ */
+export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number): number[] {
+  const sum = new Array<number>(nBrands).fill(0);
+  const cnt = new Array<number>(nBrands).fill(0);
+  const add = (b: number, score: number) => {
+    sum[b] += score;
+    cnt[b]++;
+  };
+  for (let m = 0; m < mentions.length; ) {
+    const s = mentions[m].sent;
+    let e = m;
+    const brands: number[] = [];
+    while (e < mentions.length && mentions[e].sent === s) {
+      if (!brands.includes(mentions[e].brand)) brands.push(mentions[e].brand);
+      e++;
+    }
+    if (brands.length === 1) {
+      add(brands[0], toScale(vaderCompound(doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]))));
+    } else {
+      const per = new Map<number, number[]>();
+      for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
+        const score = toScale(vaderCompound(text));
+        for (const b of bs) per.set(b, [...(per.get(b) ?? []), score]);
+      }
+      for (const [b, scores] of per) add(b, scores.reduce((x, y) => x + y, 0) / scores.length);
+    }
+    m = e;
+  }
+  return sum.map((v, b) => (cnt[b] ? v / cnt[b] : NaN));
+}
+
+/** The clauses of sentence `s` with the brands each is about. */
+export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string, number[]]> {
+  const first = doc.sentTok[s];
+  const last = doc.sentTokEnd[s];
+  const owner = new Map<number, number>();
+  for (const m of mentions) for (let t = m.tok; t <= m.tokEnd; t++) owner.set(t, m.brand);
+
+  const segs: Segment[] = [];
+  let cur: Segment | null = null;
+  for (let t = first; t < last; t++) {
+    const lw = lowerAt(doc, t);
+    const brand = owner.get(t);
+    const startsClause =
+      !cur || (brand === undefined && CONTRAST.has(lw)) || (t > first && CLAUSE_PUNCT.test(doc.clean.slice(doc.end[t - 1], doc.start[t])));
+    if (startsClause && !(cur && owner.get(t - 1) !== undefined && owner.get(t - 1) === brand)) {
+      cur = { from: t, to: t + 1, brands: [], contrast: brand === undefined && CONTRAST.has(lw), namesOnly: true };
+      segs.push(cur);
+    }
+    cur!.to = t + 1;
+    if (brand !== undefined) {
+      if (!cur!.brands.includes(brand)) cur!.brands.push(brand);
+    } else if (!JOINERS.has(lw) && !(cur!.contrast && t === cur!.from)) cur!.namesOnly = false;
+  }
+
+  // names-only clauses share the next clause (unless that one is a contrast)
+  const merged: Segment[] = [];
+  let carry: Segment | null = null;
+  for (let k = 0; k < segs.length; k++) {
+    let seg = segs[k];
+    if (carry) {
+      seg = { ...seg, from: carry.from, brands: [...new Set([...carry.brands, ...seg.brands])], contrast: carry.contrast };
+      carry = null;
+    }
+    const next = segs[k + 1];
+    if (seg.namesOnly && seg.brands.length && !seg.contrast && next && !next.contrast) carry = seg;
+    else merged.push(seg);
+  }
+  // clauses without names belong to the clause before them (or after, at the start)
+  const groups: Segment[] = [];
+  for (const seg of merged) {
+    const prev = groups[groups.length - 1];
+    if (!seg.brands.length && prev) prev.to = seg.to;
+    else if (prev && !prev.brands.length) groups[groups.length - 1] = { ...seg, from: prev.from };
+    else groups.push({ ...seg });
+  }
+  return groups.map((g, k) => {
+    const from = doc.start[g.from];
+    const to = k + 1 < groups.length ? doc.start[groups[k + 1].from] : doc.sentEnd[s];
+    return [doc.clean.slice(from, to), g.brands];
+  });
+}

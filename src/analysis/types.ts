@@ -1,0 +1,85 @@
+import type { Reference } from '../ports/providers/types';
+import type { CompiledBrands } from './brands';
+
+/** A tracked brand: the project's own brand or one of its competitors. */
+export interface BrandSpec {
+  /** Competitor id, or the all-zero UUID for the own brand when it is not a competitor record. */
+  id: string;
+  name: string;
+  aliases: string[];
+  domain: string | null;
+  isOwn: boolean;
+}
+
+export interface AnalysisInput {
+  text: string;
+  references: Reference[];
+  /** Raw specs (compiled once per array object) or `compileBrands(specs)` for the fast path. */
+  brands: BrandSpec[] | CompiledBrands;
+}
+
+/** Source categories (spec section 2, Category ids). */
+export const CATEGORY_IDS = { corporate: 0, editorial: 1, institutional: 2, reference: 3, ugc: 4, other: 5 } as const;
+export type CategoryName = keyof typeof CATEGORY_IDS;
+export const CATEGORY_NAMES = Object.keys(CATEGORY_IDS) as CategoryName[];
+
+/** Page types of a cited URL (DECISIONS section 5); `url_type` is the index here. */
+export const URL_TYPES = [
+  'homepage',
+  'article',
+  'listicle',
+  'comparison',
+  'product',
+  'documentation',
+  'forum_thread',
+  'video',
+  'other',
+] as const;
+export type UrlTypeName = (typeof URL_TYPES)[number];
+
+export interface Citation {
+  /** Normalised URL (scheme and host lower-case, fragment and tracking parameters dropped). */
+  url: string;
+  /** Registrable domain, `www.` dropped. */
+  domain: string;
+  title: string;
+  snippet: string;
+  /** CATEGORY_IDS value. */
+  category: number;
+  /** Index into URL_TYPES, or null when unknown. */
+  urlType: number | null;
+  /** Position of the citation in the answer, 1-based, in order of first appearance. */
+  referenceIndex: number;
+  /** True when the domain is the own brand's. */
+  isOwn: boolean;
+  /** Brand ids whose domain this is (own or competitor). */
+  brandIds: string[];
+}
+
+export interface BrandResult {
+  /** Rank by first mention among the tracked brands named in the text, 1 = first. */
+  position: number;
+  /** Number of times named. */
+  count: number;
+  /** 0..100, 50 neutral: the sentiment about this brand in the sentences that name it. */
+  sentiment: number;
+}
+
+export interface Analysis {
+  /** The own brand is named in the text (not only cited). */
+  mentioned: boolean;
+  /** The own brand's rank among tracked brands named, or null. */
+  position: number | null;
+  /** The own brand's sentiment 0..100, or null when not mentioned. */
+  sentiment: number | null;
+  /** Tracked brands named in the text, by brand id. */
+  brands: Record<string, BrandResult>;
+  /** Deduplicated citations: the references plus URLs written in the text; placeholders dropped. */
+  citations: Citation[];
+  /** At least one citation is on the own brand's domain. */
+  citesOwn: boolean;
+  /** First sentence, at most 150 characters. */
+  preview: string;
+  /** Brand-like names that are not tracked, with how often they appear (for competitor detection). */
+  otherBrands: Array<{ name: string; count: number; domain: string | null }>;
+}

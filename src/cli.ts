@@ -1,0 +1,67 @@
+import { Command } from 'commander';
+import pino from 'pino';
+import { loadConfig } from './config';
+import { PROVIDERS, type ProviderName } from './ports/providers/types';
+import { createRuntime } from './runtime';
+import { openStore } from './store';
+
+const program = new Command('sightline').description('Sightline operator commands');
+
+program
+  .command('migrate')
+  .description('Apply the schema migrations (safe when several processes start at once) and exit')
+  .action(async () => {
+    const config = loadConfig();
+    const store = await openStore(config);
+    await store.close();
+    console.log(`Migrations applied (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`}).`);
+  });
+
+program
+  .command('seed')
+  .description('Fill a new project with simulated history through the real analysis and rollup path')
+  .option('--prompts <n>', 'prompts', '20')
+  .option('--providers <list>', 'comma-separated providers', PROVIDERS.join(','))
+  .option('--days <n>', 'days of history ending today', '30')
+  .option('--competitors <n>', 'competitors (max 12)', '10')
+  .action(async (o) => {
+    const providers = String(o.providers).split(',').map((p) => p.trim()) as ProviderName[];
+    const unknown = providers.filter((p) => !PROVIDERS.includes(p));
+    if (unknown.length) throw new Error(`Unknown provider(s): ${unknown.join(', ')}`);
+    const config = loadConfig({ ...process.env, PROVIDERS_MODE: 'simulated' }, { role: 'api' });
+    const runtime = await createRuntime(config, pino({ level: 'warn' }));
+    try {
+      const { seedProject } = await import('./collection/seed');
+      const r = await seedProject(runtime.ctx, {
+        prompts: Number(o.prompts),
+        providers,
+        days: Number(o.days),
+        competitors: Math.min(12, Number(o.competitors)),
+        log: (l) => console.log(l),
+      });
+      console.log(
+        JSON.stringify(
+          {
+            project_id: r.projectId,
+            team_id: r.teamId,
+            email: r.email,
+            password: r.password,
+            api_key: r.apiKey,
+            answers: r.answers,
+            seconds: Number(r.seconds.toFixed(1)),
+            answers_per_second: Math.round(r.answersPerSecond),
+            peak_rss_mb: r.peakRssMb,
+          },
+          null,
+          2,
+        ),
+      );
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+program.parseAsync().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

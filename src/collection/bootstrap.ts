@@ -1,0 +1,145 @@
+import type { AppContext } from '../context';
+import { detectCompetitors } from '../analysis';
+import { enqueueDelivery } from '../deliveries/outbox';
+import { stableUuid } from '../lib/crypto';
+import { planOf } from '../lib/plans';
+import { utcDay } from '../lib/time';
+import { normalizeWebsite } from '../lib/url';
+import { readSite } from '../ports/pages/extract';
+import { fetchPage } from '../ports/pages/fetcher';
+import type { ProviderName } from '../ports/providers/types';
+import { textKey } from '../modules/common';
+import { classifyIntent } from '../modules/prompts/intent';
+import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from './brands';
+import { collectAnswers } from './collect';
+import { reanalyseProject } from './reanalyse';
+
+/** DECISIONS 3: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
+export const BOOTSTRAP_PROVIDERS: ProviderName[] = ['chatgpt', 'perplexity', 'google_ai_overview'];
+export const DETECTED_COMPETITORS = 5;
+
+/**
+ * The bootstrap pipeline of a new project: read the brand's site, write topics and
+ * prompts, ask the providers within the plan's credits, detect competitors, compute the
+ * metrics, then call back. Every step is idempotent, so a retried job picks up where the
+ * last attempt stopped. The callback reports `error` only when the last retry fails.
+ */
+export async function runBootstrap(ctx: AppContext, projectId: string, isLastAttempt: boolean): Promise<void> {
+  const project = await loadProjectFacts(ctx.store, projectId);
+  if (!project || project.status !== 'initializing') return;
+  try {
+    const { rows: team } = await ctx.store.query<{ plan: string }>(`select plan from teams where id = $1`, [project.team_id]);
+    const promptCount = team[0]?.plan === 'skip_trial' ? 3 : 5;
+    await writePrompts(ctx, project, promptCount);
+    const { rows: prompts } = await ctx.store.query<{ id: string }>(
+      `select id from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id limit $2`,
+      [projectId, promptCount],
+    );
+    const day = utcDay();
+    const runId = stableUuid('bootstrap', projectId);
+    await ctx.store.query(
+      `insert into collection_runs (id, project_id, kind, day) values ($1, $2, 'bootstrap', $3) on conflict do nothing`,
+      [runId, projectId, day],
+    );
+    const providers = BOOTSTRAP_PROVIDERS.filter((p) => p in ctx.ports.providers);
+    const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day })));
+    const tally = await collectAnswers(ctx, project, keys, runId);
+    if (tally.stored + tally.alreadyStored === 0 && tally.failed > 0) {
+      throw new Error(`No AI provider answered: ${tally.errors.slice(0, 3).join('; ')}`);
+    }
+    await addDetectedCompetitors(ctx, project);
+    await reanalyseProject(ctx, projectId);
+    await finish(ctx, project, 'completed', null);
+  } catch (err) {
+    if (!isLastAttempt) throw err;
+    ctx.log.error({ err, project: projectId }, 'bootstrap failed');
+    await finish(ctx, project, 'error', (err as Error).message || 'Bootstrap failed');
+  }
+}
+
+/** Topics and prompts from the brand's site (or its name alone when the site is unreachable). */
+async function writePrompts(ctx: AppContext, project: ProjectFacts, count: number): Promise<void> {
+  const existing = await ctx.store.query(`select 1 from prompts where project_id = $1 limit 1`, [project.id]);
+  if (existing.rows.length) return;
+  let site = null;
+  if (project.website_url) {
+    try {
+      const page = await fetchPage(project.website_url, { allowPrivate: ctx.config.allowPrivateUrls, timeoutMs: 10_000 });
+      if (page.status >= 200 && page.status < 300) site = readSite(page.html, page.url);
+    } catch (err) {
+      ctx.log.info({ err: (err as Error).message, project: project.id }, 'brand site unreachable; writing prompts from the name');
+    }
+  }
+  const brandName = project.brand_name ?? project.name;
+  const written = await ctx.ports.writer.suggestTopicsAndPrompts({
+    brandName,
+    site,
+    language: project.language,
+    location: project.location,
+    count,
+  });
+  await ctx.store.tx(async (tx) => {
+    await tx.query(`select id from teams where id = $1 for update`, [project.team_id]);
+    const { rows } = await tx.query<{ n: number; plan: string }>(
+      `select (select count(*)::int from prompts where team_id = $1 and prompt_type = 'active') as n,
+              (select plan from teams where id = $1) as plan`,
+      [project.team_id],
+    );
+    let room = planOf(rows[0].plan).activePrompts - rows[0].n;
+    const topicIds = new Map<string, string>();
+    for (const t of written.topics) {
+      const ins = await tx.query<{ id: string }>(
+        `insert into topics (project_id, name, name_key, description) values ($1, $2, $3, $4)
+         on conflict (project_id, name_key) do update set name = topics.name returning id`,
+        [project.id, t.name, textKey(t.name), t.description],
+      );
+      topicIds.set(textKey(t.name), ins.rows[0].id);
+    }
+    for (const p of written.prompts) {
+      const type = room > 0 ? 'active' : 'suggested';
+      const ins = await tx.query(
+        `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent)
+         values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing`,
+        [project.id, project.team_id, topicIds.get(textKey(p.topic)) ?? null, p.content, textKey(p.content), type, project.location, classifyIntent(p.content)],
+      );
+      if (ins.rowCount && type === 'active') room -= 1;
+    }
+  });
+}
+
+/** Adds the brands that recur in the answers as competitors, when the project has none yet. */
+async function addDetectedCompetitors(ctx: AppContext, project: ProjectFacts): Promise<void> {
+  const brands = await loadBrandSpecs(ctx.store, project);
+  if (brands.length > 1) return;
+  const { rows } = await ctx.store.query<{ text: string; references: any[] }>(
+    `select text, "references" from responses where project_id = $1`,
+    [project.id],
+  );
+  const found = detectCompetitors(rows, brands[0], [], DETECTED_COMPETITORS);
+  for (const c of found) {
+    const site = c.domain ? normalizeWebsite(c.domain) : null;
+    if (!site) continue;
+    await ctx.store.query(
+      `insert into competitors (project_id, name, website, domain, state, is_own_brand)
+       values ($1, $2, $3, $4, 'active', false) on conflict do nothing`,
+      [project.id, c.name, site.website, site.domain],
+    );
+  }
+}
+
+async function finish(ctx: AppContext, project: ProjectFacts, status: 'completed' | 'error', error: string | null) {
+  await ctx.store.tx(async (tx) => {
+    const moved = await tx.query(
+      `update projects set status = $2, status_error = $3 where id = $1 and status = 'initializing'`,
+      [project.id, status, error],
+    );
+    if (!moved.rowCount || !project.webhook_url) return;
+    await enqueueDelivery(ctx, tx, {
+      kind: 'callback',
+      teamId: project.team_id,
+      url: project.webhook_url,
+      event: 'project.bootstrap',
+      body: { event: 'project.bootstrap', project_id: project.id, status, error, timestamp: new Date().toISOString() },
+    });
+  });
+}

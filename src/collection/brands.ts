@@ -1,0 +1,59 @@
+import type { BrandSpec } from '../analysis/types';
+import { normalizeWebsite } from '../lib/url';
+import type { Tx } from '../store';
+
+/** The own brand's id in analyses and rollups, whether or not it is a competitor record. */
+export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';
+
+export interface ProjectFacts {
+  id: string;
+  team_id: string;
+  name: string;
+  brand_name: string | null;
+  website_url: string | null;
+  domain: string | null;
+  brand_aliases: string[];
+  language: string | null;
+  location: string | null;
+  providers: string[];
+  status: string;
+  webhook_url: string | null;
+}
+
+export async function loadProjectFacts(tx: Tx, projectId: string): Promise<ProjectFacts | null> {
+  const { rows } = await tx.query<ProjectFacts>(
+    `select id, team_id, name, brand_name, website_url, domain, brand_aliases, language, location, providers, status, webhook_url
+       from projects where id = $1`,
+    [projectId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The tracked brands of a project: the own brand (always OWN_BRAND_ID, with its aliases
+ * and those of an own-brand competitor record) and the active competitors.
+ */
+export async function loadBrandSpecs(tx: Tx, project: ProjectFacts): Promise<BrandSpec[]> {
+  const { rows } = await tx.query<{ id: string; name: string; domain: string; aliases: string[]; is_own_brand: boolean }>(
+    `select id, name, domain, aliases, is_own_brand from competitors
+      where project_id = $1 and state = 'active' order by created_at, id`,
+    [project.id],
+  );
+  const ownRecord = rows.find((r) => r.is_own_brand);
+  const ownName = project.brand_name ?? project.name;
+  const ownAliases = new Set<string>([...(project.brand_aliases ?? []), ...(ownRecord?.aliases ?? [])]);
+  if (ownRecord && ownRecord.name.toLowerCase() !== ownName.toLowerCase()) ownAliases.add(ownRecord.name);
+  const own: BrandSpec = {
+    id: OWN_BRAND_ID,
+    name: ownName,
+    aliases: [...ownAliases],
+    domain: project.domain ?? (project.website_url ? (normalizeWebsite(project.website_url)?.domain ?? null) : null),
+    isOwn: true,
+  };
+  return [
+    own,
+    ...rows
+      .filter((r) => !r.is_own_brand)
+      .map((r) => ({ id: r.id, name: r.name, aliases: r.aliases ?? [], domain: r.domain, isOwn: false })),
+  ];
+}

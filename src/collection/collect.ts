@@ -1,0 +1,111 @@
+import type { AppContext } from '../context';
+import { createAnalyzer } from '../analysis';
+import type { ProviderName } from '../ports/providers/types';
+import { loadBrandSpecs, type ProjectFacts } from './brands';
+import { reserveCredits, settleCredits, type AnswerKey } from './credits';
+import { storeAnswers } from './store-answers';
+
+export interface RunTally {
+  planned: number;
+  stored: number;
+  skippedNoCredits: number;
+  alreadyStored: number;
+  failed: number;
+  errors: string[];
+}
+
+/** The providers a project is asked on, in a fixed order. */
+export function projectProviders(ctx: AppContext, project: ProjectFacts): ProviderName[] {
+  const known = Object.keys(ctx.ports.providers) as ProviderName[];
+  const wanted = project.providers?.length ? project.providers : known;
+  return known.filter((p) => wanted.includes(p));
+}
+
+/**
+ * Asks the providers for the given (prompt, provider, day) answers and stores them,
+ * analysed, with their rollups. Idempotent: answers already stored are not asked again,
+ * credits are held before asking and spent in the transaction that stores the answer, so
+ * a run killed at any point and run again loses nothing and counts nothing twice.
+ */
+export async function collectAnswers(
+  ctx: AppContext,
+  project: ProjectFacts,
+  keys: AnswerKey[],
+  runId: string | null,
+): Promise<RunTally> {
+  const tally: RunTally = { planned: keys.length, stored: 0, skippedNoCredits: 0, alreadyStored: 0, failed: 0, errors: [] };
+  if (keys.length === 0) return tally;
+
+  const done = await ctx.store.query<{ prompt_id: string; provider: string; day: string }>(
+    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day from responses
+      where prompt_id = any($1::uuid[]) and day = any($2::date[])`,
+    [[...new Set(keys.map((k) => k.promptId))], [...new Set(keys.map((k) => k.day))]],
+  );
+  const doneSet = new Set(done.rows.map((r) => `${r.prompt_id}|${r.provider}|${r.day}`));
+  const todo = keys.filter((k) => !doneSet.has(`${k.promptId}|${k.provider}|${k.day}`));
+  tally.alreadyStored = keys.length - todo.length;
+
+  const granted = await ctx.store.tx((tx) => reserveCredits(tx, project.team_id, todo));
+  tally.skippedNoCredits = todo.length - granted.length;
+  if (granted.length === 0) return finishRun(ctx, runId, tally);
+
+  const prompts = await ctx.store.query<{ id: string; content: string; country: string | null }>(
+    `select id, content, country from prompts where id = any($1::uuid[])`,
+    [[...new Set(granted.map((k) => k.promptId))]],
+  );
+  const promptById = new Map(prompts.rows.map((p) => [p.id, p]));
+  const brands = await loadBrandSpecs(ctx.store, project);
+  const analyse = createAnalyzer(brands);
+  const own = brands[0];
+  const context = {
+    brand: { name: own.name, domain: own.domain, aliases: own.aliases },
+    competitors: brands.slice(1).map((b) => ({ name: b.name, domain: b.domain })),
+  };
+
+  // Providers limit their own concurrency; every answer is stored as soon as it arrives.
+  await Promise.all(
+    granted.map(async (key) => {
+      const prompt = promptById.get(key.promptId);
+      const adapter = ctx.ports.providers[key.provider as ProviderName];
+      if (!prompt || !adapter) {
+        // Prompt deleted meanwhile, or provider no longer configured: give the credit back.
+        await ctx.store.tx((tx) => settleCredits(tx, project.team_id, [key], 0));
+        return;
+      }
+      try {
+        const answer = await adapter.ask({
+          prompt: prompt.content,
+          day: key.day,
+          country: prompt.country ?? project.location,
+          language: project.language,
+          context,
+        });
+        const analysis = analyse(answer.text, answer.references);
+        await ctx.store.tx(async (tx) => {
+          const stored = await storeAnswers(tx, project.id, [{ ...key, answer, analysis }]);
+          await settleCredits(tx, project.team_id, [key], stored.length);
+          tally.stored += stored.length;
+          if (!stored.length) tally.alreadyStored += 1;
+        });
+      } catch (err) {
+        tally.failed += 1;
+        if (tally.errors.length < 10) tally.errors.push(`${key.provider}: ${(err as Error).message}`);
+        ctx.log.warn({ err, provider: key.provider, project: project.id }, 'provider answer failed');
+        await ctx.store.tx((tx) => settleCredits(tx, project.team_id, [key], 0));
+      }
+    }),
+  );
+  if (tally.stored > 0) ctx.authCache.invalidateTeam(project.team_id);
+  return finishRun(ctx, runId, tally);
+}
+
+async function finishRun(ctx: AppContext, runId: string | null, t: RunTally): Promise<RunTally> {
+  if (runId) {
+    await ctx.store.query(
+      `update collection_runs set planned = $2, stored = stored + $3, skipped_no_credits = $4, failed = $5, updated_at = now()
+        where id = $1`,
+      [runId, t.planned, t.stored, t.skippedNoCredits, t.failed],
+    );
+  }
+  return t;
+}

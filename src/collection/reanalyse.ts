@@ -1,0 +1,65 @@
+import type { AppContext } from '../context';
+import { createAnalyzer } from '../analysis';
+import type { Tx } from '../store';
+import { loadBrandSpecs, loadProjectFacts } from './brands';
+import { addToRollups, type RollupInput } from './store-answers';
+
+const ROLLUP_TABLES = ['citations', 'prompt_daily', 'prompt_brand_daily', 'project_daily', 'project_brand_daily', 'project_domain_daily'];
+const BATCH = 1000;
+
+/**
+ * Analyses every stored answer of a project again with its current brands and rebuilds
+ * its rollups, in one transaction (analytics see the old figures or the new, never half).
+ * Run when the tracked brands change (competitors added, renamed, removed).
+ */
+export async function reanalyseProject(ctx: AppContext, projectId: string): Promise<number> {
+  return ctx.store.tx(async (tx) => {
+    const project = await loadProjectFacts(tx, projectId);
+    if (!project) return 0;
+    await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    const analyse = createAnalyzer(await loadBrandSpecs(tx, project));
+    for (const table of ROLLUP_TABLES) await tx.query(`delete from ${table} where project_id = $1`, [projectId]);
+    let after = '00000000-0000-0000-0000-000000000000';
+    let total = 0;
+    for (;;) {
+      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; text: string; references: any[] }>(
+        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, text, "references"
+           from responses where project_id = $1 and id > $2 order by id limit ${BATCH}`,
+        [projectId, after],
+      );
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      const batch: RollupInput[] = rows.map((r) => ({
+        responseId: r.id,
+        promptId: r.prompt_id,
+        provider: r.provider,
+        day: r.day,
+        analysis: analyse(r.text, r.references),
+      }));
+      await updateAnalyses(tx, batch);
+      await addToRollups(tx, projectId, batch);
+      total += rows.length;
+    }
+    return total;
+  });
+}
+
+async function updateAnalyses(tx: Tx, batch: RollupInput[]): Promise<void> {
+  await tx.query(
+    `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brands = u.b::jsonb,
+            cites_own = u.co, citation_count = u.cc, preview = u.pr
+       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::bool[], $7::int[], $8::text[])
+            as u(id, mn, pos, sen, b, co, cc, pr)
+      where r.id = u.id`,
+    [
+      batch.map((b) => b.responseId),
+      batch.map((b) => b.analysis.mentioned),
+      batch.map((b) => b.analysis.position),
+      batch.map((b) => b.analysis.sentiment),
+      batch.map((b) => JSON.stringify(b.analysis.brands)),
+      batch.map((b) => b.analysis.citesOwn),
+      batch.map((b) => b.analysis.citations.length),
+      batch.map((b) => b.analysis.preview),
+    ],
+  );
+}

@@ -1,0 +1,64 @@
+import type { AppContext } from '../context';
+import { stableUuid } from '../lib/crypto';
+import { utcDay } from '../lib/time';
+import type { Tx } from '../store';
+import { loadProjectFacts } from './brands';
+import { collectAnswers, projectProviders, type RunTally } from './collect';
+
+export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
+
+/**
+ * One collection run of a project: every active prompt (or the given ones) × every
+ * provider the project tracks, for one UTC day, within the team's credits.
+ */
+export async function runRefresh(
+  ctx: AppContext,
+  input: { projectId: string; day: string; runId: string; kind: RefreshKind; promptIds?: string[] },
+): Promise<RunTally | null> {
+  const project = await loadProjectFacts(ctx.store, input.projectId);
+  if (!project) return null;
+  const { rows: prompts } = await ctx.store.query<{ id: string }>(
+    `select id from prompts where project_id = $1 and prompt_type = 'active'
+        and ($2::uuid[] is null or id = any($2::uuid[]))
+      order by created_at, id`,
+    [project.id, input.promptIds ?? null],
+  );
+  await ctx.store.query(
+    `insert into collection_runs (id, project_id, kind, day) values ($1, $2, $3, $4) on conflict do nothing`,
+    [input.runId, project.id, input.kind, input.day],
+  );
+  const providers = projectProviders(ctx, project);
+  const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day })));
+  return collectAnswers(ctx, project, keys, input.runId);
+}
+
+/**
+ * The daily scheduler's tick: one refresh per project per UTC day. The run id is fixed per
+ * (project, day) and recorded first, so two schedulers (or two ticks) never enqueue it twice.
+ */
+export async function scheduleDailyRefreshes(ctx: AppContext, day = utcDay()): Promise<number> {
+  const { rows } = await ctx.store.query<{ id: string }>(`select id from projects where status = 'completed' order by id`);
+  let queued = 0;
+  for (const p of rows) {
+    const runId = stableUuid('daily-refresh', p.id, day);
+    const sent = await ctx.store.tx(async (tx) => {
+      const ins = await tx.query(
+        `insert into collection_runs (id, project_id, kind, day) values ($1, $2, 'daily', $3) on conflict do nothing`,
+        [runId, p.id, day],
+      );
+      if (!ins.rowCount) return false;
+      await ctx.jobs.send('project-refresh', { projectId: p.id, day, runId, kind: 'daily' }, { tx, id: runId });
+      return true;
+    });
+    if (sent) queued += 1;
+  }
+  return queued;
+}
+
+/** Tracking of new or re-activated prompts begins at once: a run for them, today. */
+export async function enqueuePromptCollection(ctx: AppContext, tx: Tx, projectId: string, promptIds: string[]): Promise<void> {
+  if (promptIds.length === 0) return;
+  const day = utcDay();
+  const runId = stableUuid('new-prompts', projectId, day, ...[...promptIds].sort());
+  await ctx.jobs.send('project-refresh', { projectId, day, runId, kind: 'new_prompts', promptIds }, { tx, id: runId });
+}

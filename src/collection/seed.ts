@@ -1,0 +1,153 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '../context';
+import { createAnalyzer } from '../analysis';
+import { createKey } from '../modules/keys/service';
+import { textKey } from '../modules/common';
+import { classifyIntent } from '../modules/prompts/intent';
+import { generatePassword, hashPassword } from '../lib/crypto';
+import { utcDay } from '../lib/time';
+import { normalizeWebsite } from '../lib/url';
+import type { ProviderName } from '../ports/providers/types';
+import { loadBrandSpecs, loadProjectFacts } from './brands';
+import { storeAnswers, type AnalysedAnswer } from './store-answers';
+
+export interface SeedOptions {
+  prompts: number;
+  providers: ProviderName[];
+  days: number;
+  competitors: number;
+  /** Last day of history (UTC), default today. */
+  endDay?: string;
+  log?: (line: string) => void;
+}
+
+export interface SeedResult {
+  projectId: string;
+  teamId: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  answers: number;
+  seconds: number;
+  answersPerSecond: number;
+  peakRssMb: number;
+}
+
+const COMPETITORS: Array<[string, string]> = [
+  ['HubSpot', 'hubspot.com'],
+  ['Salesforce', 'salesforce.com'],
+  ['Pipedrive', 'pipedrive.com'],
+  ['Zoho CRM', 'zoho.com'],
+  ['Freshsales', 'freshworks.com'],
+  ['Monday Sales CRM', 'monday.com'],
+  ['Close', 'close.com'],
+  ['Copper', 'copper.com'],
+  ['Insightly', 'insightly.com'],
+  ['Keap', 'keap.com'],
+  ['Nutshell', 'nutshell.com'],
+  ['Capsule', 'capsulecrm.com'],
+];
+
+const TOPICS = ['CRM software', 'Sales pipeline', 'Small business tools', 'Integrations', 'Pricing and plans'];
+const SUBJECTS = ['a startup', 'a small business', 'a B2B sales team', 'real estate agents', 'a marketing agency', 'freelancers', 'an enterprise', 'nonprofits', 'e-commerce brands', 'SaaS companies'];
+const ASKS = ['What is the best CRM for', 'Which CRM should I choose for', 'Top CRM tools for', 'Most affordable CRM for', 'CRM with the best email integration for', 'Easiest CRM to set up for', 'Best sales pipeline software for', 'Which CRM has the best mobile app for', 'CRM alternatives to spreadsheets for', 'Best free CRM for'];
+
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Fills a new project (own account on the enterprise plan) with `days` days of simulated
+ * history through the real analysis and rollup path (storeAnswers), for demos and
+ * benchmarks. Seeding does not spend credits: it is an operator tool, not a collection run.
+ */
+export async function seedProject(ctx: AppContext, opts: SeedOptions): Promise<SeedResult> {
+  const log = opts.log ?? (() => {});
+  const email = `seed-${crypto.randomBytes(4).toString('hex')}@sightline.test`;
+  const password = generatePassword();
+  const { store } = ctx;
+  const { teamId, projectId, topicIds } = await store.tx(async (tx) => {
+    const team = await tx.query<{ id: string }>(`insert into teams (plan, rate_limit_tier) values ('enterprise', 'premium') returning id`);
+    const teamId = team.rows[0].id;
+    await tx.query(`insert into users (team_id, email, password_hash) values ($1, $2, $3)`, [teamId, email, await hashPassword(password)]);
+    const project = await tx.query<{ id: string }>(
+      `insert into projects (team_id, name, brand_name, website_url, domain, status, brand_aliases, location, language)
+       values ($1, 'Acme CRM', 'Acme CRM', 'https://acmecrm.com/', 'acmecrm.com', 'completed', '["Acme"]'::jsonb, 'US', 'en') returning id`,
+      [teamId],
+    );
+    const projectId = project.rows[0].id;
+    const topicIds: string[] = [];
+    for (const t of TOPICS) {
+      const r = await tx.query<{ id: string }>(`insert into topics (project_id, name, name_key) values ($1, $2, $3) returning id`, [projectId, t, textKey(t)]);
+      topicIds.push(r.rows[0].id);
+    }
+    for (const [name, domain] of COMPETITORS.slice(0, opts.competitors)) {
+      const site = normalizeWebsite(domain)!;
+      await tx.query(`insert into competitors (project_id, name, website, domain) values ($1, $2, $3, $4)`, [projectId, name, site.website, site.domain]);
+    }
+    return { teamId, projectId, topicIds };
+  });
+  const key = await createKey(ctx, teamId, { scope: 'admin', name: 'Seed key' });
+
+  const firstDay = addDays(opts.endDay ?? utcDay(), -(opts.days - 1));
+  const promptTexts = Array.from({ length: opts.prompts }, (_, i) => {
+    const ask = ASKS[i % ASKS.length];
+    const subject = SUBJECTS[Math.floor(i / ASKS.length) % SUBJECTS.length];
+    const round = Math.floor(i / (ASKS.length * SUBJECTS.length));
+    return `${ask} ${subject}${round ? ` (${round + 1})` : ''}?`;
+  });
+  const { rows: prompts } = await store.query<{ id: string; content: string }>(
+    `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, intent, created_at)
+     select $1, $2, t, c, k, 'active', i, $6::timestamptz
+       from unnest($3::uuid[], $4::text[], $5::text[], $7::text[]) as x(t, c, k, i)
+     returning id, content`,
+    [
+      projectId,
+      teamId,
+      promptTexts.map((_, i) => topicIds[i % topicIds.length]),
+      promptTexts,
+      promptTexts.map(textKey),
+      `${firstDay}T00:00:00Z`,
+      promptTexts.map(classifyIntent),
+    ],
+  );
+
+  const project = (await loadProjectFacts(store, projectId))!;
+  const brands = await loadBrandSpecs(store, project);
+  const analyse = createAnalyzer(brands);
+  const context = {
+    brand: { name: brands[0].name, domain: brands[0].domain, aliases: brands[0].aliases },
+    competitors: brands.slice(1).map((b) => ({ name: b.name, domain: b.domain })),
+  };
+  const started = process.hrtime.bigint();
+  let peak = process.memoryUsage().rss;
+  let answers = 0;
+  for (let d = 0; d < opts.days; d++) {
+    const day = addDays(firstDay, d);
+    const batch: AnalysedAnswer[] = [];
+    for (const p of prompts) {
+      for (const provider of opts.providers) {
+        const answer = await ctx.ports.providers[provider].ask({ prompt: p.content, day, country: 'US', language: 'en', context });
+        batch.push({ promptId: p.id, provider, day, answer, analysis: analyse(answer.text, answer.references) });
+      }
+    }
+    await store.tx((tx) => storeAnswers(tx, projectId, batch));
+    answers += batch.length;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    if ((d + 1) % 30 === 0 || d === opts.days - 1) log(`  day ${d + 1}/${opts.days}: ${answers} answers`);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return {
+    projectId,
+    teamId,
+    email,
+    password,
+    apiKey: key.api_key,
+    answers,
+    seconds,
+    answersPerSecond: answers / seconds,
+    peakRssMb: Math.round(peak / 1024 / 1024),
+  };
+}

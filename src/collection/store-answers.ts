@@ -1,0 +1,217 @@
+import type { Analysis } from '../analysis/types';
+import type { ProviderAnswer } from '../ports/providers/types';
+import type { Tx } from '../store';
+import { OWN_BRAND_ID } from './brands';
+
+export interface AnalysedAnswer {
+  promptId: string;
+  provider: string;
+  day: string;
+  answer: ProviderAnswer;
+  analysis: Analysis;
+}
+
+type Sums = number[];
+
+/** The provider value of the rollup rows that sum all providers. */
+export const ALL = '*';
+
+/** Adds `values` into the row of `key` (creating it), so each rollup is upserted once per batch. */
+function bump(map: Map<string, { key: unknown[]; sums: Sums }>, key: unknown[], values: Sums): void {
+  const k = key.join('|');
+  const row = map.get(k);
+  if (!row) map.set(k, { key, sums: [...values] });
+  else for (let i = 0; i < values.length; i++) row.sums[i] += values[i];
+}
+
+function columns<T>(rows: T[][], i: number): T[] {
+  return rows.map((r) => r[i]);
+}
+
+/**
+ * Stores analysed answers and adds them to every rollup, in the caller's transaction.
+ * An answer whose (prompt, provider, day) is already stored is skipped, rollups included,
+ * so a retried or duplicated run never double-counts. Returns the answers stored.
+ */
+export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAnswer[]): Promise<AnalysedAnswer[]> {
+  if (items.length === 0) return [];
+  const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string }>(
+    `insert into responses (project_id, prompt_id, provider, day, model, simulated, text, "references", raw,
+                            mentioned, position, sentiment, brands, cites_own, citation_count, preview)
+     select $1, p, v, d::date, m, s, t, r::jsonb, w::jsonb, mn, pos, sen, b::jsonb, co, cc, pr
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[], $8::text[], $9::text[],
+                   $10::bool[], $11::int[], $12::int[], $13::text[], $14::bool[], $15::int[], $16::text[])
+            as u(p, v, d, m, s, t, r, w, mn, pos, sen, b, co, cc, pr)
+     on conflict (prompt_id, provider, day) do nothing
+     returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day`,
+    [
+      projectId,
+      items.map((i) => i.promptId),
+      items.map((i) => i.provider),
+      items.map((i) => i.day),
+      items.map((i) => i.answer.model),
+      items.map((i) => i.answer.simulated),
+      items.map((i) => i.answer.text),
+      items.map((i) => JSON.stringify(i.answer.references)),
+      items.map((i) => JSON.stringify(i.answer.raw ?? null)),
+      items.map((i) => i.analysis.mentioned),
+      items.map((i) => i.analysis.position),
+      items.map((i) => i.analysis.sentiment),
+      items.map((i) => JSON.stringify(i.analysis.brands)),
+      items.map((i) => i.analysis.citesOwn),
+      items.map((i) => i.analysis.citations.length),
+      items.map((i) => i.analysis.preview),
+    ],
+  );
+  if (ins.rows.length === 0) return [];
+  const byKey = new Map(items.map((i) => [`${i.promptId}|${i.provider}|${i.day}`, i]));
+  const stored: Array<AnalysedAnswer & { responseId: string }> = ins.rows.map((r) => ({
+    ...byKey.get(`${r.prompt_id}|${r.provider}|${r.day}`)!,
+    responseId: r.id,
+  }));
+  await addToRollups(tx, projectId, stored);
+  return stored;
+}
+
+export interface RollupInput {
+  responseId: string;
+  promptId: string;
+  provider: string;
+  day: string;
+  analysis: Analysis;
+}
+
+/**
+ * Adds analysed responses to the citations table and every daily rollup. Each rollup key
+ * is upserted once per call with the batch's sums, so a batch costs a few statements.
+ */
+export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[]): Promise<void> {
+  if (stored.length === 0) return;
+
+  const citeRows: unknown[][] = [];
+  const promptDaily = new Map<string, { key: unknown[]; sums: Sums }>();
+  const promptBrand = new Map<string, { key: unknown[]; sums: Sums }>();
+  const projectDaily = new Map<string, { key: unknown[]; sums: Sums }>();
+  const projectBrand = new Map<string, { key: unknown[]; sums: Sums }>();
+  const projectDomain = new Map<string, { key: unknown[]; sums: Sums }>();
+  const domainCategory = new Map<string, number>();
+
+  for (const s of stored) {
+    const a = s.analysis;
+    const brandIds = Object.keys(a.brands);
+    const m = a.mentioned ? 1 : 0;
+    // position and sentiment sums only over responses that mention the own brand
+    const main = [1, m, a.mentioned ? (a.position ?? 0) : 0, a.mentioned ? (a.sentiment ?? 0) : 0, a.citesOwn ? 1 : 0, a.citations.length];
+    for (const provider of [s.provider, ALL]) {
+      bump(promptDaily, [s.promptId, provider, s.day], main);
+      bump(projectDaily, [provider, s.day], main);
+      for (const [brandId, b] of Object.entries(a.brands)) {
+        const v = [1, b.count, b.position, b.sentiment];
+        bump(promptBrand, [s.promptId, provider, s.day, brandId], v);
+        bump(projectBrand, [provider, s.day, brandId], v);
+      }
+    }
+    const domainsSeen = new Set<string>();
+    for (const c of a.citations) {
+      citeRows.push([s.responseId, s.promptId, s.provider, s.day, c.url, c.domain, c.title, c.category, c.urlType, c.referenceIndex, a.mentioned, `{${brandIds.join(',')}}`]);
+      const firstInResponse = !domainsSeen.has(c.domain);
+      domainsSeen.add(c.domain);
+      // A domain's category can differ by host (docs.x.com is reference, x.com corporate);
+      // its rollup row takes the category of its first citation in the batch.
+      if (!domainCategory.has(c.domain)) domainCategory.set(c.domain, c.category);
+      const v = [1, firstInResponse ? 1 : 0, a.mentioned ? 0 : 1];
+      bump(projectDomain, [s.provider, s.day, c.domain], v);
+      bump(projectDomain, [ALL, s.day, c.domain], v);
+    }
+  }
+
+  if (citeRows.length) {
+    await tx.query(
+      `insert into citations (response_id, project_id, prompt_id, provider, day, url, domain, title, category, url_type,
+                              reference_index, mentioned, brand_ids)
+       select r, $1, p, v, d::date, u, dm, t, c, ut, ri, mn, b::uuid[]
+         from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
+                     $10::int[], $11::int[], $12::bool[], $13::text[]) as x(r, p, v, d, u, dm, t, c, ut, ri, mn, b)
+       on conflict do nothing`,
+      [projectId, ...Array.from({ length: 12 }, (_, i) => columns(citeRows, i))],
+    );
+  }
+
+  const pd = [...promptDaily.values()];
+  await tx.query(
+    `insert into prompt_daily (project_id, prompt_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations)
+     select $1, p, v, d::date, a, b, c, e, f, g
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
+            as x(p, v, d, a, b, c, e, f, g)
+     on conflict (prompt_id, provider, day) do update set
+       responses = prompt_daily.responses + excluded.responses, mentioned = prompt_daily.mentioned + excluded.mentioned,
+       position_sum = prompt_daily.position_sum + excluded.position_sum,
+       sentiment_sum = prompt_daily.sentiment_sum + excluded.sentiment_sum,
+       cites_own = prompt_daily.cites_own + excluded.cites_own, citations = prompt_daily.citations + excluded.citations`,
+    [projectId, ...[0, 1, 2].map((i) => pd.map((r) => r.key[i])), ...[0, 1, 2, 3, 4, 5].map((i) => pd.map((r) => r.sums[i]))],
+  );
+
+  const jd = [...projectDaily.values()];
+  await tx.query(
+    `insert into project_daily (project_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations)
+     select $1, v, d::date, a, b, c, e, f, g
+       from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[]) as x(v, d, a, b, c, e, f, g)
+     on conflict (project_id, provider, day) do update set
+       responses = project_daily.responses + excluded.responses, mentioned = project_daily.mentioned + excluded.mentioned,
+       position_sum = project_daily.position_sum + excluded.position_sum,
+       sentiment_sum = project_daily.sentiment_sum + excluded.sentiment_sum,
+       cites_own = project_daily.cites_own + excluded.cites_own, citations = project_daily.citations + excluded.citations`,
+    [projectId, ...[0, 1].map((i) => jd.map((r) => r.key[i])), ...[0, 1, 2, 3, 4, 5].map((i) => jd.map((r) => r.sums[i]))],
+  );
+
+  const pb = [...promptBrand.values()];
+  if (pb.length) {
+    await tx.query(
+      `insert into prompt_brand_daily (project_id, prompt_id, provider, day, brand_id, mentions, mention_count, position_sum, sentiment_sum)
+       select $1, p, v, d::date, b, m, c, ps, ss
+         from unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::int[], $9::int[]) as x(p, v, d, b, m, c, ps, ss)
+       on conflict (prompt_id, provider, day, brand_id) do update set
+         mentions = prompt_brand_daily.mentions + excluded.mentions,
+         mention_count = prompt_brand_daily.mention_count + excluded.mention_count,
+         position_sum = prompt_brand_daily.position_sum + excluded.position_sum,
+         sentiment_sum = prompt_brand_daily.sentiment_sum + excluded.sentiment_sum`,
+      [projectId, ...[0, 1, 2, 3].map((i) => pb.map((r) => r.key[i])), ...[0, 1, 2, 3].map((i) => pb.map((r) => r.sums[i]))],
+    );
+  }
+
+  const jb = [...projectBrand.values()];
+  if (jb.length) {
+    await tx.query(
+      `insert into project_brand_daily (project_id, provider, day, brand_id, mentions, mention_count, position_sum, sentiment_sum)
+       select $1, v, d::date, b, m, c, ps, ss
+         from unnest($2::text[], $3::text[], $4::uuid[], $5::int[], $6::int[], $7::int[], $8::int[]) as x(v, d, b, m, c, ps, ss)
+       on conflict (project_id, provider, day, brand_id) do update set
+         mentions = project_brand_daily.mentions + excluded.mentions,
+         mention_count = project_brand_daily.mention_count + excluded.mention_count,
+         position_sum = project_brand_daily.position_sum + excluded.position_sum,
+         sentiment_sum = project_brand_daily.sentiment_sum + excluded.sentiment_sum`,
+      [projectId, ...[0, 1, 2].map((i) => jb.map((r) => r.key[i])), ...[0, 1, 2, 3].map((i) => jb.map((r) => r.sums[i]))],
+    );
+  }
+
+  const dm = [...projectDomain.values()];
+  if (dm.length) {
+    await tx.query(
+      `insert into project_domain_daily (project_id, provider, day, domain, category, citations, responses, citations_unmentioned)
+       select $1, v, d::date, dm, c, n, r, u
+         from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[]) as x(v, d, dm, c, n, r, u)
+       on conflict (project_id, provider, day, domain) do update set
+         citations = project_domain_daily.citations + excluded.citations,
+         responses = project_domain_daily.responses + excluded.responses,
+         citations_unmentioned = project_domain_daily.citations_unmentioned + excluded.citations_unmentioned`,
+      [
+        projectId,
+        ...[0, 1, 2].map((i) => dm.map((r) => r.key[i])),
+        dm.map((r) => domainCategory.get(r.key[2] as string)),
+        ...[0, 1, 2].map((i) => dm.map((r) => r.sums[i])),
+      ],
+    );
+  }
+}
+
+export { OWN_BRAND_ID };

@@ -1,0 +1,113 @@
+import type { AppContext } from '../context';
+import { stableUuid } from '../lib/crypto';
+import { OutboundError, safeRequest } from '../ports/http/safe-request';
+import { standardWebhookHeaders, webhookHeaders } from './sign';
+
+/** Retries after the first attempt (spec 6.2: up to 3). */
+export const MAX_RETRIES = 3;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+interface DeliveryRow {
+  id: string;
+  kind: 'callback' | 'webhook';
+  url: string;
+  message_id: string;
+  body: string;
+  status: string;
+  attempts: number;
+  webhook_id: string | null;
+  secret_encrypted: string | null;
+  webhook_active: boolean | null;
+}
+
+/** Delay before retry n (1-based): base × 2^(n-1) ± 20 %, or the receiver's longer Retry-After. */
+export function retryDelayMs(base: number, retry: number, retryAfterHeader?: string, random = Math.random): number {
+  const jittered = base * 2 ** (retry - 1) * (0.8 + 0.4 * random());
+  const ra = retryAfterHeader ? parseRetryAfter(retryAfterHeader) : null;
+  return Math.round(ra !== null && ra > jittered ? ra : jittered);
+}
+
+function parseRetryAfter(v: string): number | null {
+  const secs = Number(v);
+  if (Number.isFinite(secs) && secs >= 0) return Math.min(secs, 3600) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - Date.now()), 3600_000);
+}
+
+/**
+ * One attempt of one delivery: sign, POST with a 10 s deadline, 2xx is success, anything
+ * else (3xx included, never followed) is a failure retried up to MAX_RETRIES times.
+ */
+export async function attemptDelivery(ctx: AppContext, deliveryId: string, attempt: number): Promise<void> {
+  const { rows } = await ctx.store.query<DeliveryRow>(
+    `select d.id, d.kind, d.url, d.message_id, d.body, d.status, d.attempts, d.webhook_id,
+            w.secret_encrypted, w.is_active as webhook_active
+       from deliveries d left join webhooks w on w.id = d.webhook_id
+      where d.id = $1`,
+    [deliveryId],
+  );
+  const d = rows[0];
+  // Gone (its webhook was deleted), finished, or this attempt already ran.
+  if (!d || d.status !== 'pending' || d.attempts >= attempt) return;
+  if (d.kind === 'webhook' && (!d.secret_encrypted || d.webhook_active === false)) {
+    await finish(ctx, d.id, 'failed', null, 'webhook removed or inactive', attempt);
+    return;
+  }
+  const headers =
+    d.kind === 'callback'
+      ? standardWebhookHeaders(ctx.callbackSecret, d.message_id, d.body)
+      : webhookHeaders(ctx.box.open(d.secret_encrypted!), d.message_id, d.body);
+  let status: number | null = null;
+  let error: string | null = null;
+  let retryAfter: string | undefined;
+  try {
+    const res = await safeRequest(d.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Sightline-Webhooks/1.0', ...headers },
+      body: d.body,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+      allowPrivate: ctx.config.allowPrivateUrls,
+    });
+    status = res.status;
+    retryAfter = res.headers['retry-after'];
+    if (status >= 200 && status < 300) {
+      await finish(ctx, d.id, 'delivered', status, null, attempt);
+      return;
+    }
+    error = status >= 300 && status < 400 ? `redirect (${status}) not followed` : `receiver answered ${status}`;
+  } catch (err) {
+    error = err instanceof OutboundError ? `${err.code}: ${err.message}` : (err as Error).message;
+    if (err instanceof OutboundError && err.code === 'blocked_address') {
+      // A private address is refused for good: retrying cannot change the answer.
+      await finish(ctx, d.id, 'failed', null, error, attempt);
+      return;
+    }
+  }
+  if (attempt > MAX_RETRIES) {
+    await finish(ctx, d.id, 'failed', status, error, attempt);
+    return;
+  }
+  const delay = retryDelayMs(ctx.config.webhookRetryBaseMs, attempt, retryAfter);
+  await ctx.store.tx(async (tx) => {
+    const moved = await tx.query(
+      `update deliveries set attempts = $2, last_status = $3, last_error = $4 where id = $1 and status = 'pending' and attempts < $2`,
+      [d.id, attempt, status, error],
+    );
+    if (!moved.rowCount) return;
+    await ctx.jobs.send(
+      'delivery-attempt',
+      { deliveryId: d.id, attempt: attempt + 1 },
+      { tx, id: stableUuid('delivery', d.id, String(attempt + 1)), startAfter: new Date(Date.now() + delay) },
+    );
+  });
+}
+
+async function finish(ctx: AppContext, id: string, status: 'delivered' | 'failed', code: number | null, error: string | null, attempt: number) {
+  await ctx.store.query(
+    `update deliveries set status = $2, attempts = $5, last_status = $3, last_error = $4,
+            delivered_at = case when $2 = 'delivered' then now() else null end
+      where id = $1 and status = 'pending'`,
+    [id, status, code, error, attempt],
+  );
+}

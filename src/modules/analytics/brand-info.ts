@@ -1,0 +1,25 @@
+import { OWN_BRAND_ID, loadBrandSpecs, loadProjectFacts } from '../../collection/brands';
+import { faviconUrls } from '../../lib/url';
+import type { Tx } from '../../store';
+
+export interface BrandInfo {
+  id: string;
+  name: string;
+  icon_url: string | null;
+  icon_urls: string[];
+}
+
+/** Names and icons of a project's tracked brands by id (own brand under the all-zero id). */
+export async function brandInfo(tx: Tx, projectId: string): Promise<Map<string, BrandInfo>> {
+  const project = await loadProjectFacts(tx, projectId);
+  const out = new Map<string, BrandInfo>();
+  if (!project) return out;
+  for (const b of await loadBrandSpecs(tx, project)) {
+    const icons = b.domain ? faviconUrls(b.domain) : [];
+    out.set(b.id, { id: b.id, name: b.name, icon_url: icons[0] ?? null, icon_urls: icons });
+  }
+  return out;
+}
+
+export const publicBrand = (b: BrandInfo) => ({ name: b.name, icon_url: b.icon_url ?? '', icon_urls: b.icon_urls });
+export { OWN_BRAND_ID };

@@ -1,0 +1,181 @@
+import type { RequestContext } from '../../context';
+import { OWN_BRAND_ID } from '../../collection/brands';
+import type { Tx } from '../../store';
+import type { CompetitorMetrics } from '../competitors/service';
+import { activeCompetitors, presentCompetitor } from '../competitors/service';
+import { requireProject, type ProjectRow } from '../projects/service';
+import { brandInfo } from './brand-info';
+import * as m from './metrics';
+import { daysOf, providerFilter, type Window } from './window';
+
+/** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
+const rollupId = (c: { id: string; is_own_brand: boolean }) => (c.is_own_brand ? OWN_BRAND_ID : c.id);
+
+/** Brand metrics for the window from project_brand_daily over project_daily's responses. */
+export async function brandMetrics(tx: Tx, projectId: string, w: Window): Promise<Map<string, CompetitorMetrics>> {
+  const [brands, totals] = await Promise.all([
+    tx.query<{ brand_id: string; mentions: number; mc: number; ps: number; ss: number; days: number }>(
+      `select brand_id, sum(mentions)::int as mentions, sum(mention_count)::int as mc, sum(position_sum)::int as ps,
+              sum(sentiment_sum)::int as ss, count(distinct day)::int as days
+         from project_brand_daily
+        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        group by brand_id`,
+      [projectId, providerFilter(w), w.from, w.to],
+    ),
+    tx.query<{ r: number }>(
+      `select coalesce(sum(responses), 0)::int as r from project_daily
+        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
+      [projectId, providerFilter(w), w.from, w.to],
+    ),
+  ]);
+  const responses = totals.rows[0].r;
+  const out = new Map<string, CompetitorMetrics>();
+  for (const b of brands.rows) {
+    const s = { responses, mentioned: b.mentions, positionSum: b.ps, sentimentSum: b.ss };
+    out.set(b.brand_id, {
+      visibility: m.visibility(s) ?? 0,
+      sentiment: m.sentiment(s),
+      position: m.position(s),
+      mention_count: b.mc,
+      days_with_data: b.days,
+      period: w.period,
+    });
+  }
+  return out;
+}
+
+/** No mention in the window: 0 % visibility, no position or sentiment (DECISIONS 4). */
+const unmentioned = (w: Window): CompetitorMetrics => ({
+  visibility: 0,
+  sentiment: null,
+  position: null,
+  mention_count: 0,
+  days_with_data: 0,
+  period: w.period,
+});
+
+export async function competitorsWithMetrics(ctx: RequestContext, projectId: string, w: Window) {
+  const project = await requireProject(ctx, projectId);
+  const [rows, metrics] = await Promise.all([activeCompetitors(ctx.store, project), brandMetrics(ctx.store, projectId, w)]);
+  return {
+    active_competitors: rows.map((r) => presentCompetitor(r, metrics.get(rollupId(r)) ?? unmentioned(w))),
+    total_active: rows.length,
+  };
+}
+
+/** Per prompt of one type: the window's figures and the competitors named with it. */
+export async function overview(ctx: RequestContext, projectId: string, w: Window, promptType: 'active' | 'suggested') {
+  await requireProject(ctx, projectId);
+  const providers = providerFilter(w);
+  const [prompts, sums, brandRows, brands] = await Promise.all([
+    ctx.store.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
+      `select p.id, p.content, p.prompt_type, p.created_at, p.topic_id, t.name as topic_name, p.intent
+         from prompts p left join topics t on t.id = p.topic_id
+        where p.project_id = $1 and p.prompt_type = $2
+        order by p.created_at, p.id`,
+      [projectId, promptType],
+    ),
+    ctx.store.query<{ prompt_id: string; r: number; mn: number; ps: number; ss: number; co: number }>(
+      `select prompt_id, sum(responses)::int as r, sum(mentioned)::int as mn, sum(position_sum)::int as ps,
+              sum(sentiment_sum)::int as ss, sum(cites_own)::int as co
+         from prompt_daily
+        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        group by prompt_id`,
+      [projectId, providers, w.from, w.to],
+    ),
+    ctx.store.query<{ prompt_id: string; brand_id: string; mc: number }>(
+      `select prompt_id, brand_id, sum(mention_count)::int as mc
+         from prompt_brand_daily
+        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and brand_id <> $5::uuid
+        group by prompt_id, brand_id`,
+      [projectId, providers, w.from, w.to, OWN_BRAND_ID],
+    ),
+    brandInfo(ctx.store, projectId),
+  ]);
+  const sumsBy = new Map(sums.rows.map((r) => [r.prompt_id, r]));
+  const named = new Map<string, Array<{ competitor_id: string; name: string; mention_count: number; icon_url: string | null; icon_urls: string[] }>>();
+  for (const r of brandRows.rows) {
+    const b = brands.get(r.brand_id);
+    if (!b) continue; // a competitor removed since
+    const list = named.get(r.prompt_id) ?? [];
+    list.push({ competitor_id: b.id, name: b.name, mention_count: r.mc, icon_url: b.icon_url, icon_urls: b.icon_urls });
+    named.set(r.prompt_id, list);
+  }
+  return {
+    items: prompts.rows.map((p) => {
+      const s = sumsBy.get(p.id);
+      const cur = s
+        ? { responses: s.r, mentioned: s.mn, positionSum: s.ps, sentimentSum: s.ss, citesOwn: s.co }
+        : { ...m.EMPTY_SUMS };
+      return {
+        prompt_id: p.id,
+        content: p.content,
+        prompt_type: p.prompt_type as 'active',
+        created_at: p.created_at.toISOString(),
+        topic_id: p.topic_id,
+        topic_name: p.topic_name,
+        visibility: m.visibility(cur) ?? 0,
+        sentiment: m.sentiment(cur) ?? 0,
+        position: m.position(cur) ?? 0,
+        volume: null,
+        intent: p.intent as 'informational' | null,
+        cvr: m.cvr(cur),
+        competitors_mentioned: (named.get(p.id) ?? []).sort((a, b) => b.mention_count - a.mention_count || a.name.localeCompare(b.name)),
+      };
+    }),
+  };
+}
+
+/** Daily visibility, sentiment and position per active brand, aligned to every day of the window. */
+export async function visibilitySeries(ctx: RequestContext, projectId: string, w: Window) {
+  const project: ProjectRow = await requireProject(ctx, projectId);
+  const providers = providerFilter(w);
+  const [rows, days, brandDays] = await Promise.all([
+    activeCompetitors(ctx.store, project),
+    ctx.store.query<{ day: string; r: number }>(
+      `select to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as r from project_daily
+        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
+      [projectId, providers, w.from, w.to],
+    ),
+    ctx.store.query<{ day: string; brand_id: string; mn: number; ps: number; ss: number }>(
+      `select to_char(day, 'YYYY-MM-DD') as day, brand_id, sum(mentions)::int as mn, sum(position_sum)::int as ps,
+              sum(sentiment_sum)::int as ss
+         from project_brand_daily
+        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        group by day, brand_id`,
+      [projectId, providers, w.from, w.to],
+    ),
+  ]);
+  const dates = daysOf(w);
+  const index = new Map(dates.map((d, i) => [d, i]));
+  const responses = new Array<number>(dates.length).fill(0);
+  for (const d of days.rows) responses[index.get(d.day)!] = d.r;
+  const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number }>>();
+  for (const r of brandDays.rows) {
+    const map = byBrand.get(r.brand_id) ?? new Map();
+    map.set(index.get(r.day)!, r);
+    byBrand.set(r.brand_id, map);
+  }
+  return {
+    dates,
+    period: w.period,
+    series: rows.map((c) => {
+      const p = presentCompetitor(c);
+      const perDay = byBrand.get(rollupId(c)) ?? new Map();
+      const point = (i: number) => {
+        const b = perDay.get(i);
+        return { responses: responses[i], mentioned: b?.mn ?? 0, positionSum: b?.ps ?? 0, sentimentSum: b?.ss ?? 0 };
+      };
+      return {
+        competitor_id: p.competitor_id,
+        name: p.name,
+        website: p.website,
+        icon_url: p.icon_url,
+        is_own_brand: p.is_own_brand,
+        visibility: dates.map((_, i) => m.visibility(point(i))),
+        sentiment: dates.map((_, i) => m.sentiment(point(i))),
+        position: dates.map((_, i) => m.position(point(i))),
+      };
+    }),
+  };
+}

@@ -1,0 +1,199 @@
+import type { RequestContext } from '../../context';
+import { NotFound } from '../../http/errors';
+import { PROVIDERS } from '../../ports/providers/types';
+import { URL_TYPES } from '../../analysis/types';
+import { faviconUrls } from '../../lib/url';
+import { iso } from '../common';
+import { requireProject } from '../projects/service';
+import { brandInfo, publicBrand, type BrandInfo } from './brand-info';
+import * as m from './metrics';
+import { daysOf, type Window } from './window';
+
+async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
+  await requireProject(ctx, projectId);
+  const { rows } = await ctx.store.query<{ id: string; content: string }>(
+    `select id, content from prompts where id = $1 and project_id = $2`,
+    [promptId, projectId],
+  );
+  if (!rows[0]) throw new NotFound('Prompt not found');
+  return rows[0];
+}
+
+const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDERS];
+
+/** Daily charts per provider for one prompt; every day of the window is a key. */
+export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
+  const prompt = await requirePrompt(ctx, projectId, promptId);
+  const { rows } = await ctx.store.query<{ provider: string; day: string; r: number; mn: number; ps: number; ss: number }>(
+    `select provider, to_char(day, 'YYYY-MM-DD') as day, responses as r, mentioned as mn, position_sum as ps, sentiment_sum as ss
+       from prompt_daily
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+      order by day, provider`,
+    [promptId, realProviders(w), w.from, w.to],
+  );
+  type Point = { provider: string; value: number };
+  const visibility: Record<string, Point[]> = {};
+  const positionChart: Record<string, Point[]> = {};
+  const sentimentChart: Record<string, Point[]> = {};
+  for (const day of daysOf(w)) {
+    visibility[day] = [];
+    positionChart[day] = [];
+    sentimentChart[day] = [];
+  }
+  const total = { responses: 0, mentioned: 0, positionSum: 0, sentimentSum: 0 };
+  for (const r of rows) {
+    const s = { responses: r.r, mentioned: r.mn, positionSum: r.ps, sentimentSum: r.ss };
+    total.responses += s.responses;
+    total.mentioned += s.mentioned;
+    total.positionSum += s.positionSum;
+    total.sentimentSum += s.sentimentSum;
+    const v = m.visibility(s);
+    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v });
+    const p = m.position(s);
+    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p });
+    const se = m.sentiment(s);
+    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se });
+  }
+  return {
+    prompt_id: prompt.id,
+    prompt_content: prompt.content,
+    volume: total.responses,
+    sentiment: m.sentimentInt(total),
+    visibility_chart: visibility,
+    position_chart: positionChart,
+    sentiment_chart: sentimentChart,
+  };
+}
+
+interface ChatRow {
+  id: string;
+  collected_at: Date;
+  provider: string;
+  model: string;
+  text: string;
+  references: Array<{ title: string; link: string; snippet: string; reference_index: number }>;
+  mentioned: boolean;
+  position: number | null;
+  sentiment: number | null;
+  brands: Record<string, { position: number; count: number; sentiment: number }>;
+  preview: string;
+}
+
+/** The prompt's answers in the window, newest first, a page at a time. */
+export async function promptChats(ctx: RequestContext, projectId: string, promptId: string, w: Window, page: number, pageSize: number) {
+  const prompt = await requirePrompt(ctx, projectId, promptId);
+  const [{ rows }, brands] = await Promise.all([
+    ctx.store.query<ChatRow>(
+      `select id, collected_at, provider, model, text, "references", mentioned, position, sentiment, brands, preview
+         from responses
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        order by day desc, provider, id
+        limit $5 offset $6`,
+      [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize],
+    ),
+    brandInfo(ctx.store, projectId),
+  ]);
+  const items = rows.map((r) => {
+    const named = Object.entries(r.brands ?? {})
+      .map(([id, b]) => ({ info: brands.get(id), ...b }))
+      .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
+      .sort((a, b) => a.position - b.position);
+    return {
+      id: r.id,
+      date: iso(r.collected_at),
+      mentioned: r.mentioned,
+      position: r.position,
+      all_mentions: named.map((b) => publicBrand(b.info)),
+      chat_preview: r.preview,
+      platform: r.provider,
+      model: r.model,
+      full_content: r.text,
+      prompt_content: prompt.content,
+      references: r.references ?? [],
+      brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
+      sentiment: r.sentiment,
+      sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
+    };
+  });
+  return { items };
+}
+
+async function promptResponses(ctx: RequestContext, promptId: string, w: Window): Promise<number> {
+  const { rows } = await ctx.store.query<{ n: number }>(
+    `select coalesce(sum(responses), 0)::int as n from prompt_daily
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
+    [promptId, w.providers ?? ['*'], w.from, w.to],
+  );
+  return rows[0].n;
+}
+
+function brandsOf(ids: string[] | null, brands: Map<string, BrandInfo>) {
+  return [...new Set(ids ?? [])].map((id) => brands.get(id)).filter((b): b is BrandInfo => !!b).map(publicBrand);
+}
+
+/** Domains cited in the prompt's answers (DECISIONS 5 DomainItem), most cited first. */
+export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
+  await requirePrompt(ctx, projectId, promptId);
+  const [{ rows }, total, brands] = await Promise.all([
+    ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; brand_ids: string[] | null }>(
+      // one row per citation and brand named (the lateral join), hence the distinct counts
+      `select domain, min(category)::int as category, count(distinct (response_id, url))::int as n,
+              count(distinct response_id)::int as responses,
+              bool_or(mentioned) as mentioned, array_agg(distinct b) filter (where b is not null) as brand_ids
+         from citations left join lateral unnest(brand_ids) as b on true
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        group by domain`,
+      [promptId, realProviders(w), w.from, w.to],
+    ),
+    promptResponses(ctx, promptId, w),
+    brandInfo(ctx.store, projectId),
+  ]);
+  const items = rows
+    .map((r) => {
+      const icons = faviconUrls(r.domain);
+      return {
+        domain: r.domain,
+        domain_type: r.category,
+        citation_count: r.n,
+        avg_citations: m.ratio(r.n, r.responses),
+        used_percentage: m.share(r.responses, total),
+        mentioned: r.mentioned,
+        brands_appeared: brandsOf(r.brand_ids, brands),
+        favicon_url: icons[0] ?? null,
+        favicon_urls: icons,
+      };
+    })
+    .sort((a, b) => b.citation_count - a.citation_count || a.domain.localeCompare(b.domain));
+  return { items };
+}
+
+/** URLs cited in the prompt's answers (DECISIONS 5 UrlItem), most cited first. */
+export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
+  await requirePrompt(ctx, projectId, promptId);
+  const [{ rows }, brands] = await Promise.all([
+    ctx.store.query<{ url: string; title: string; domain: string; url_type: number | null; n: number; brand_ids: string[] | null; first: string; last: string }>(
+      `select url, (array_agg(title order by day desc))[1] as title, min(domain) as domain, min(url_type)::int as url_type,
+              count(distinct response_id)::int as n, array_agg(distinct b) filter (where b is not null) as brand_ids,
+              to_char(min(day), 'YYYY-MM-DD') as first, to_char(max(day), 'YYYY-MM-DD') as last
+         from citations left join lateral unnest(brand_ids) as b on true
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        group by url`,
+      [promptId, realProviders(w), w.from, w.to],
+    ),
+    brandInfo(ctx.store, projectId),
+  ]);
+  const items = rows
+    .map((r) => ({
+      url: r.url,
+      title: r.title,
+      domain: r.domain,
+      url_type: r.url_type,
+      url_type_name: r.url_type === null ? 'unknown' : (URL_TYPES[r.url_type] ?? 'unknown'),
+      mentioned_count: r.n,
+      brands_appear: brandsOf(r.brand_ids, brands),
+      first_seen: `${r.first}T00:00:00.000Z`,
+      last_seen: `${r.last}T00:00:00.000Z`,
+    }))
+    .sort((a, b) => b.mentioned_count - a.mentioned_count || a.url.localeCompare(b.url));
+  return { items };
+}

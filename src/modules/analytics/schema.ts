@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { envA } from '../../http/envelope';
+import { IsoDate, Uuid } from '../common';
+import { WindowQueryShape } from './window';
+
+export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
+
+const Page = {
+  page: z.coerce.number({ error: 'page must be an integer of at least 1' }).int('page must be an integer of at least 1').min(1, 'page must be an integer of at least 1').default(1),
+  page_size: z.coerce
+    .number({ error: 'page_size must be an integer from 1 to 100' })
+    .int('page_size must be an integer from 1 to 100')
+    .min(1, 'page_size must be an integer from 1 to 100')
+    .max(100, 'page_size must be an integer from 1 to 100')
+    .default(50),
+};
+export const PagedWindowQuery = z.strictObject({ ...WindowQueryShape, ...Page });
+export const OverviewQuery = z.strictObject({
+  ...WindowQueryShape,
+  prompt_type: z.enum(['active', 'suggested'], { error: "prompt_type must be 'active' or 'suggested'" }).default('active'),
+});
+
+const ProviderMetric = z.object({ provider: z.string(), value: z.number() }).meta({ id: 'ProviderMetric' });
+const Chart = z.record(z.string(), z.array(ProviderMetric));
+
+export const PromptAnalytics = envA(
+  z.object({
+    prompt_id: z.uuid(),
+    prompt_content: z.string(),
+    volume: z.number().int().nullable(),
+    sentiment: z.number().int().nullable(),
+    visibility_chart: Chart,
+    position_chart: Chart,
+    sentiment_chart: Chart,
+  }),
+);
+
+const BrandInfo = z.object({ name: z.string(), icon_url: z.string(), icon_urls: z.array(z.string()) }).meta({ id: 'BrandInfo' });
+const Reference = z
+  .object({ title: z.string(), link: z.string(), snippet: z.string(), reference_index: z.number().int() })
+  .meta({ id: 'ReferenceItem' });
+
+export const ChatItem = z
+  .object({
+    id: z.uuid(),
+    date: IsoDate,
+    mentioned: z.boolean(),
+    position: z.number().int().nullable(),
+    all_mentions: z.array(BrandInfo),
+    chat_preview: z.string(),
+    platform: z.string(),
+    model: z.string(),
+    full_content: z.string(),
+    prompt_content: z.string(),
+    references: z.array(Reference),
+    brands_mentioned: z.record(z.string(), z.object({ position: z.number().int(), count: z.number().int() })).nullable(),
+    sentiment: z.number().int().nullable(),
+    sentiment_by_brands: z.record(z.string(), z.number()).nullable(),
+  })
+  .meta({ id: 'ChatItem' });
+export const Chats = envA(z.object({ items: z.array(ChatItem) }));
+
+export const DomainItem = z
+  .object({
+    domain: z.string(),
+    domain_type: z.number().int(),
+    citation_count: z.number().int(),
+    avg_citations: z.number(),
+    used_percentage: z.number(),
+    mentioned: z.boolean(),
+    brands_appeared: z.array(BrandInfo),
+    favicon_url: z.string().nullable(),
+    favicon_urls: z.array(z.string()),
+  })
+  .meta({ id: 'DomainItem' });
+export const Domains = envA(z.object({ items: z.array(DomainItem) }));
+
+export const UrlItem = z
+  .object({
+    url: z.string(),
+    title: z.string(),
+    domain: z.string(),
+    url_type: z.number().int().nullable(),
+    url_type_name: z.string(),
+    mentioned_count: z.number().int(),
+    brands_appear: z.array(BrandInfo),
+    first_seen: IsoDate,
+    last_seen: IsoDate,
+  })
+  .meta({ id: 'UrlItem' });
+export const Urls = envA(z.object({ items: z.array(UrlItem) }));
+
+export const OverviewItem = z
+  .object({
+    prompt_id: z.uuid(),
+    content: z.string(),
+    prompt_type: z.string(),
+    created_at: IsoDate,
+    topic_id: z.uuid().nullable(),
+    topic_name: z.string().nullable(),
+    visibility: z.number(),
+    sentiment: z.number(),
+    position: z.number(),
+    volume: z.number().int().nullable(),
+    intent: z.string().nullable(),
+    cvr: z.number().nullable(),
+    competitors_mentioned: z.array(
+      z.object({
+        competitor_id: z.uuid(),
+        name: z.string(),
+        mention_count: z.number().int(),
+        icon_url: z.string().nullable(),
+        icon_urls: z.array(z.string()),
+      }),
+    ),
+  })
+  .meta({ id: 'OverviewItem' });
+export const Overview = envA(z.object({ items: z.array(OverviewItem) }));
+
+export const Visibility = envA(
+  z.object({
+    dates: z.array(z.string()),
+    period: z.string(),
+    series: z.array(
+      z.object({
+        competitor_id: z.uuid(),
+        name: z.string(),
+        website: z.string(),
+        icon_url: z.string().nullable(),
+        is_own_brand: z.boolean(),
+        visibility: z.array(z.number().nullable()),
+        sentiment: z.array(z.number().nullable()),
+        position: z.array(z.number().nullable()),
+      }),
+    ),
+  }),
+);

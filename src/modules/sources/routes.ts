@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import { PagedWindowQuery } from '../analytics/schema';
+import { resolveWindow, WindowQuery } from '../analytics/window';
+import { ProjectParams } from '../common';
+import * as s from './schema';
+import * as svc from './service';
+
+export default async function sourceRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['sources'];
+  const errs = errors(400, 401, 403, 404, 429);
+
+  app.get(
+    '/projects/:project_id/sources',
+    {
+      schema: {
+        tags,
+        summary: 'Cited domains by citations, a page at a time (fetch until an empty page)',
+        params: ProjectParams,
+        querystring: PagedWindowQuery,
+        response: { 200: s.SourceList, ...errs },
+      },
+    },
+    async (req) => {
+      const { page, page_size, ...window } = req.query;
+      return a(await svc.listSources(ctxOf(req), req.params.project_id, resolveWindow(window), page, page_size));
+    },
+  );
+
+  app.get(
+    '/projects/:project_id/sources/analytics',
+    {
+      schema: { tags, summary: 'Citation stats, categories, top domains, daily shares and opportunities', params: ProjectParams, querystring: WindowQuery, response: { 200: s.SourcesAnalytics, ...errs } },
+    },
+    async (req) => a(await svc.sourcesAnalytics(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
+  );
+}

@@ -1,0 +1,105 @@
+import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http';
+import { numberReferences, sentenceBefore, type SourceRef } from './references';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const OPENAI_DEFAULT_MODEL = 'gpt-4.1-mini';
+
+// Responses API wire format (only the fields read here).
+interface UrlCitation {
+  type: 'url_citation';
+  url: string;
+  title?: string;
+  start_index: number;
+  end_index: number;
+}
+interface OutputText {
+  type: 'output_text';
+  text: string;
+  annotations?: Array<UrlCitation | { type: string }>;
+}
+interface OutputItem {
+  type: string;
+  content?: Array<OutputText | { type: string }>;
+}
+interface ResponsesBody {
+  model?: string;
+  status?: string;
+  error?: { message?: string } | null;
+  output?: OutputItem[];
+}
+
+/**
+ * chatgpt: the Responses API with the hosted web_search tool. The answer is the message
+ * items' output_text; citations are its url_citation annotations.
+ */
+export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter {
+  const client = liveClient('chatgpt', opts);
+  const base = opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
+  const model = opts.model ?? OPENAI_DEFAULT_MODEL;
+  return {
+    name: 'chatgpt',
+    simulated: false,
+    async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
+      const tool: Record<string, unknown> = { type: 'web_search' };
+      if (input.country) tool.user_location = { type: 'approximate', country: input.country.toUpperCase() };
+      const body = await client.json<ResponsesBody>(
+        {
+          method: 'POST',
+          url: joinUrl(base, 'responses'),
+          headers: { authorization: `Bearer ${opts.apiKey}` },
+          body: { model, input: input.prompt, tools: [tool], store: false },
+          label: 'POST /responses',
+        },
+        signal,
+      );
+      return parseOpenAIResponse(body, model);
+    },
+  };
+}
+
+export function parseOpenAIResponse(body: ResponsesBody, fallbackModel: string): ProviderAnswer {
+  if (!body || !Array.isArray(body.output)) throw badBody('chatgpt', 'no output array');
+  if (body.status === 'failed') throw badBody('chatgpt', body.error?.message ?? 'response failed');
+  let text = '';
+  const cited: Array<{ at: number; ref: SourceRef }> = [];
+  for (const item of body.output) {
+    if (item.type !== 'message' || !Array.isArray(item.content)) continue;
+    for (const part of item.content) {
+      if (part.type !== 'output_text') continue;
+      const out = part as OutputText;
+      if (text && !text.endsWith('\n')) text += '\n\n';
+      const offset = text.length;
+      text += out.text;
+      for (const a of out.annotations ?? []) {
+        if (a.type !== 'url_citation') continue;
+        const c = a as UrlCitation;
+        cited.push({
+          at: offset + c.start_index,
+          ref: { link: withoutOpenAITracking(c.url), title: c.title, snippet: sentenceBefore(text, offset + c.start_index) },
+        });
+      }
+    }
+  }
+  cited.sort((a, b) => a.at - b.at);
+  return {
+    provider: 'chatgpt',
+    model: body.model || fallbackModel,
+    text,
+    references: numberReferences(cited.map((c) => c.ref)),
+    raw: body,
+    simulated: false,
+  };
+}
+
+/** OpenAI appends `utm_source=openai` to cited URLs; the page cited is the URL without it. */
+export function withoutOpenAITracking(url: string): string {
+  if (!url.includes('utm_source=openai')) return url;
+  try {
+    const u = new URL(url);
+    if (u.searchParams.get('utm_source') === 'openai') u.searchParams.delete('utm_source');
+    return u.toString().replace(/\?$/, '');
+  } catch {
+    return url;
+  }
+}

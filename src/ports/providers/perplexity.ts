@@ -1,0 +1,76 @@
+import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http';
+import { numberReferences, type SourceRef } from './references';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+
+export const PERPLEXITY_DEFAULT_BASE_URL = 'https://api.perplexity.ai';
+export const PERPLEXITY_DEFAULT_MODEL = 'sonar';
+
+// Sonar chat completions wire format (only the fields read here).
+interface SonarBody {
+  model?: string;
+  choices?: Array<{ message?: { content?: string | null } }>;
+  citations?: string[] | null;
+  search_results?: Array<{ title?: string; url: string; date?: string | null; snippet?: string }> | null;
+}
+
+const MARKER = /\[(\d{1,3})\]/g;
+
+/**
+ * perplexity: Sonar chat completions. The text cites sources as [n] markers into
+ * `citations` (and `search_results`, which adds titles and snippets).
+ */
+export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAdapter {
+  const client = liveClient('perplexity', opts);
+  const base = opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL;
+  const model = opts.model ?? PERPLEXITY_DEFAULT_MODEL;
+  return {
+    name: 'perplexity',
+    simulated: false,
+    async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
+      const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: input.prompt }] };
+      if (input.country) body.web_search_options = { user_location: { country: input.country.toUpperCase() } };
+      const res = await client.json<SonarBody>(
+        {
+          method: 'POST',
+          url: joinUrl(base, 'chat/completions'),
+          headers: { authorization: `Bearer ${opts.apiKey}` },
+          body,
+          label: 'POST /chat/completions',
+        },
+        signal,
+      );
+      return parsePerplexityResponse(res, model);
+    },
+  };
+}
+
+export function parsePerplexityResponse(body: SonarBody, fallbackModel: string): ProviderAnswer {
+  const content = body?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') throw badBody('perplexity', 'no choices[0].message.content');
+  // Reasoning models think aloud first; the answer is what follows.
+  const text = content.replace(/^\s*<think>[\s\S]*?<\/think>\s*/, '');
+  const results = body.search_results ?? [];
+  const urls = body.citations?.length ? body.citations : results.map((r) => r.url);
+  const sources: SourceRef[] = urls.map((url, i) => {
+    const sr = results.find((r) => r.url === url) ?? (results[i]?.url === url ? results[i] : undefined);
+    return { link: url, title: sr?.title, snippet: sr?.snippet };
+  });
+
+  // Sources in the order the text first cites them, then the ones it never marks.
+  const order: number[] = [];
+  for (const m of text.matchAll(MARKER)) {
+    const n = Number(m[1]);
+    if (n >= 1 && n <= sources.length && !order.includes(n - 1)) order.push(n - 1);
+  }
+  for (let i = 0; i < sources.length; i++) if (!order.includes(i)) order.push(i);
+  const references = numberReferences(order.map((i) => sources[i]));
+
+  // Renumber the markers so [k] in the text is reference_index k.
+  const indexOfLink = new Map(references.map((r) => [r.link, r.reference_index]));
+  const renumbered = text.replace(MARKER, (whole, d: string) => {
+    const src = sources[Number(d) - 1];
+    const k = src ? indexOfLink.get(src.link.trim()) : undefined;
+    return k ? `[${k}]` : whole;
+  });
+  return { provider: 'perplexity', model: body.model || fallbackModel, text: renumbered, references, raw: body, simulated: false };
+}

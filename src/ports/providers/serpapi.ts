@@ -1,0 +1,147 @@
+import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http';
+import { numberReferences, type SourceRef } from './references';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+
+export const SERPAPI_DEFAULT_BASE_URL = 'https://serpapi.com';
+/** SerpApi names no model; this is what Sightline records for an AI Overview. */
+export const AI_OVERVIEW_MODEL = 'google-ai-overview';
+
+// SerpApi wire format (only the fields read here).
+export interface TextBlock {
+  type?: string;
+  title?: string;
+  snippet?: string;
+  list?: TextBlock[];
+  text_blocks?: TextBlock[];
+  table?: string[][];
+  product_labels?: string[];
+  comparison?: Array<{ feature?: string; values?: string[] }>;
+  reference_indexes?: number[];
+}
+interface AiOverview {
+  text_blocks?: TextBlock[];
+  references?: Array<{ title?: string; link?: string; snippet?: string; source?: string; index?: number }>;
+  page_token?: string;
+  error?: string;
+}
+interface SerpBody {
+  search_metadata?: { status?: string };
+  ai_overview?: AiOverview;
+  error?: string;
+}
+
+/**
+ * google_ai_overview: SerpApi's Google engine. When Google loads the overview lazily,
+ * the search returns only `ai_overview.page_token`, and a second call to the
+ * google_ai_overview engine fetches it (the token expires within minutes).
+ */
+export function createSerpApiProvider(opts: LiveProviderOptions): ProviderAdapter {
+  const client = liveClient('google_ai_overview', opts);
+  const base = opts.baseUrl ?? SERPAPI_DEFAULT_BASE_URL;
+  const search = (params: Record<string, string>, signal?: AbortSignal) =>
+    client.json<SerpBody>(
+      {
+        method: 'GET',
+        url: `${joinUrl(base, 'search')}?${new URLSearchParams({ ...params, api_key: opts.apiKey })}`,
+        // The key is in the query: the label keeps it out of error messages.
+        label: `GET /search (engine=${params.engine})`,
+      },
+      signal,
+    );
+  return {
+    name: 'google_ai_overview',
+    simulated: false,
+    async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
+      const params: Record<string, string> = { engine: 'google', q: input.prompt };
+      if (input.country) params.gl = input.country.toLowerCase();
+      if (input.language) params.hl = input.language.toLowerCase();
+      const first = await search(params, signal);
+      const overview = first?.ai_overview;
+      if (overview?.page_token && !overview.text_blocks?.length) {
+        const second = await search({ engine: 'google_ai_overview', page_token: overview.page_token }, signal);
+        return parseAiOverview(second, { search: first, ai_overview: second });
+      }
+      return parseAiOverview(first, first);
+    },
+  };
+}
+
+const NO_RESULTS = /hasn't returned any results/i;
+
+/** The overview as markdown, references in order of first use. No overview: an empty answer. */
+export function parseAiOverview(body: SerpBody, raw: unknown): ProviderAnswer {
+  if (!body || typeof body !== 'object') throw badBody('google_ai_overview', 'not an object');
+  if (body.error && !NO_RESULTS.test(body.error)) throw badBody('google_ai_overview', body.error);
+  const ov = body.ai_overview;
+  const order: number[] = [];
+  const text = ov?.text_blocks ? renderBlocks(ov.text_blocks, order, 0) : '';
+  const refs = ov?.references ?? [];
+  const byIndex = new Map(refs.map((r, i) => [r.index ?? i, r]));
+  const used = new Set<unknown>();
+  const sources: SourceRef[] = [];
+  for (const i of order) {
+    const r = byIndex.get(i);
+    if (r && !used.has(r)) {
+      used.add(r);
+      sources.push({ link: r.link ?? '', title: r.title, snippet: r.snippet });
+    }
+  }
+  for (const r of refs) if (!used.has(r)) sources.push({ link: r.link ?? '', title: r.title, snippet: r.snippet });
+  return { provider: 'google_ai_overview', model: AI_OVERVIEW_MODEL, text, references: numberReferences(sources), raw, simulated: false };
+}
+
+function collect(order: number[], idx?: number[]) {
+  for (const i of idx ?? []) if (!order.includes(i)) order.push(i);
+}
+
+function renderBlocks(blocks: TextBlock[], order: number[], depth: number): string {
+  const parts: string[] = [];
+  for (const b of blocks) {
+    const md = renderBlock(b, order, depth);
+    if (md) parts.push(md);
+  }
+  return parts.join('\n\n');
+}
+
+function renderBlock(b: TextBlock, order: number[], depth: number): string {
+  collect(order, b.reference_indexes);
+  switch (b.type) {
+    case 'heading':
+      return b.snippet ? `### ${b.snippet}` : '';
+    case 'list':
+      return renderList(b.list ?? [], order, depth);
+    case 'expandable': {
+      const inner = renderBlocks(b.text_blocks ?? [], order, depth);
+      return [b.title ? `### ${b.title}` : '', inner].filter(Boolean).join('\n\n');
+    }
+    case 'table':
+      return b.table?.length ? markdownTable(b.table) : '';
+    case 'comparison':
+      return b.comparison?.length
+        ? markdownTable([['', ...(b.product_labels ?? [])], ...b.comparison.map((c) => [c.feature ?? '', ...(c.values ?? [])])])
+        : '';
+    default:
+      return b.snippet ?? '';
+  }
+}
+
+function renderList(items: TextBlock[], order: number[], depth: number): string {
+  const pad = '  '.repeat(depth);
+  const lines: string[] = [];
+  for (const it of items) {
+    collect(order, it.reference_indexes);
+    const title = it.title?.trim();
+    const head = title ? (title.endsWith(':') ? `**${title}**` : `**${title}**:`) : '';
+    lines.push(`${pad}- ${[head, it.snippet?.trim()].filter(Boolean).join(' ')}`);
+    if (it.list?.length) lines.push(renderList(it.list, order, depth + 1));
+    if (it.text_blocks?.length) lines.push(renderBlocks(it.text_blocks, order, depth + 1));
+  }
+  return lines.join('\n');
+}
+
+function markdownTable(rows: string[][]): string {
+  const width = Math.max(...rows.map((r) => r.length));
+  const cell = (r: string[], i: number) => (r[i] ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(r, i)).join(' | ')} |`;
+  return [line(rows[0]), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
+}

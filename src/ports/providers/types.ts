@@ -1,0 +1,59 @@
+/** The AI answer engines Sightline asks (spec: provider names seen in responses). */
+export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** A citation as the spec's ReferenceItem: position of the citation in the answer. */
+export interface Reference {
+  title: string;
+  link: string;
+  snippet: string;
+  reference_index: number;
+}
+
+/** One provider's answer, normalised; `raw` is the provider's own response body, stored as is. */
+export interface ProviderAnswer {
+  provider: ProviderName;
+  model: string;
+  text: string;
+  references: Reference[];
+  raw: unknown;
+  simulated: boolean;
+}
+
+/** Brand facts the simulated provider uses to write realistic answers (real providers ignore it). */
+export interface MarketContext {
+  brand: { name: string; domain: string | null; aliases?: string[] };
+  competitors: Array<{ name: string; domain: string | null }>;
+}
+
+export interface AskInput {
+  prompt: string;
+  /** UTC day the answer is collected for, YYYY-MM-DD (the simulated provider is deterministic per day). */
+  day: string;
+  country?: string | null;
+  language?: string | null;
+  context?: MarketContext;
+}
+
+export interface ProviderAdapter {
+  readonly name: ProviderName;
+  /** True when this adapter makes up answers instead of asking the real service. */
+  readonly simulated: boolean;
+  ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer>;
+}
+
+/**
+ * A failed provider call. `retryable` for 429, 5xx, timeouts and network errors;
+ * `retryAfterMs` when the provider said how long to wait.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly provider: ProviderName,
+    readonly retryable: boolean,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
