@@ -131,3 +131,19 @@ export function client(app: FastifyInstance, key?: string) {
 }
 
 export const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
+export async function until<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met after ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -45,7 +45,10 @@ export async function runBootstrap(ctx: AppContext, projectId: string, isLastAtt
     const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day })));
     const tally = await collectAnswers(ctx, project, keys, runId);
     if (tally.stored + tally.alreadyStored === 0 && tally.failed > 0) {
-      throw new Error(`No AI provider answered: ${tally.errors.slice(0, 3).join('; ')}`);
+      const error = new Error(`No AI provider answered: ${tally.errors.slice(0, 3).join('; ')}`);
+      // Retrying cannot fix refused keys or bad requests: report at once.
+      if (tally.retryableFailures === 0) return finish(ctx, project, 'error', error.message);
+      throw error;
     }
     await addDetectedCompetitors(ctx, project);
     await reanalyseProject(ctx, projectId);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { createAnalyzer } from '../analysis';
-import type { ProviderName } from '../ports/providers/types';
+import { ProviderError, type ProviderName } from '../ports/providers/types';
 import { loadBrandSpecs, type ProjectFacts } from './brands';
 import { reserveCredits, settleCredits, type AnswerKey } from './credits';
 import { storeAnswers } from './store-answers';
@@ -11,6 +11,8 @@ export interface RunTally {
   skippedNoCredits: number;
   alreadyStored: number;
   failed: number;
+  /** Failures that a later attempt could fix (rate limits, outages, timeouts). */
+  retryableFailures: number;
   errors: string[];
 }
 
@@ -33,7 +35,7 @@ export async function collectAnswers(
   keys: AnswerKey[],
   runId: string | null,
 ): Promise<RunTally> {
-  const tally: RunTally = { planned: keys.length, stored: 0, skippedNoCredits: 0, alreadyStored: 0, failed: 0, errors: [] };
+  const tally: RunTally = { planned: keys.length, stored: 0, skippedNoCredits: 0, alreadyStored: 0, failed: 0, retryableFailures: 0, errors: [] };
   if (keys.length === 0) return tally;
 
   const done = await ctx.store.query<{ prompt_id: string; provider: string; day: string }>(
@@ -89,6 +91,7 @@ export async function collectAnswers(
         });
       } catch (err) {
         tally.failed += 1;
+        if (!(err instanceof ProviderError) || err.retryable) tally.retryableFailures += 1;
         if (tally.errors.length < 10) tally.errors.push(`${key.provider}: ${(err as Error).message}`);
         ctx.log.warn({ err, provider: key.provider, project: project.id }, 'provider answer failed');
         await ctx.store.tx((tx) => settleCredits(tx, project.team_id, [key], 0));

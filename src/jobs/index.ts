@@ -29,7 +29,7 @@ export class Jobs {
   #started = false;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     definitions: JobDefinition[],
     private readonly log: Logger,
     opts: { supervise: boolean; schedule: boolean },
@@ -47,6 +47,15 @@ export class Jobs {
 
   async start(): Promise<void> {
     await this.boss.start();
+    if (this.store.kind === 'pglite') {
+      // The data-folder lock guarantees this process is the store's only user, so a job
+      // still marked active was cut off by a crash or kill: make it runnable again now
+      // instead of waiting for it to expire.
+      const { rowCount } = await this.store.query(
+        `update pgboss.job set state = 'retry', start_after = now() where state = 'active'`,
+      );
+      if (rowCount) this.log.warn({ jobs: rowCount }, 'resumed jobs interrupted by the last stop');
+    }
     for (const d of this.#defs.values()) {
       await this.boss.createQueue(d.name, {
         name: d.name,

@@ -1,0 +1,176 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { startFakeProvider, type FakeProvider } from '../../test/fakes';
+import { startReceiver, type Receiver } from '../../test/fakes/receiver';
+import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures';
+import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers';
+import { loadProjectFacts } from './brands';
+import { collectAnswers } from './collect';
+import { creditState } from './credits';
+import { scheduleDailyRefreshes } from './refresh';
+import { utcDay } from '../lib/time';
+
+const BOOTSTRAP = ['chatgpt', 'perplexity', 'google_ai_overview'] as const;
+
+describe('bootstrap end to end over HTTP', () => {
+  let t: TestApp;
+  let fakes: FakeProvider[];
+  let site: FixtureServer;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    fakes = await Promise.all(BOOTSTRAP.map((k) => startFakeProvider(k)));
+    site = await startFixtureServer();
+    receiver = await startReceiver();
+    const env = Object.assign({}, ...fakes.map((f) => f.env));
+    t = await startTestApp({ allowPrivateUrls: true }, env);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await Promise.all([...fakes.map((f) => f.close()), site.close(), receiver.close()]);
+  });
+
+  it('reads the site, writes prompts, asks the three providers, detects competitors and calls back signed', async () => {
+    const acct = await createAccount(t.app);
+    const res = await client(t.app, acct.key).post('/account/projects', {
+      brand_name: 'Acme CRM',
+      brand_url: `${site.base}/crm-vendor.html`,
+      webhook_url: receiver.url,
+    });
+    expect(res.statusCode).toBe(202);
+    const projectId = res.json().data.project_id;
+
+    const [callback] = await receiver.waitFor(1, 45_000);
+    // Standard Webhooks: verify with the official package and the server's signing secret.
+    const wh = new Webhook(t.runtime.ctx.callbackSecret.replace(/^whsec_/, ''));
+    const payload = wh.verify(callback.body, callback.headers) as Record<string, unknown>;
+    expect(callback.headers['webhook-id']).toMatch(/^msg_[0-9a-f-]{36}$/);
+    expect(payload).toMatchObject({ event: 'project.bootstrap', project_id: projectId, status: 'completed', error: null });
+    expect(Date.parse(payload.timestamp as string)).not.toBeNaN();
+    expect(() => new Webhook(Buffer.from('another-secret-0123456789').toString('base64')).verify(callback.body, callback.headers)).toThrow();
+
+    // skip_trial: the reduced bootstrap, 3 prompts × 3 providers = 9 credits.
+    const c = client(t.app, acct.key);
+    const prompts = (await c.get(`/projects/${projectId}/prompts`)).json().data;
+    expect(prompts.total).toBe(3);
+    expect(prompts.prompts.every((p: any) => p.prompt_type === 'active' && p.volume === 3)).toBe(true);
+    expect((await c.get(`/projects/${projectId}/topics`)).json().data.length).toBeGreaterThan(0);
+    for (const f of fakes) expect(f.apiRequests()).toHaveLength(3);
+    const me = await c.get('/projects');
+    expect(me.headers['x-credit-available']).toBe('1');
+
+    // The fakes' answer names HubSpot and Pipedrive and cites their sites: detected.
+    const comps = (await c.get(`/projects/${projectId}/competitors`)).json().data.active_competitors;
+    expect(comps[0]).toMatchObject({ is_own_brand: true, name: 'Acme CRM' });
+    const names = comps.slice(1).map((x: any) => x.name);
+    expect(names).toEqual(expect.arrayContaining(['HubSpot']));
+    const hub = comps.find((x: any) => x.name === 'HubSpot');
+    expect(hub.metrics.mention_count).toBeGreaterThan(0);
+    expect(hub.metrics.visibility).toBeGreaterThan(0);
+
+    // The project is done: a second run of the job changes nothing.
+    const facts = await loadProjectFacts(t.runtime.ctx.store, projectId);
+    expect(facts?.status).toBe('completed');
+  });
+
+  it('reports error at once when every provider refuses the key', async () => {
+    for (const f of fakes) f.behave({ then: 'unauthorized' });
+    try {
+      const acct = await createAccount(t.app);
+      const res = await client(t.app, acct.key).post('/account/projects', {
+        brand_name: 'Nobody',
+        brand_url: 'http://127.0.0.1:1/',
+        webhook_url: receiver.url,
+      });
+      const projectId = res.json().data.project_id;
+      const got = await until(async () => receiver.received.find((r) => JSON.parse(r.body).project_id === projectId), 30_000);
+      const body = JSON.parse(got.body);
+      expect(body.status).toBe('error');
+      expect(body.error).toMatch(/No AI provider answered/);
+      expect((await creditState(t.runtime.ctx.store, acct.teamId)).used).toBe(0);
+    } finally {
+      for (const f of fakes) f.behave({});
+    }
+  });
+});
+
+describe('credits and scheduling', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ providersMode: 'simulated' });
+  });
+  afterAll(async () => t?.stop());
+
+  async function projectWithPrompts(n: number, plan = 'skip_trial') {
+    const acct = await createAccount(t.app);
+    await setTeam(t, acct.teamId, { plan });
+    const { store } = t.runtime.ctx;
+    const p = await store.query<{ id: string }>(
+      `insert into projects (team_id, name, brand_name, website_url, domain, status) values ($1, 'Acme', 'Acme', 'https://acme.com/', 'acme.com', 'completed') returning id`,
+      [acct.teamId],
+    );
+    const projectId = p.rows[0].id;
+    for (let i = 0; i < n; i++) {
+      await store.query(
+        `insert into prompts (project_id, team_id, content, content_key) values ($1, $2, $3, $3)`,
+        [projectId, acct.teamId, `best crm number ${i}`],
+      );
+    }
+    const ids = (await store.query<{ id: string }>(`select id from prompts where project_id = $1 order by content`, [projectId])).rows.map((r) => r.id);
+    return { acct, projectId, ids };
+  }
+
+  it('never overspends under concurrent runs: credits used equal answers stored', async () => {
+    const { acct, projectId, ids } = await projectWithPrompts(5);
+    const ctx = t.runtime.ctx;
+    const project = (await loadProjectFacts(ctx.store, projectId))!;
+    const day = utcDay();
+    const keys = ids.flatMap((promptId) => ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'].map((provider) => ({ promptId, provider, day })));
+    const runs = await Promise.all([0, 1, 2, 3].map((i) => collectAnswers(ctx, project, i % 2 ? [...keys].reverse() : keys, null)));
+    const stored = runs.reduce((s, r) => s + r.stored, 0);
+    const state = await creditState(ctx.store, acct.teamId);
+    const answers = await ctx.store.query<{ n: number }>(`select count(*)::int as n from responses where project_id = $1`, [projectId]);
+    expect(stored).toBe(10);
+    expect(answers.rows[0].n).toBe(10);
+    expect(state).toMatchObject({ allowance: 10, used: 10, held: 0, available: 0 });
+    // Every skipped answer is recorded as skipped for lack of credits, none as failed.
+    expect(runs.every((r) => r.failed === 0)).toBe(true);
+    expect(runs.reduce((s, r) => s + r.skippedNoCredits + r.alreadyStored + r.stored, 0)).toBe(4 * keys.length);
+    // Rollups count each stored answer once.
+    const rolled = await ctx.store.query<{ n: number }>(`select sum(responses)::int as n from project_daily where project_id = $1 and provider = '*'`, [projectId]);
+    expect(rolled.rows[0].n).toBe(10);
+  });
+
+  it('schedules one daily run per project per day, however many ticks', async () => {
+    const { projectId } = await projectWithPrompts(1, 'basic');
+    const ctx = t.runtime.ctx;
+    const day = '2031-01-01';
+    const queued = await Promise.all([scheduleDailyRefreshes(ctx, day), scheduleDailyRefreshes(ctx, day), scheduleDailyRefreshes(ctx, day)]);
+    const runs = await ctx.store.query<{ n: number }>(`select count(*)::int as n from collection_runs where project_id = $1 and kind = 'daily' and day = $2`, [projectId, day]);
+    expect(runs.rows[0].n).toBe(1);
+    expect(queued.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    const jobs = await ctx.store.query<{ n: number }>(
+      `select count(*)::int as n from pgboss.job where name = 'project-refresh' and data->>'projectId' = $1 and data->>'day' = $2`,
+      [projectId, day],
+    );
+    expect(jobs.rows[0].n).toBe(1);
+  });
+
+  it('collects new prompts at once', async () => {
+    const acct = await createAccount(t.app);
+    await setTeam(t, acct.teamId, { plan: 'pro' });
+    const { store } = t.runtime.ctx;
+    const p = await store.query<{ id: string }>(
+      `insert into projects (team_id, name, brand_name, website_url, domain, status) values ($1, 'Acme', 'Acme', 'https://acme.com/', 'acme.com', 'completed') returning id`,
+      [acct.teamId],
+    );
+    const c = client(t.app, acct.key);
+    const topic = (await c.post(`/projects/${p.rows[0].id}/topics`, { name: 'CRM' })).json().data.topic_id;
+    await c.post(`/projects/${p.rows[0].id}/prompts`, { prompts: ['best crm for startups', 'cheapest crm'], topicId: topic });
+    const prompts = await until(async () => {
+      const list = (await c.get(`/projects/${p.rows[0].id}/prompts`)).json().data.prompts;
+      return list.every((x: any) => x.volume === 5) && list;
+    }, 30_000);
+    expect(prompts).toHaveLength(2);
+  });
+});
