@@ -35,7 +35,25 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 200,
+      // Raw responses (before Fastify's hooks): still `{detail}`, as everywhere else.
+      onMaxParamLength: (_path: string, _req: unknown, res: any) => {
+        res.writeHead(414, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ detail: 'A path segment is too long (at most 200 characters)' }));
+      },
+    } as any,
+    frameworkErrors: (err, req, reply: any) => {
+      // A malformed URL (bad percent-encoding): answered before routing, limited by address.
+      void ctx.limiter.hit(`ip:${req.ip}`, 70).then((d) => {
+        reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-credit-available', 0);
+        if (!d.allowed) reply.header('retry-after', d.retryAfter);
+        reply.status(d.allowed ? 400 : 429).send({
+          detail: d.allowed ? `Malformed URL: ${err.message}` : `Rate limit exceeded. Retry after ${d.retryAfter} seconds.`,
+        });
+      });
+    },
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
 

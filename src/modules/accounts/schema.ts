@@ -32,11 +32,12 @@ export const ApiKeyResult = envB(
 ).meta({ id: 'ApiKeyResult' });
 
 const required = (name: string) => ({ error: `${name} is required` });
+// Missing, empty or not a URL: the spec's one text for each URL field.
 const validUrl = (name: string) =>
   z
-    .string(required(name))
+    .string({ error: `${name} must be a valid URL` })
     .trim()
-    .min(1, `${name} is required`)
+    .min(1, `${name} must be a valid URL`)
     .max(2048, `${name} must be a valid URL`)
     .refine(
       (v) => {
