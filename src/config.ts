@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   CALLBACK_SIGNING_SECRET: z.string().startsWith('whsec_').optional(),
   ALLOW_PRIVATE_URLS: bool.default(false),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  // Extension: the delivery deadline (spec 6.2 says 10 s; tests shorten it).
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   PROVIDERS_MODE: z.enum(['auto', 'simulated', 'live']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Extensions (documented in README): the sliding window length, for tests and demos.
@@ -55,6 +57,9 @@ export interface Config {
   callbackSigningSecret?: string;
   allowPrivateUrls: boolean;
   webhookRetryBaseMs: number;
+  webhookTimeoutMs: number;
+  /** Extra CA certificates trusted for outbound HTTPS (tests with a self-signed receiver). Not from the environment. */
+  outboundCa?: string | Buffer;
   providersMode: 'auto' | 'simulated' | 'live';
   logLevel: Env['LOG_LEVEL'];
   rateLimitWindowMs: number;
@@ -88,6 +93,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     callbackSigningSecret: env.CALLBACK_SIGNING_SECRET,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
     webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     providersMode: env.PROVIDERS_MODE,
     logLevel: env.LOG_LEVEL,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,

@@ -5,7 +5,6 @@ import { standardWebhookHeaders, webhookHeaders } from './sign';
 
 /** Retries after the first attempt (spec 6.2: up to 3). */
 export const MAX_RETRIES = 3;
-export const DELIVERY_TIMEOUT_MS = 10_000;
 
 interface DeliveryRow {
   id: string;
@@ -65,9 +64,10 @@ export async function attemptDelivery(ctx: AppContext, deliveryId: string, attem
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'Sightline-Webhooks/1.0', ...headers },
       body: d.body,
-      timeoutMs: DELIVERY_TIMEOUT_MS,
+      timeoutMs: ctx.config.webhookTimeoutMs,
       maxBytes: 64 * 1024,
       allowPrivate: ctx.config.allowPrivateUrls,
+      tls: ctx.config.outboundCa ? { ca: ctx.config.outboundCa } : undefined,
     });
     status = res.status;
     retryAfter = res.headers['retry-after'];

@@ -1,6 +1,7 @@
 import type { JobDefinition } from './definition';
 import { bootstrapJob, dailyTickJob, reanalyseJob, refreshJob } from '../collection/jobs';
 import { deliveryJob } from '../deliveries/jobs';
+import { workflowStepJob } from '../workflows/jobs';
 
 /** Every job the service knows; a worker starts a handler for each one that has one. */
-export const jobDefinitions: JobDefinition[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob];
+export const jobDefinitions: JobDefinition[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob];

@@ -9,6 +9,7 @@ import projectRoutes from './projects/routes';
 import promptRoutes from './prompts/routes';
 import topicRoutes from './topics/routes';
 import webhookRoutes from './webhooks/routes';
+import workflowRoutes from './actions/workflow-routes';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -21,5 +22,6 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   analyticsRoutes,
   sourceRoutes,
   webhookRoutes,
+  workflowRoutes,
   adminRoutes,
 ];

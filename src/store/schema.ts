@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  doublePrecision,
   date,
   smallint,
   index,
@@ -371,4 +372,92 @@ export const deliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('deliveries_status_idx').on(t.status, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Actions, recommendation tasks and content workflows.
+
+export const actions = pgTable(
+  'actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    priority: text('priority').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    category: text('category').notNull(),
+    effort: text('effort'),
+    expectedImpactMin: doublePrecision('expected_impact_min'),
+    expectedImpactMax: doublePrecision('expected_impact_max'),
+    status: text('status').notNull().default('suggested'),
+    targets: jsonb('targets').$type<Array<{ type: string; value: string }>>().notNull().default(sql`'[]'::jsonb`),
+    execution: jsonb('execution').notNull(),
+    groupName: text('group_name'),
+    dependsOn: jsonb('depends_on').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** 'manual' (POST /actions) or 'recommend' (the recommendation task). */
+    source: text('source').notNull().default('manual'),
+    /** What a recommendation is about; two open actions never share one. */
+    fingerprint: text('fingerprint'),
+    ignoreReason: text('ignore_reason'),
+    ignoreFeedback: text('ignore_feedback'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('actions_project_idx').on(t.projectId, t.createdAt),
+    uniqueIndex('actions_open_fingerprint_key')
+      .on(t.projectId, t.fingerprint)
+      .where(sql`fingerprint is not null and status in ('suggested', 'accepted', 'in_progress')`),
+  ],
+);
+
+export const recommendationTasks = pgTable(
+  'recommendation_tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('running'),
+    itemCount: integer('item_count').notNull().default(0),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('recommendation_tasks_project_idx').on(t.projectId, t.createdAt)],
+);
+
+/** A content workflow: outline, draft and final, each paused at a checkpoint for approval. */
+export const workflows = pgTable(
+  'workflows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actionId: uuid('action_id').notNull().references(() => actions.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    /** running | awaiting_approval | completed | failed | rejected */
+    status: text('status').notNull().default('running'),
+    /** The step being written or waiting: outline | draft | final. */
+    step: text('step').notNull().default('outline'),
+    /** Checkpoint waiting for a reply (null while a step is being written). */
+    checkpoint: text('checkpoint'),
+    /** Approved or edited text of each step, and the feedback for a regeneration. */
+    outline: text('outline'),
+    draft: text('draft'),
+    final: text('final'),
+    title: text('title'),
+    feedback: text('feedback'),
+    /** Increments on every move: a step's job carries the version it was queued for. */
+    version: integer('version').notNull().default(0),
+    result: jsonb('result'),
+    error: text('error'),
+    writer: text('writer'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('workflows_action_idx').on(t.actionId, t.createdAt),
+    uniqueIndex('workflows_one_open_per_action')
+      .on(t.actionId)
+      .where(sql`status in ('running', 'awaiting_approval')`),
+  ],
 );

@@ -1,0 +1,173 @@
+import crypto from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '../../test/fakes/receiver';
+import { selfSignedCert } from '../../test/fixtures/tls';
+import { createAccount, startTestApp, until, type TestApp } from '../../test/helpers';
+import { emitEvent } from './events';
+import { retryDelayMs } from './send';
+
+// Registered-webhook delivery (spec 6.2, DECISIONS 8) against local receivers: signed,
+// retried up to 3 times with backoff, 3xx not followed, 10 s deadline (shortened here),
+// private addresses refused unless ALLOW_PRIVATE_URLS, nothing lost (an outbox row each).
+
+const tls = selfSignedCert();
+let t: TestApp;
+let receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ allowPrivateUrls: true, webhookRetryBaseMs: 100, webhookTimeoutMs: 500, outboundCa: tls.cert });
+});
+afterAll(async () => t?.stop());
+afterEach(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  receivers = [];
+});
+
+async function receiver(opts: Parameters<typeof startReceiver>[0] = {}) {
+  const r = await startReceiver({ tls, ...opts });
+  receivers.push(r);
+  return r;
+}
+
+async function registered(url: string) {
+  const acct = await createAccount(t.app);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/webhooks',
+    headers: { 'x-api-key': acct.key },
+    payload: { url, events: ['action.checkpoint', 'action.completed', 'action.failed'] },
+  });
+  expect(res.statusCode).toBe(201);
+  return { acct, webhook: res.json().data as { id: string; secret: string } };
+}
+
+async function emit(teamId: string, data: Record<string, unknown> = { action_id: crypto.randomUUID(), workflow_id: crypto.randomUUID(), error: 'x' }) {
+  const ctx = t.runtime.ctx;
+  await ctx.store.tx((tx) => emitEvent(ctx, tx, teamId, 'action.failed', data));
+}
+
+async function delivery(teamId: string) {
+  return until(async () => {
+    const { rows } = await t.runtime.ctx.store.query<{ status: string; attempts: number; last_error: string | null }>(
+      `select status, attempts, last_error from deliveries where team_id = $1 and status <> 'pending'`,
+      [teamId],
+    );
+    return rows[0];
+  }, 20_000);
+}
+
+describe('registered webhook delivery', () => {
+  it('signs the raw body with the whsec_ secret (lowercase hex HMAC-SHA256) and sends id and timestamp', async () => {
+    const r = await receiver();
+    const { acct, webhook } = await registered(r.url);
+    const data = { action_id: crypto.randomUUID(), workflow_id: crypto.randomUUID(), error: 'boom' };
+    await emit(acct.teamId, data);
+    const [got] = await r.waitFor(1, 15_000);
+    const expected = crypto.createHmac('sha256', webhook.secret).update(got.body).digest('hex');
+    expect(got.headers['x-webhook-signature']).toBe(expected);
+    expect(crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(got.headers['x-webhook-signature']))).toBe(true);
+    expect(got.headers['x-webhook-id']).toMatch(/^msg_/);
+    expect(Number(got.headers['x-webhook-timestamp'])).toBeGreaterThan(Date.now() / 1000 - 60);
+    const body = JSON.parse(got.body);
+    expect(body).toEqual({ event: 'action.failed', timestamp: expect.any(String), data });
+    expect((await delivery(acct.teamId)).status).toBe('delivered');
+  });
+
+  it('retries a receiver that fails twice, then succeeds: 3 attempts, one webhook id', async () => {
+    const r = await receiver({ replies: [500, 503] });
+    const { acct } = await registered(r.url);
+    await emit(acct.teamId);
+    const got = await r.waitFor(3, 20_000);
+    expect(new Set(got.map((g) => g.headers['x-webhook-id'])).size).toBe(1);
+    expect(new Set(got.map((g) => g.body)).size).toBe(1);
+    const d = await delivery(acct.teamId);
+    expect(d).toMatchObject({ status: 'delivered', attempts: 3 });
+    // backoff: the second wait is longer than the first (base 100 ms × 1, × 2, ±20 %)
+    expect(got[2].at - got[1].at).toBeGreaterThan(got[1].at - got[0].at);
+  });
+
+  it('gives up after 3 retries (4 attempts) and records the failure', async () => {
+    const r = await receiver({ then: 500 });
+    const { acct } = await registered(r.url);
+    await emit(acct.teamId);
+    const d = await delivery(acct.teamId);
+    expect(d).toMatchObject({ status: 'failed', attempts: 4 });
+    expect(d.last_error).toMatch(/500/);
+    expect(r.received).toHaveLength(4);
+  });
+
+  it('counts a receiver that does not answer in time as failed, and retries it', async () => {
+    const r = await receiver({ replies: ['hang'], then: 200 });
+    const { acct } = await registered(r.url);
+    await emit(acct.teamId);
+    const got = await r.waitFor(2, 20_000);
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(500);
+    expect(await delivery(acct.teamId)).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('does not follow a redirect: a 3xx is a failure', async () => {
+    const target = await receiver();
+    const r = await receiver({ then: { status: 302, headers: { location: target.url } } });
+    const { acct } = await registered(r.url);
+    await emit(acct.teamId);
+    const d = await delivery(acct.teamId);
+    expect(d.status).toBe('failed');
+    expect(d.last_error).toMatch(/redirect/);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('honours a longer Retry-After', () => {
+    expect(retryDelayMs(100, 1, '3', () => 0.5)).toBe(3000);
+    expect(retryDelayMs(1000, 2, '1', () => 0.5)).toBe(2000);
+    const d = retryDelayMs(1000, 3, undefined, () => 0);
+    expect(d).toBe(3200); // 1000 × 4 × 0.8
+  });
+
+  it('stops delivering to a deleted webhook', async () => {
+    const r = await receiver({ then: 500 });
+    const { acct, webhook } = await registered(r.url);
+    await emit(acct.teamId);
+    await r.waitFor(1, 10_000);
+    const del = await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${webhook.id}`, headers: { 'x-api-key': acct.key } });
+    expect(del.statusCode).toBe(200);
+    const seen = r.received.length;
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.received.length).toBeLessThanOrEqual(seen + 1); // at most the attempt already in flight
+    const left = await t.runtime.ctx.store.query(`select 1 from deliveries where team_id = $1`, [acct.teamId]);
+    expect(left.rows).toHaveLength(0);
+  });
+});
+
+describe('outbound address guard', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await startTestApp({ allowPrivateUrls: false, webhookRetryBaseMs: 50, webhookTimeoutMs: 500, outboundCa: tls.cert });
+  });
+  afterAll(async () => strict?.stop());
+
+  it('refuses a URL that resolves to a private address when ALLOW_PRIVATE_URLS is off', async () => {
+    const r = await receiver();
+    const acct = await createAccount(strict.app);
+    // localhost resolves to a loopback address: refused at connect time, not by name
+    const url = r.url.replace('127.0.0.1', 'localhost');
+    const res = await strict.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: { 'x-api-key': acct.key },
+      payload: { url, events: ['action.failed'] },
+    });
+    expect(res.statusCode).toBe(201);
+    const ctx = strict.runtime.ctx;
+    await ctx.store.tx((tx) => emitEvent(ctx, tx, acct.teamId, 'action.failed', { action_id: 'a', workflow_id: 'w', error: 'e' }));
+    const d = await until(async () => {
+      const { rows } = await ctx.store.query<{ status: string; last_error: string }>(
+        `select status, last_error from deliveries where team_id = $1 and status <> 'pending'`,
+        [acct.teamId],
+      );
+      return rows[0];
+    }, 15_000);
+    expect(d.status).toBe('failed');
+    expect(d.last_error).toMatch(/blocked_address/);
+    expect(r.received).toHaveLength(0);
+  });
+});

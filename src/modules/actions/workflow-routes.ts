@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../../http/envelope';
+import { ctxOf } from '../../http/request';
+import * as s from './workflow-schema';
+import * as svc from './workflow-service';
+
+/** The article workflow of an action (DECISIONS 7): execute, read, answer a checkpoint. */
+export default async function workflowRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['actions'];
+
+  app.post(
+    '/projects/:project_id/actions/:action_id/execute',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Start the article workflow (outline, draft, final with approval checkpoints)',
+        params: s.ActionParams,
+        response: { 202: s.ExecuteEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req, reply) => reply.status(202).send(a(await svc.executeAction(ctxOf(req), req.params.project_id, req.params.action_id))),
+  );
+
+  app.get(
+    '/projects/:project_id/actions/:action_id/workflow',
+    {
+      schema: { tags, summary: "The action's latest workflow", params: s.ActionParams, response: { 200: s.WorkflowEnvelope, ...errors(400, 401, 403, 404, 429) } },
+    },
+    async (req) => a(await svc.getWorkflow(ctxOf(req), req.params.project_id, req.params.action_id)),
+  );
+
+  app.post(
+    '/projects/:project_id/actions/:action_id/workflow/respond',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Approve, edit, regenerate or reject the checkpoint that waits',
+        params: s.ActionParams,
+        body: s.RespondBody,
+        response: { 200: s.WorkflowEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => a(await svc.respond(ctxOf(req), req.params.project_id, req.params.action_id, req.body)),
+  );
+}
