@@ -82,8 +82,20 @@ describe('registered webhook delivery', () => {
     expect(new Set(got.map((g) => g.body)).size).toBe(1);
     const d = await delivery(acct.teamId);
     expect(d).toMatchObject({ status: 'delivered', attempts: 3 });
-    // backoff: the second wait is longer than the first (base 100 ms × 1, × 2, ±20 %)
-    expect(got[2].at - got[1].at).toBeGreaterThan(got[1].at - got[0].at);
+    // backoff as scheduled: retry n waits base × 2^(n-1) ± 20 % (100 ms, then 200 ms)
+    const jobs = await t.runtime.ctx.store.query<{ attempt: number; wait_ms: number }>(
+      `select (data->>'attempt')::int as attempt,
+              (extract(epoch from (start_after - created_on)) * 1000)::int as wait_ms
+         from pgboss.job where name = 'delivery-attempt' and (data->>'attempt')::int > 1
+          and data->>'deliveryId' in (select id::text from deliveries where team_id = $1)
+        order by attempt`,
+      [acct.teamId],
+    );
+    expect(jobs.rows.map((j) => j.attempt)).toEqual([2, 3]);
+    expect(jobs.rows[0].wait_ms).toBeGreaterThanOrEqual(80 - 5);
+    expect(jobs.rows[0].wait_ms).toBeLessThanOrEqual(120 + 5);
+    expect(jobs.rows[1].wait_ms).toBeGreaterThanOrEqual(160 - 5);
+    expect(jobs.rows[1].wait_ms).toBeLessThanOrEqual(240 + 5);
   });
 
   it('gives up after 3 retries (4 attempts) and records the failure', async () => {
