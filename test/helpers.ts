@@ -34,6 +34,11 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   stop(): Promise<void>;
+  /**
+   * Stops the process's runtime and starts a new one on the same store (the same database,
+   * or the same DATA_DIR: use `{ memoryStore: false, dataDir }` on the embedded store).
+   */
+  restart(): Promise<void>;
 }
 
 /** A whole service on a real store (the suite's store), not listening: use inject. */
@@ -49,16 +54,23 @@ export async function startTestApp(overrides: Partial<Config> = {}, env: Record<
     // server mode: the shared limiter, with a key prefix per test app (see rate-limit tests)
   }
   const config = loadConfig({ ...env }, { ...base, ...overrides });
-  const runtime = await createRuntime(config, pino({ level: 'silent' }));
-  return {
-    runtime,
-    app: runtime.app!,
+  const t: TestApp = {
+    runtime: await createRuntime(config, pino({ level: 'silent' })),
+    app: null as unknown as FastifyInstance,
     config,
     async stop() {
-      await runtime.stop();
+      await t.runtime.stop();
       await db?.drop();
     },
+    async restart() {
+      if (config.memoryStore && !config.databaseUrl) throw new Error('restart needs a store that outlives the runtime');
+      await t.runtime.stop();
+      t.runtime = await createRuntime(config, pino({ level: 'silent' }));
+      t.app = t.runtime.app!;
+    },
   };
+  t.app = t.runtime.app!;
+  return t;
 }
 
 export interface Account {

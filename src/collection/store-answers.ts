@@ -116,9 +116,10 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       citeRows.push([s.responseId, s.promptId, s.provider, s.day, c.url, c.domain, c.title, c.category, c.urlType, c.referenceIndex, a.mentioned, `{${brandIds.join(',')}}`]);
       const firstInResponse = !domainsSeen.has(c.domain);
       domainsSeen.add(c.domain);
-      // A domain's category can differ by host (docs.x.com is reference, x.com corporate);
-      // its rollup row takes the category of its first citation in the batch.
-      if (!domainCategory.has(c.domain)) domainCategory.set(c.domain, c.category);
+      // A domain's category can differ by host or page (docs.x.com is reference, x.com
+      // corporate); the domain's rollup keeps the lowest id seen, as every read does
+      // (min(category)), so one domain shows one category everywhere.
+      domainCategory.set(c.domain, Math.min(domainCategory.get(c.domain) ?? c.category, c.category));
       const v = [1, firstInResponse ? 1 : 0, a.mentioned ? 0 : 1];
       bump(projectDomain, [s.provider, s.day, c.domain], v);
       bump(projectDomain, [ALL, s.day, c.domain], v);
@@ -203,7 +204,8 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
        on conflict (project_id, provider, day, domain) do update set
          citations = project_domain_daily.citations + excluded.citations,
          responses = project_domain_daily.responses + excluded.responses,
-         citations_unmentioned = project_domain_daily.citations_unmentioned + excluded.citations_unmentioned`,
+         citations_unmentioned = project_domain_daily.citations_unmentioned + excluded.citations_unmentioned,
+         category = least(project_domain_daily.category, excluded.category)`,
       [
         projectId,
         ...[0, 1, 2].map((i) => dm.map((r) => r.key[i])),

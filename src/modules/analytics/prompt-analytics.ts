@@ -67,7 +67,7 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
 
 interface ChatRow {
   id: string;
-  collected_at: Date;
+  at: Date;
   provider: string;
   model: string;
   text: string;
@@ -84,10 +84,15 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
   const prompt = await requirePrompt(ctx, projectId, promptId);
   const [{ rows }, brands] = await Promise.all([
     ctx.store.query<ChatRow>(
-      `select id, collected_at, provider, model, text, "references", mentioned, position, sentiment, brands, preview
+      // A response belongs to its (UTC) day: `date` is when it was collected if that was on
+      // its day, else the start of its day (an answer stored later for a past day, as a
+      // backfill, a retry after midnight or the seed does, is still that day's answer).
+      `select id, provider, model, text, "references", mentioned, position, sentiment, brands, preview,
+              case when (collected_at at time zone 'UTC')::date = day then collected_at
+                   else day::timestamp at time zone 'UTC' end as at
          from responses
         where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-        order by day desc, provider, id
+        order by day desc, at desc, provider, id
         limit $5 offset $6`,
       [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize],
     ),
@@ -100,7 +105,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       .sort((a, b) => a.position - b.position);
     return {
       id: r.id,
-      date: iso(r.collected_at),
+      date: iso(r.at),
       mentioned: r.mentioned,
       position: r.position,
       all_mentions: named.map((b) => publicBrand(b.info)),
