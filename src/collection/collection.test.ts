@@ -9,6 +9,7 @@ import { collectAnswers } from './collect';
 import { creditState } from './credits';
 import { scheduleDailyRefreshes } from './refresh';
 import { utcDay } from '../lib/time';
+import { expectConsistentRollups } from '../../test/rollup-invariants';
 
 const BOOTSTRAP = ['chatgpt', 'perplexity', 'google_ai_overview'] as const;
 
@@ -172,5 +173,40 @@ describe('credits and scheduling', () => {
       return list.every((x: any) => x.volume === 5) && list;
     }, 30_000);
     expect(prompts).toHaveLength(2);
+  });
+});
+
+describe('rollups stay consistent', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ providersMode: 'simulated', role: 'api' });
+  });
+  afterAll(async () => t?.stop());
+
+  it('after seeding, a prompt deletion and a re-analysis', async () => {
+    const { seedProject } = await import('./seed');
+    const ctx = t.runtime.ctx;
+    const seeded = await seedProject(ctx, { prompts: 6, providers: ['chatgpt', 'perplexity', 'claude'], days: 4, competitors: 4 });
+    await expectConsistentRollups(ctx.store, seeded.projectId);
+    const c = client(t.app, seeded.apiKey);
+    const prompts = (await c.get(`/projects/${seeded.projectId}/prompts?duration_days=30`)).json().data.prompts as any[];
+    expect(prompts.reduce((s, p) => s + p.volume, 0)).toBe(6 * 3 * 4);
+    const del = await c.delete(`/projects/${seeded.projectId}/prompts/${prompts[0].id}`);
+    expect(del.statusCode).toBe(200);
+    await expectConsistentRollups(ctx.store, seeded.projectId);
+    const comps = (await c.get(`/projects/${seeded.projectId}/competitors?duration_days=30`)).json().data;
+    const overview = (await c.get(`/projects/${seeded.projectId}/overview?duration_days=30`)).json().data.items as any[];
+    expect(overview).toHaveLength(5);
+    // own brand: mentions across the remaining prompts, from two different rollups
+    const own = comps.active_competitors[0].metrics;
+    const mentioned = await ctx.store.query<{ n: number }>(
+      `select count(*)::int as n from responses where project_id = $1 and mentioned`,
+      [seeded.projectId],
+    );
+    expect(own.visibility).toBeCloseTo((100 * mentioned.rows[0].n) / (5 * 3 * 4), 2);
+    const { reanalyseProject } = await import('./reanalyse');
+    expect(await reanalyseProject(ctx, seeded.projectId)).toBe(5 * 3 * 4);
+    await expectConsistentRollups(ctx.store, seeded.projectId);
+    expect((await c.get(`/projects/${seeded.projectId}/competitors?duration_days=30`)).json().data).toEqual(comps);
   });
 });

@@ -217,3 +217,46 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 }
 
 export { OWN_BRAND_ID };
+
+/**
+ * Takes a prompt's answers out of the project-level rollups, in the caller's transaction,
+ * before the prompt (and with it its answers and per-prompt rollups) is deleted: the
+ * project's figures then never count answers of a prompt that no longer exists.
+ */
+export async function removePromptFromRollups(tx: Tx, projectId: string, promptId: string): Promise<void> {
+  await tx.query(
+    `update project_daily d set responses = d.responses - p.responses, mentioned = d.mentioned - p.mentioned,
+            position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum,
+            cites_own = d.cites_own - p.cites_own, citations = d.citations - p.citations
+       from prompt_daily p
+      where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day`,
+    [projectId, promptId],
+  );
+  await tx.query(
+    `update project_brand_daily d set mentions = d.mentions - p.mentions, mention_count = d.mention_count - p.mention_count,
+            position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum
+       from prompt_brand_daily p
+      where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day and d.brand_id = p.brand_id`,
+    [projectId, promptId],
+  );
+  // Citations per (provider, day, domain), counted as addToRollups counts them, for the
+  // provider rows and the '*' rows alike.
+  await tx.query(
+    `with per_provider as (
+       select provider, day, domain, count(*)::int as n, count(distinct response_id)::int as r,
+              (count(*) filter (where not mentioned))::int as u
+         from citations where prompt_id = $2 group by provider, day, domain),
+     deltas as (
+       select provider, day, domain, n, r, u from per_provider
+       union all
+       select '${ALL}', day, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_provider group by day, domain)
+     update project_domain_daily d set citations = d.citations - x.n, responses = d.responses - x.r,
+            citations_unmentioned = d.citations_unmentioned - x.u
+       from deltas x
+      where d.project_id = $1 and d.provider = x.provider and d.day = x.day and d.domain = x.domain`,
+    [projectId, promptId],
+  );
+  await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
+  await tx.query(`delete from project_brand_daily where project_id = $1 and mentions <= 0`, [projectId]);
+  await tx.query(`delete from project_domain_daily where project_id = $1 and citations <= 0`, [projectId]);
+}

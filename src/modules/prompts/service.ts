@@ -7,6 +7,7 @@ import { requireProject } from '../projects/service';
 import { topicInProject } from '../topics/service';
 import { classifyIntent } from './intent';
 import { enqueuePromptCollection } from '../../collection/refresh';
+import { removePromptFromRollups } from '../../collection/store-answers';
 import { noData, promptMetrics } from '../analytics/prompt-metrics';
 import { resolveWindow, type Window } from '../analytics/window';
 
@@ -223,7 +224,11 @@ export async function updatePrompt(
 
 export async function deletePrompt(ctx: RequestContext, projectId: string, promptId: string) {
   await requireProject(ctx, projectId);
-  const { rowCount } = await ctx.store.query(`delete from prompts where id = $1 and project_id = $2`, [promptId, projectId]);
-  if (!rowCount) throw new NotFound('Prompt not found');
-  return { promptId, message: 'Prompt and its analytics deleted' };
+  return ctx.store.tx(async (tx) => {
+    await loadPrompt(tx, projectId, promptId);
+    await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    await removePromptFromRollups(tx, projectId, promptId);
+    await tx.query(`delete from prompts where id = $1 and project_id = $2`, [promptId, projectId]);
+    return { promptId, message: 'Prompt and its analytics deleted' };
+  });
 }
