@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { createAnalyzer } from '../src/analysis/index';
 import type { BrandSpec } from '../src/analysis/types';
 import type { Reference } from '../src/ports/providers/types';
+import type { Suite } from './lib';
 
 // Analysis throughput: answers analysed per second on one core (this thread), for answers of
 // about 2 KB that name 10 tracked brands and carry 8 citations (references and links in the
@@ -135,5 +136,14 @@ export function runAnalysisBench(opts: { seconds?: number; print?: boolean } = {
   }
   return result;
 }
+
+/** For bench/run.ts: `npm run bench -- analysis`. Prints the figure; a missed goal is printed, never thrown. */
+export const analysisSuite: Suite = {
+  name: 'analysis',
+  description: 'answers analysed per second on one core (2 KB, 10 brands, 8 citations)',
+  async run() {
+    runAnalysisBench();
+  },
+};
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runAnalysisBench();

@@ -1,8 +1,8 @@
 import type { Reference } from '../ports/providers/types';
 import type { CompiledBrands } from './brands';
-import { categorize, hostInfo, pageType } from './categories';
+import { categorize, hostInfo, pageType, type HostInfo } from './categories';
 import { CAP, lowerAt, type Doc } from './doc';
-import { normalizeUrl } from './urls';
+import { normalizeUrl, type NormalizedUrl } from './urls';
 import type { Citation } from './types';
 
 /** A citation with the host facts the other steps reuse. */
@@ -36,17 +36,15 @@ export function buildCitations(doc: Doc, references: readonly Reference[], cb: C
   for (const r of refs) if (Number.isInteger(r.reference_index) && r.reference_index >= nextIndex) nextIndex = r.reference_index + 1;
 
   const take = (link: string, title: string, snippet: string, index: number | null) => {
-    const norm = normalizeUrl(link);
-    if (!norm) return;
+    const parsed = parseLink(link);
+    if (!parsed) return;
+    const { norm, info, urlType } = parsed;
     const seen = byUrl.get(norm.url);
     if (seen) {
       if (!isUsefulTitle(seen.title, seen.url) && isUsefulTitle(title, norm.url)) seen.title = title.trim();
       if (!seen.snippet && snippet) seen.snippet = snippet;
       return;
     }
-    const info = hostInfo(norm.host);
-    if (!info || info.placeholder) return;
-    const urlType = pageType(info.host, norm.path);
     const brandIds: string[] = [];
     let isOwn = false;
     for (const b of cb.domains.get(info.domain) ?? []) {
@@ -74,13 +72,36 @@ export function buildCitations(doc: Doc, references: readonly Reference[], cb: C
   return out;
 }
 
-/** Lower-case capitalised words of the text, alone and joined with the next one ("Help Scout" → helpscout). */
+interface ParsedLink {
+  norm: NormalizedUrl;
+  info: HostInfo;
+  urlType: number;
+}
+
+// The answer-independent facts of a link, kept across answers: the same sources come back
+// again and again (bounded; cleared when full).
+const linkCache = new Map<string, ParsedLink | null>();
+
+function parseLink(link: string): ParsedLink | null {
+  let p = linkCache.get(link);
+  if (p !== undefined) return p;
+  const norm = normalizeUrl(link);
+  const info = norm ? hostInfo(norm.host) : null;
+  p = norm && info && !info.placeholder ? { norm, info, urlType: pageType(info.host, norm.path) } : null;
+  if (linkCache.size >= 20_000) linkCache.clear();
+  linkCache.set(link, p);
+  return p;
+}
+
+/** Lower-case capitalised words, alone and joined with the next one or two ("Help Scout" → helpscout). */
 function capitalisedNames(doc: Doc): Set<string> {
   const set = new Set<string>();
+  const joins = (i: number) => i + 1 < doc.n && doc.flags[i + 1] & CAP && doc.start[i + 1] - doc.end[i] === 1;
   for (let i = 0; i < doc.n; i++) {
     if (!(doc.flags[i] & CAP)) continue;
-    set.add(lowerAt(doc, i));
-    if (i + 1 < doc.n && doc.flags[i + 1] & CAP && doc.start[i + 1] - doc.end[i] === 1) set.add(lowerAt(doc, i) + lowerAt(doc, i + 1));
+    let name = lowerAt(doc, i);
+    set.add(name);
+    for (let k = i; k < i + 2 && joins(k); k++) set.add((name += lowerAt(doc, k + 1)));
   }
   return set;
 }

@@ -14,6 +14,8 @@ export interface Candidate {
   key: string;
   count: number;
   domain: string | null;
+  /** Only dictionary words: a brand only where some cited domain carries the name. */
+  needsDomain: boolean;
 }
 
 const STOP = new Set(COMPETITOR_STOPLIST);
@@ -52,9 +54,10 @@ export function cleanName(raw: string): string | null {
  * bold names, link text, first cells of table rows, and capitalised words that are the name
  * of a cited company domain ("Freshworks" with freshworks.com cited). Dropped: tracked
  * brands and their sub-products, the stoplist, names of curated sources (Reddit, G2),
- * and names made only of dictionary words unless a cited domain carries the name.
+ * and names made only of dictionary words unless a cited domain carries the name
+ * (`keepUntied` keeps those, for detectCompetitors to decide across answers).
  */
-export function extractCandidates(doc: Doc, cb: CompiledBrands, citations: readonly CitationDraft[]): Candidate[] {
+export function extractCandidates(doc: Doc, cb: CompiledBrands, citations: readonly CitationDraft[], keepUntied = false): Candidate[] {
   const raw: string[] = [];
   const { clean } = doc;
   if (clean.indexOf('**') !== -1 || clean.indexOf('__') !== -1) {
@@ -92,8 +95,8 @@ export function extractCandidates(doc: Doc, cb: CompiledBrands, citations: reado
     }
     if (!info || byKey.has(info.key)) continue;
     const domain = companyLabels.get(info.key) ?? companyLabels.get(info.tokens.join('')) ?? null;
-    if (!domain && info.needsDomain) continue;
-    byKey.set(info.key, { name: info.name, key: info.key, count: countOccurrences(doc, info.tokens), domain });
+    if (!domain && info.needsDomain && !keepUntied) continue;
+    byKey.set(info.key, { name: info.name, key: info.key, count: countOccurrences(doc, info.tokens), domain, needsDomain: info.needsDomain });
   }
   return [...byKey.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
@@ -150,12 +153,16 @@ function countOccurrences(doc: Doc, tokens: string[]): number {
   return Math.max(n, 1);
 }
 
-/** Ranks names across answers: by the number of answers naming them, then total mentions. */
+/**
+ * Ranks names across answers: by the number of answers naming them, then total mentions.
+ * A name made of dictionary words ("Folk") counts only if some answer cites a domain
+ * carrying it (folk.app).
+ */
 export function rankCandidates(perAnswer: Candidate[][], limit: number, minAnswers: number): Array<{ name: string; domain: string | null; count: number }> {
-  const agg = new Map<string, { names: Map<string, number>; domains: Map<string, number>; answers: number; total: number }>();
+  const agg = new Map<string, { names: Map<string, number>; domains: Map<string, number>; answers: number; total: number; needsDomain: boolean }>();
   for (const cands of perAnswer) {
     for (const c of cands) {
-      const a = agg.get(c.key) ?? { names: new Map(), domains: new Map(), answers: 0, total: 0 };
+      const a = agg.get(c.key) ?? { names: new Map(), domains: new Map(), answers: 0, total: 0, needsDomain: c.needsDomain };
       a.answers++;
       a.total += c.count;
       a.names.set(c.name, (a.names.get(c.name) ?? 0) + 1);
@@ -165,7 +172,7 @@ export function rankCandidates(perAnswer: Candidate[][], limit: number, minAnswe
   }
   const top = (m: Map<string, number>) => [...m].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0] ?? null;
   return [...agg.values()]
-    .filter((a) => a.answers >= minAnswers)
+    .filter((a) => a.answers >= minAnswers && (!a.needsDomain || a.domains.size > 0))
     .sort((x, y) => y.answers - x.answers || y.total - x.total || top(x.names)!.localeCompare(top(y.names)!))
     .slice(0, limit)
     .map((a) => ({ name: top(a.names)!, domain: top(a.domains), count: a.answers }));

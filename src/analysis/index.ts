@@ -90,7 +90,7 @@ export function detectCompetitors(
   const cb = compileBrands([ownBrand, ...known]);
   const perAnswer = answers.map((a) => {
     const doc = parseDoc(a.text ?? '');
-    return extractCandidates(doc, cb, buildCitations(doc, a.references ?? [], cb));
+    return extractCandidates(doc, cb, buildCitations(doc, a.references ?? [], cb), true);
   });
   return rankCandidates(perAnswer, limit, answers.length >= 3 ? 2 : 1);
 }

@@ -40,9 +40,11 @@ function firstSentenceEnd(s: string): number {
 
 /** Cuts to at most `max` characters on a word boundary, the ellipsis counted. */
 export function truncate(s: string, max = PREVIEW_MAX): string {
-  if ([...s].length <= max) return s;
-  const chars = [...s].slice(0, max - 1).join('');
-  const space = chars.lastIndexOf(' ');
+  const all = [...s];
+  if (all.length <= max) return s;
+  const chars = all.slice(0, max - 1).join('');
+  // the kept part ends a word when the next character is a space
+  const space = all[max - 1] === ' ' ? chars.length : chars.lastIndexOf(' ');
   const cut = space > max / 3 ? chars.slice(0, space) : chars;
   return `${cut.replace(/[\s,;:\u2013\u2014-]+$/, '')}\u2026`;
 }

@@ -49,7 +49,11 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number):
       const per = new Map<number, number[]>();
       for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
         const score = toScale(vaderCompound(text));
-        for (const b of bs) per.set(b, [...(per.get(b) ?? []), score]);
+        for (const b of bs) {
+          const list = per.get(b);
+          if (list) list.push(score);
+          else per.set(b, [score]);
+        }
       }
       for (const [b, scores] of per) add(b, scores.reduce((x, y) => x + y, 0) / scores.length);
     }
@@ -65,21 +69,34 @@ export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string
   const owner = new Map<number, number>();
   for (const m of mentions) for (let t = m.tok; t <= m.tokEnd; t++) owner.set(t, m.brand);
 
+  let lastBrandTok = -1;
+  for (const m of mentions) lastBrandTok = Math.max(lastBrandTok, m.tokEnd);
+
   const segs: Segment[] = [];
   let cur: Segment | null = null;
+  let saidSomething = false; // the current clause has words after its last name
   for (let t = first; t < last; t++) {
     const lw = lowerAt(doc, t);
     const brand = owner.get(t);
-    const startsClause =
-      !cur || (brand === undefined && CONTRAST.has(lw)) || (t > first && CLAUSE_PUNCT.test(doc.clean.slice(doc.end[t - 1], doc.start[t])));
-    if (startsClause && !(cur && owner.get(t - 1) !== undefined && owner.get(t - 1) === brand)) {
-      cur = { from: t, to: t + 1, brands: [], contrast: brand === undefined && CONTRAST.has(lw), namesOnly: true };
+    const contrast = brand === undefined && CONTRAST.has(lw);
+    // "X targets enterprises and Y is great": "and"/"or" after a full clause about a name,
+    // with another name to come, starts a clause of its own
+    const joinsClauses = brand === undefined && (lw === 'and' || lw === 'or') && cur !== null && cur.brands.length > 0 && saidSomething && t < lastBrandTok;
+    const punct = t > first && CLAUSE_PUNCT.test(doc.clean.slice(doc.end[t - 1], doc.start[t]));
+    const sameName = cur !== null && brand !== undefined && owner.get(t - 1) === brand;
+    if (!cur || ((contrast || joinsClauses || punct) && !sameName)) {
+      cur = { from: t, to: t + 1, brands: [], contrast, namesOnly: true };
       segs.push(cur);
+      saidSomething = false;
     }
-    cur!.to = t + 1;
+    cur.to = t + 1;
     if (brand !== undefined) {
-      if (!cur!.brands.includes(brand)) cur!.brands.push(brand);
-    } else if (!JOINERS.has(lw) && !(cur!.contrast && t === cur!.from)) cur!.namesOnly = false;
+      if (!cur.brands.includes(brand)) cur.brands.push(brand);
+      saidSomething = false;
+    } else if (!JOINERS.has(lw) && !(cur.contrast && t === cur.from)) {
+      cur.namesOnly = false;
+      saidSomething = true;
+    }
   }
 
   // names-only clauses share the next clause (unless that one is a contrast)

@@ -23,14 +23,30 @@ const TRAILING = new Set(['.', ',', ';', ':', '!', '?', '*', '_', '~', '>', '\u2
 const BARE_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}$/i;
 
 function trimUrl(raw: string): string {
-  let s = raw;
+  let end = raw.length;
+  let open = -1; // bracket counts, made on first need
+  let close = 0;
+  let openSq = 0;
+  let closeSq = 0;
   for (;;) {
-    const last = s[s.length - 1];
-    if (TRAILING.has(last)) s = s.slice(0, -1);
-    else if (last === ')' && count(s, '(') < count(s, ')')) s = s.slice(0, -1);
-    else if (last === ']' && count(s, '[') < count(s, ']')) s = s.slice(0, -1);
-    else return s;
+    const last = raw[end - 1];
+    if (TRAILING.has(last)) {
+      end--;
+      continue;
+    }
+    if (last !== ')' && last !== ']') break;
+    if (open === -1) {
+      open = count(raw, '(');
+      close = count(raw, ')');
+      openSq = count(raw, '[');
+      closeSq = count(raw, ']');
+    }
+    if (last === ')' && open < close) close--;
+    else if (last === ']' && openSq < closeSq) closeSq--;
+    else break;
+    end--;
   }
+  return raw.slice(0, end);
 }
 
 function count(s: string, ch: string): number {

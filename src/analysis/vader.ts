@@ -1,7 +1,8 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { LEXICON_ADDITIONS } from './data/lexicon-additions';
+import { BOOSTER_DAMPENERS, BOOSTER_INCREMENTS, NEGATIONS, SPECIAL_IDIOMS } from './data/vader-words';
+import { hashLower } from './doc';
+import { HashedLexicon, Words, vaderLexicon } from './vader-input';
+
+export { vaderLexicon } from './vader-input';
 
 /**
  * VADER (Hutto & Gilbert, 2014) compound score, on the lexicon shipped by the
@@ -14,148 +15,75 @@ import { LEXICON_ADDITIONS } from './data/lexicon-additions';
 
 const B_INCR = 0.293;
 const B_DECR = -0.293;
+const NEGATE = new Set(NEGATIONS);
+const BOOSTERS = new Map<string, number>([
+  ...BOOSTER_INCREMENTS.map((w) => [w, B_INCR] as [string, number]),
+  ...BOOSTER_DAMPENERS.map((w) => [w, B_DECR] as [string, number]),
+]);
+const IDIOMS = new Map<string, number>(Object.entries(SPECIAL_IDIOMS));
 const C_INCR = 0.733;
 const N_SCALAR = -0.74;
 
-const NEGATE = new Set([
-  'aint', 'arent', 'cannot', 'cant', 'couldnt', 'darent', 'didnt', 'doesnt', "ain't", "aren't", "can't", "couldn't",
-  "daren't", "didn't", "doesn't", 'dont', 'hadnt', 'hasnt', 'havent', 'isnt', 'mightnt', 'mustnt', 'neither',
-  "don't", "hadn't", "hasn't", "haven't", "isn't", "mightn't", "mustn't", 'neednt', "needn't", 'never', 'none',
-  'nope', 'nor', 'not', 'nothing', 'nowhere', 'oughtnt', 'shant', 'shouldnt', 'uhuh', 'wasnt', 'werent', "oughtn't",
-  "shan't", "shouldn't", 'uh-uh', "wasn't", "weren't", 'without', 'wont', 'wouldnt', "won't", "wouldn't", 'rarely',
-  'seldom', 'despite',
-]);
 
-const BOOSTERS = new Map<string, number>();
-for (const w of [
-  'absolutely', 'amazingly', 'awfully', 'completely', 'considerably', 'decidedly', 'deeply', 'effing', 'enormously',
-  'entirely', 'especially', 'exceptionally', 'extremely', 'fabulously', 'flipping', 'flippin', 'fricking', 'frickin',
-  'frigging', 'friggin', 'fully', 'fucking', 'greatly', 'hella', 'highly', 'hugely', 'incredibly', 'intensely',
-  'majorly', 'more', 'most', 'particularly', 'purely', 'quite', 'really', 'remarkably', 'so', 'substantially',
-  'thoroughly', 'totally', 'tremendously', 'uber', 'unbelievably', 'unusually', 'utterly', 'very',
-]) BOOSTERS.set(w, B_INCR);
-for (const w of [
-  'almost', 'barely', 'hardly', 'just enough', 'kind of', 'kinda', 'kindof', 'kind-of', 'less', 'little',
-  'marginally', 'occasionally', 'partly', 'scarcely', 'slightly', 'somewhat', 'sort of', 'sorta', 'sortof', 'sort-of',
-]) BOOSTERS.set(w, B_DECR);
+const hashed = new WeakMap<Map<string, number>, HashedLexicon>();
+const HASHED_BOOSTERS = new HashedLexicon(BOOSTERS);
+const H_KIND = hashLower('kind');
+const H_OF = hashLower('of');
+const H_BUT = hashLower('but');
+const H_LEAST = hashLower('least');
 
-const IDIOMS = new Map<string, number>([
-  ['the shit', 3], ['the bomb', 3], ['bad ass', 1.5], ['yeah right', -2], ['cut the mustard', 2],
-  ['kiss of death', -1.5], ['hand to mouth', -2],
-]);
+const NEGATE_HASHES = new Set([...NEGATE].map(hashLower));
 
-let lexicon: Map<string, number> | null = null;
-
-/**
- * The VADER lexicon (about 7,500 words and emoticons, read once from the package) plus the
- * product-review words of data/lexicon-additions.ts; `plain` leaves the additions out.
- */
-export function vaderLexicon(plain = false): Map<string, number> {
-  if (plain) return readLexicon();
-  if (lexicon) return lexicon;
-  const map = readLexicon();
-  for (const [w, v] of Object.entries(LEXICON_ADDITIONS)) map.set(w, v);
-  lexicon = map;
-  return map;
-}
-
-function readLexicon(): Map<string, number> {
-  const require = createRequire(import.meta.url);
-  const file = path.join(path.dirname(require.resolve('vader-sentiment/package.json')), 'vader_lexicon.txt');
-  const map = new Map<string, number>();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab <= 0) continue;
-    const tab2 = line.indexOf('\t', tab + 1);
-    map.set(line.slice(0, tab), Number(line.slice(tab + 1, tab2 === -1 ? undefined : tab2)));
+/** Word k is a negation ("not", "never", "without"…) or contains n't. */
+function isNegated(w: Words, k: number): boolean {
+  if (k < 0) return false;
+  if (NEGATE_HASHES.has(w.hash[k]) && NEGATE.has(w.lowAt(k))) return true;
+  const t = w.text;
+  for (let j = w.from[k] + 1; j < w.to[k] - 1; j++) {
+    const c = t.charCodeAt(j);
+    if ((c === 39 || c === 0x2019) && t.charCodeAt(j - 1) === 110 && t.charCodeAt(j + 1) === 116) return true;
   }
-  return map;
+  return false;
 }
 
-// ASCII punctuation, curly quotes, dashes and the ellipsis
-function isPunct(c: number): boolean {
-  return (
-    (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126) ||
-    (c >= 0x2013 && c <= 0x2014) || (c >= 0x2018 && c <= 0x201d) || c === 0x2026
-  );
-}
-
-/** Words as VADER sees them: split on white space, one-character tokens dropped, outer punctuation stripped. */
-function vaderWords(text: string): string[] {
-  const out: string[] = [];
-  const len = text.length;
-  let i = 0;
-  while (i < len) {
-    while (i < len && isSpaceCode(text.charCodeAt(i))) i++;
-    const start = i;
-    while (i < len && !isSpaceCode(text.charCodeAt(i))) i++;
-    if (i - start <= 1) continue;
-    let a = start;
-    let b = i;
-    while (a < b && isPunct(text.charCodeAt(a))) a++;
-    while (b > a && isPunct(text.charCodeAt(b - 1))) b--;
-    let w = b - a > 1 ? text.slice(a, b) : text.slice(start, i);
-    if (w.indexOf('\u2019') !== -1) w = w.replace(/\u2019/g, "'");
-    out.push(w);
-  }
-  return out;
-}
-
-function isSpaceCode(c: number): boolean {
-  return c === 32 || c === 10 || c === 9 || c === 13 || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a);
-}
-
-/** Python's str.isupper for ASCII words: an upper-case letter and no lower-case one. */
-function isUpperWord(w: string): boolean {
-  let upper = false;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    if (c >= 97 && c <= 122) return false;
-    if (c >= 65 && c <= 90) upper = true;
-  }
-  return upper;
-}
-
-function isNegated(w: string): boolean {
-  return NEGATE.has(w) || w.includes("n't");
+function rawIs(w: Words, k: number, word: string): boolean {
+  return k >= 0 && k < w.n && w.to[k] - w.from[k] === word.length && w.rawAt(k) === word;
 }
 
 /** VADER compound score of a text, in [-1, 1]; `lex` defaults to VADER's lexicon with the additions. */
-export function vaderCompound(text: string, lex: Map<string, number> = lexicon ?? vaderLexicon()): number {
-  const words = vaderWords(text);
-  const n = words.length;
+export function vaderCompound(text: string, lex: Map<string, number> = vaderLexicon()): number {
+  let hl = hashed.get(lex);
+  if (!hl) {
+    hl = new HashedLexicon(lex);
+    hashed.set(lex, hl);
+  }
+  const w = new Words(text);
+  const n = w.n;
   if (n === 0) return 0;
-  const lows = words.map((w) => w.toLowerCase());
   let upper = 0;
-  for (const w of words) if (isUpperWord(w)) upper++;
+  for (let i = 0; i < n; i++) if (w.upper[i]) upper++;
   const capDiff = upper > 0 && upper < n;
-  const sentiments = new Array<number>(n).fill(0);
+  let sum = 0;
   let butAt = -1;
+  for (let i = 0; i < n && butAt === -1; i++) if (w.hash[i] === H_BUT && (w.rawAt(i) === 'but' || w.rawAt(i) === 'BUT')) butAt = i;
   for (let i = 0; i < n; i++) {
-    const lw = lows[i];
-    if (butAt === -1 && (words[i] === 'but' || words[i] === 'BUT')) butAt = i;
-    if (BOOSTERS.has(lw) || (lw === 'kind' && i < n - 1 && lows[i + 1] === 'of')) continue;
-    let v = lex.get(lw);
+    if (HASHED_BOOSTERS.get(w, i) !== undefined || (w.is(i, 'kind', H_KIND) && w.is(i + 1, 'of', H_OF))) continue;
+    let v = hl.get(w, i);
     if (v === undefined) continue;
-    if (capDiff && isUpperWord(words[i])) v += v > 0 ? C_INCR : -C_INCR;
+    if (capDiff && w.upper[i]) v += v > 0 ? C_INCR : -C_INCR;
     for (let k = 0; k < 3; k++) {
       if (i <= k) break;
-      const prev = lows[i - k - 1];
-      if (lex.has(prev)) continue;
-      let s = scalar(prev, words[i - k - 1], v, capDiff);
+      const p = i - k - 1;
+      if (hl.get(w, p) !== undefined) continue;
+      let s = scalar(w, p, v, capDiff);
       if (s !== 0 && k === 1) s *= 0.95;
       else if (s !== 0 && k === 2) s *= 0.9;
       v += s;
-      v = neverCheck(v, words, lows, k, i);
-      if (k === 2 && nearIdiom(words, i)) v = idiomsCheck(v, words, i);
+      v = neverCheck(v, w, k, i);
+      if (k === 2 && nearIdiom(w, i)) v = idiomsCheck(v, w, i);
     }
-    v = leastCheck(v, lows, lex, i);
-    sentiments[i] = v;
-  }
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const s = butAt === -1 ? sentiments[i] : i < butAt ? sentiments[i] * 0.5 : i > butAt ? sentiments[i] * 1.5 : sentiments[i];
-    sum += s;
+    v = leastCheck(v, w, hl, i);
+    sum += butAt === -1 || i === butAt ? v : i < butAt ? v * 0.5 : v * 1.5;
   }
   if (sum === 0) return 0;
   const amp = punctuationEmphasis(text);
@@ -164,36 +92,43 @@ export function vaderCompound(text: string, lex: Map<string, number> = lexicon ?
   return c < -1 ? -1 : c > 1 ? 1 : c;
 }
 
-function scalar(lower: string, word: string, valence: number, capDiff: boolean): number {
-  let s = BOOSTERS.get(lower);
+function scalar(w: Words, p: number, valence: number, capDiff: boolean): number {
+  let s = HASHED_BOOSTERS.get(w, p);
   if (s === undefined) return 0;
   if (valence < 0) s = -s;
-  if (capDiff && isUpperWord(word)) s += valence > 0 ? C_INCR : -C_INCR;
+  if (capDiff && w.upper[p]) s += valence > 0 ? C_INCR : -C_INCR;
   return s;
 }
 
-function neverCheck(v: number, words: string[], lows: string[], k: number, i: number): number {
-  if (k === 0) return isNegated(lows[i - 1]) ? v * N_SCALAR : v;
+function neverCheck(v: number, w: Words, k: number, i: number): number {
+  if (k === 0) return isNegated(w, i - 1) ? v * N_SCALAR : v;
   if (k === 1) {
-    if (words[i - 2] === 'never' && (words[i - 1] === 'so' || words[i - 1] === 'this')) return v * 1.5;
-    return isNegated(lows[i - 2]) ? v * N_SCALAR : v;
+    if (rawIs(w, i - 2, 'never') && (rawIs(w, i - 1, 'so') || rawIs(w, i - 1, 'this'))) return v * 1.5;
+    return isNegated(w, i - 2) ? v * N_SCALAR : v;
   }
-  if ((words[i - 3] === 'never' && (words[i - 2] === 'so' || words[i - 2] === 'this')) || words[i - 1] === 'so' || words[i - 1] === 'this') {
+  if ((rawIs(w, i - 3, 'never') && (rawIs(w, i - 2, 'so') || rawIs(w, i - 2, 'this'))) || rawIs(w, i - 1, 'so') || rawIs(w, i - 1, 'this')) {
     return v * 1.25;
   }
-  return isNegated(lows[i - 3]) ? v * N_SCALAR : v;
+  return isNegated(w, i - 3) ? v * N_SCALAR : v;
 }
 
 // A word of every idiom and of the two-word boosters: without one nearby, idiomsCheck changes nothing.
 const IDIOM_WORDS = new Set(['shit', 'bomb', 'ass', 'yeah', 'mustard', 'death', 'mouth', 'kind', 'sort', 'enough']);
 
-function nearIdiom(w: string[], i: number): boolean {
-  for (let k = Math.max(0, i - 3); k <= i + 2 && k < w.length; k++) if (IDIOM_WORDS.has(w[k])) return true;
+const IDIOM_HASHES = new Set([...IDIOM_WORDS].map(hashLower));
+
+function nearIdiom(w: Words, i: number): boolean {
+  for (let k = Math.max(0, i - 3); k <= i + 2 && k < w.n; k++) if (IDIOM_HASHES.has(w.hash[k]) && IDIOM_WORDS.has(w.rawAt(k))) return true;
   return false;
 }
 
-function idiomsCheck(v: number, w: string[], i: number): number {
-  const seqs = [`${w[i - 1]} ${w[i]}`, `${w[i - 2]} ${w[i - 1]} ${w[i]}`, `${w[i - 2]} ${w[i - 1]}`, `${w[i - 3]} ${w[i - 2]} ${w[i - 1]}`, `${w[i - 3]} ${w[i - 2]}`];
+function wordOrUndefined(words: Words, j: number): string | undefined {
+  return j >= 0 && j < words.n ? words.rawAt(j) : undefined;
+}
+
+function idiomsCheck(v: number, words: Words, i: number): number {
+  const w = wordOrUndefined.bind(null, words);
+  const seqs = [`${w(i - 1)} ${w(i)}`, `${w(i - 2)} ${w(i - 1)} ${w(i)}`, `${w(i - 2)} ${w(i - 1)}`, `${w(i - 3)} ${w(i - 2)} ${w(i - 1)}`, `${w(i - 3)} ${w(i - 2)}`];
   for (const s of seqs) {
     const idiom = IDIOMS.get(s);
     if (idiom !== undefined) {
@@ -201,21 +136,21 @@ function idiomsCheck(v: number, w: string[], i: number): number {
       break;
     }
   }
-  if (w.length - 1 > i) {
-    const idiom = IDIOMS.get(`${w[i]} ${w[i + 1]}`);
+  if (words.n - 1 > i) {
+    const idiom = IDIOMS.get(`${w(i)} ${w(i + 1)}`);
     if (idiom !== undefined) v = idiom;
   }
-  if (w.length - 1 > i + 1) {
-    const idiom = IDIOMS.get(`${w[i]} ${w[i + 1]} ${w[i + 2]}`);
+  if (words.n - 1 > i + 1) {
+    const idiom = IDIOMS.get(`${w(i)} ${w(i + 1)} ${w(i + 2)}`);
     if (idiom !== undefined) v = idiom;
   }
   if (BOOSTERS.has(seqs[4]) || BOOSTERS.has(seqs[2])) v += B_DECR;
   return v;
 }
 
-function leastCheck(v: number, lows: string[], lex: Map<string, number>, i: number): number {
-  if (i > 0 && lows[i - 1] === 'least' && !lex.has('least')) {
-    if (i > 1 && (lows[i - 2] === 'at' || lows[i - 2] === 'very')) return v;
+function leastCheck(v: number, w: Words, lex: HashedLexicon, i: number): number {
+  if (i > 0 && w.is(i - 1, 'least', H_LEAST) && lex.get(w, i - 1) === undefined) {
+    if (i > 1 && (w.lowAt(i - 2) === 'at' || w.lowAt(i - 2) === 'very')) return v;
     return v * N_SCALAR;
   }
   return v;

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { brandDomain, compileBrands, withinOneEdit } from './brands';
+import { parseDoc } from './doc';
+import { CHAT_BRANDS, CRM_BRANDS } from './fixtures/brands';
+import { findMentions } from './mentions';
+import type { BrandSpec } from './types';
+
+function named(text: string, brands: BrandSpec[] = CRM_BRANDS): string[] {
+  const cb = compileBrands(brands);
+  return findMentions(parseDoc(text), cb).map((m) => cb.brands[m.brand].id);
+}
+
+describe('compileBrands', () => {
+  it('indexes names, aliases and derived short forms; flags common words', () => {
+    const cb = compileBrands(CRM_BRANDS);
+    const variant = (w: string) => cb.byFirst.get(w) ?? [];
+    expect(variant('close').map((v) => [v.tokens.join(' '), v.common])).toEqual([['close crm', false], ['close', true]]);
+    expect(variant('monday').map((v) => v.tokens.join(' '))).toEqual(expect.arrayContaining(['monday com', 'monday crm', 'monday']));
+    expect(variant('monday').find((v) => v.tokens.length === 1)).toMatchObject({ common: true, alwaysCapitalised: true });
+    expect(variant('hubspot')[0].common).toBe(false);
+    expect(cb.own).toBe(0);
+  });
+
+  it('maps each brand domain to its registrable domain', () => {
+    expect(brandDomain('https://www.Salesforce.com/eu/')).toBe('salesforce.com');
+    expect(brandDomain('shop.example.co.uk')).toBe('example.co.uk');
+    expect(brandDomain(null)).toBeNull();
+    const cb = compileBrands(CRM_BRANDS);
+    expect(cb.domains.get('salesforce.com')).toEqual([1]);
+  });
+
+  it('skips empty and one-letter names', () => {
+    const cb = compileBrands([{ id: 'x', name: 'X', aliases: ['', '  '], domain: null, isOwn: true }]);
+    expect(cb.keys.size).toBe(0);
+    expect(named('X is great', [{ id: 'x', name: 'X', aliases: [], domain: null, isOwn: true }])).toEqual([]);
+  });
+});
+
+describe('withinOneEdit', () => {
+  const w = (a: string, b: string) => withinOneEdit(a, 0, a.length, b);
+  it('accepts one insertion, deletion, substitution or swap, case-insensitively', () => {
+    expect(w('Hubspt', 'hubspot')).toBe(true);
+    expect(w('Hubspoot', 'hubspot')).toBe(true);
+    expect(w('Hubspat', 'hubspot')).toBe(true);
+    expect(w('Hubsopt', 'hubspot')).toBe(true);
+    expect(w('HUBSPOT', 'hubspot')).toBe(true);
+  });
+  it('refuses two edits', () => {
+    expect(w('Hbspt', 'hubspot')).toBe(false);
+    expect(w('Hubstaff', 'hubspot')).toBe(false);
+    expect(w('Hbuspto', 'hubspot')).toBe(false);
+  });
+});
+
+describe('findMentions', () => {
+  it('matches any case, possessives, and spacing variants, but not substrings', () => {
+    expect(named("hubspot, HubSpot's, HUBSPOT, Hub Spot, Hub-Spot")).toEqual(Array(5).fill('hubspot'));
+    expect(named('Pipe Drive and Pipe-drive')).toEqual(['pipedrive', 'pipedrive']);
+    expect(named('Hubspotting, notional, pipedrivers, Zohoo')).toEqual([]);
+  });
+
+  it('prefers the longest name: "Zoho CRM" once, not Zoho and then CRM', () => {
+    expect(named('Zoho CRM and Zoho')).toEqual(['zoho', 'zoho']);
+  });
+
+  it('accepts one-edit typos of names of six letters or more, not of shorter names or real words', () => {
+    expect(named('Salesfroce, Pipedirve, Freshsale')).toEqual(['salesforce', 'pipedrive', 'freshsales']);
+    expect(named('Zohi and Clsoe')).toEqual([]);
+    // "notions" is a word: not a typo of Notion (which is a common word anyway)
+    expect(named('notions')).toEqual([]);
+  });
+
+  it('never matches inside URLs', () => {
+    expect(named('https://hubspot.com/pricing and www.pipedrive.com/features and zoho.com/crm')).toEqual([]);
+  });
+
+  it('reads a bare domain in prose as the name', () => {
+    expect(named('monday.com and close.com')).toEqual(['monday', 'close']);
+  });
+
+  describe('common-word names', () => {
+    it('"Close" only where used as a name', () => {
+      expect(named('Close the deal. We close deals. Close CRM. Close is good. Close, Pipedrive. Close.io works. **Close** [Close](x)')).toEqual([
+        'close', 'close', 'close', 'pipedrive', 'close', 'close', 'close',
+      ]);
+      expect(named('Many teams pick Close for calling.')).toEqual(['close']);
+      expect(named('| Close | $49 |')).toEqual(['close']);
+      expect(named('- Close: calling built in\n- Close the loop')).toEqual(['close']);
+    });
+
+    it('"Monday": a capital is no sign, only cues and markup', () => {
+      expect(named('Monday morning. On Monday, we ship. See you Monday.')).toEqual([]);
+      expect(named('Monday is a work OS. **Monday** and monday.com and monday CRM.')).toEqual(['monday', 'monday', 'monday', 'monday']);
+    });
+
+    it('chat brands: slack, zoom, teams, apple', () => {
+      expect(named('cut some slack, zoom in, two teams, apple pie', CHAT_BRANDS)).toEqual([]);
+      expect(named('We use Slack and Zoom; our Teams setup is new. Apple makes FaceTime.', CHAT_BRANDS)).toEqual(['slack', 'zoom', 'teams', 'apple']);
+      expect(named('Microsoft Teams is included.', CHAT_BRANDS)).toEqual(['teams']);
+    });
+
+    it('title-case headings are no evidence', () => {
+      expect(named('## How to Close More Deals')).toEqual([]);
+      expect(named('## Why Close Wins')).toEqual(['close']);
+    });
+  });
+
+  it('finds names in CJK text without spaces', () => {
+    expect(named('HubSpotとSalesforceを比較。Pipedriveは安い。')).toEqual(['hubspot', 'salesforce', 'pipedrive']);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { compileBrands } from './brands';
+import { parseDoc } from './doc';
+import { CRM_BRANDS } from './fixtures/brands';
+import { findMentions } from './mentions';
+import { brandSentiments, clauses, toScale } from './sentiment';
+import { vaderCompound } from './vader';
+
+const cb = compileBrands(CRM_BRANDS);
+const id = (b: number) => cb.brands[b].id;
+
+function scores(text: string): Record<string, number> {
+  const doc = parseDoc(text);
+  const s = brandSentiments(doc, findMentions(doc, cb), cb.brands.length);
+  return Object.fromEntries(s.map((v, b) => [id(b), Math.round(v)]).filter(([, v]) => !Number.isNaN(v)));
+}
+
+function clauseList(text: string): Array<[string, string[]]> {
+  const doc = parseDoc(text);
+  return clauses(doc, 0, findMentions(doc, cb)).map(([t, bs]) => [t.trim(), bs.map(id)]);
+}
+
+describe('clauses', () => {
+  it('cuts at contrast words and gives each brand its own clause', () => {
+    expect(clauseList('HubSpot is great, while Salesforce is clunky.')).toEqual([
+      ['HubSpot is great,', ['hubspot']],
+      ['while Salesforce is clunky.', ['salesforce']],
+    ]);
+    expect(clauseList('Unlike Salesforce, Pipedrive is simple.')).toEqual([
+      ['Unlike Salesforce,', ['salesforce']],
+      ['Pipedrive is simple.', ['pipedrive']],
+    ]);
+    expect(clauseList('HubSpot is easier than Salesforce.')).toEqual([
+      ['HubSpot is easier', ['hubspot']],
+      ['than Salesforce.', ['salesforce']],
+    ]);
+  });
+
+  it('a list of names shares the next clause', () => {
+    expect(clauseList('HubSpot, Pipedrive and Zoho are excellent, but Copper is buggy.')).toEqual([
+      ['HubSpot, Pipedrive and Zoho are excellent,', ['hubspot', 'pipedrive', 'zoho']],
+      ['but Copper is buggy.', ['copper']],
+    ]);
+  });
+
+  it('a clause without names belongs to the one before it', () => {
+    expect(clauseList('HubSpot is great, but pricey, whereas Zoho is cheap.')).toEqual([
+      ['HubSpot is great, but pricey,', ['hubspot']],
+      ['whereas Zoho is cheap.', ['zoho']],
+    ]);
+  });
+
+  it('"and" between two full clauses about different names separates them', () => {
+    expect(clauseList('Salesforce targets enterprises and HubSpot is great.')).toEqual([
+      ['Salesforce targets enterprises', ['salesforce']],
+      ['and HubSpot is great.', ['hubspot']],
+    ]);
+  });
+});
+
+describe('brandSentiments', () => {
+  it('scores a sentence with one brand as a whole, negation-aware', () => {
+    expect(scores('HubSpot is not great.').hubspot).toBeLessThan(40);
+    expect(scores('HubSpot is not bad.').hubspot).toBeGreaterThan(60);
+    expect(scores('HubSpot has a pipeline view.').hubspot).toBe(50);
+  });
+
+  it('does not give one brand the praise or blame of another in the same sentence', () => {
+    const s = scores('HubSpot is excellent for marketing, while Salesforce is clunky and overpriced.');
+    expect(s.hubspot).toBeGreaterThan(60);
+    expect(s.salesforce).toBeLessThan(40);
+  });
+
+  it('averages over the sentences that name the brand and ignores the others', () => {
+    const s = scores('Zoho is excellent. The weather is awful. Zoho has an API.');
+    const excellent = toScale(vaderCompound('Zoho is excellent.'));
+    expect(s.zoho).toBe(Math.round((excellent + 50) / 2));
+  });
+
+  it('is NaN (absent) for brands not named', () => {
+    expect(Object.keys(scores('Pipedrive is fine.'))).toEqual(['pipedrive']);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { findUrls, normalizeUrl } from './urls';
+
+const raws = (text: string) => findUrls(text).map((u) => u.raw);
+
+describe('findUrls', () => {
+  it('finds scheme, www. and bare host-with-path URLs, trimming trailing punctuation', () => {
+    expect(raws('See https://a.com/x. Or (http://b.org/y), www.c.net! and d.io/docs; e.com alone.')).toEqual([
+      'https://a.com/x', 'http://b.org/y', 'www.c.net', 'd.io/docs',
+    ]);
+  });
+
+  it('keeps balanced parentheses and drops a markdown link closer', () => {
+    expect(raws('[W](https://en.wikipedia.org/wiki/Foo_(bar)) and [X](https://x.com/a)')).toEqual([
+      'https://en.wikipedia.org/wiki/Foo_(bar)', 'https://x.com/a',
+    ]);
+  });
+
+  it('reads the link text of markdown links', () => {
+    const [u] = findUrls('Read [the **guide**](https://a.com/guide "title").');
+    expect(u).toMatchObject({ raw: 'https://a.com/guide', linkText: 'the **guide**' });
+    expect(findUrls('plain https://a.com/')[0].linkText).toBeNull();
+  });
+
+  it('ignores e-mail addresses, file names and unknown suffixes', () => {
+    expect(raws('mail jane@acme.com/x, use Node.js/Deno, and/or 1.5/month')).toEqual([]);
+  });
+
+  it('stops at quotes, angle brackets and CJK punctuation', () => {
+    expect(raws('<https://a.com/x> “https://b.com/y” 見る https://c.com/z。次')).toEqual(['https://a.com/x', 'https://b.com/y', 'https://c.com/z']);
+  });
+
+  it('reports offsets into the text', () => {
+    const text = 'go to https://a.com/x now';
+    const [u] = findUrls(text);
+    expect(text.slice(u.start, u.end)).toBe('https://a.com/x');
+  });
+});
+
+describe('normalizeUrl', () => {
+  const norm = (u: string) => normalizeUrl(u)?.url ?? null;
+
+  it('lower-cases scheme and host, drops fragment and default port', () => {
+    expect(norm('HTTPS://WWW.Example.ORG:443/Path/To#frag')).toBe('https://www.example.org/Path/To');
+  });
+
+  it('drops the trailing slash except for the root', () => {
+    expect(norm('https://a.com/x/')).toBe('https://a.com/x');
+    expect(norm('https://a.com')).toBe('https://a.com/');
+    expect(norm('https://a.com/x/?q=1')).toBe('https://a.com/x?q=1');
+  });
+
+  it('drops tracking parameters and keeps the others in order', () => {
+    expect(norm('https://a.com/x?b=2&utm_source=chatgpt.com&a=1&gclid=z&UTM_Medium=q')).toBe('https://a.com/x?b=2&a=1');
+    expect(norm('https://a.com/x?utm_source=y')).toBe('https://a.com/x');
+  });
+
+  it('adds https to scheme-less URLs and refuses other schemes', () => {
+    expect(norm('www.a.com/x')).toBe('https://www.a.com/x');
+    expect(norm('a.com/x')).toBe('https://a.com/x');
+    expect(norm('mailto:jane@a.com')).toBeNull();
+    expect(norm('ftp://a.com/x')).toBeNull();
+    expect(norm('https://')).toBeNull();
+    expect(norm('')).toBeNull();
+  });
+
+  it('gives the host and the lower-case path with query for the page-type rules', () => {
+    expect(normalizeUrl('https://A.com/Blog/Post?X=1')).toEqual({ url: 'https://a.com/Blog/Post?X=1', host: 'a.com', path: '/blog/post?x=1' });
+  });
+});
