@@ -141,22 +141,28 @@ describe('request bodies', () => {
   });
 });
 
-// KNOWN BUG (src/server.ts, outside this suite's remit): the Fastify constructor gets no
-// `frameworkErrors` handler, so the router answers these two cases itself with
-// `{error, code, message, statusCode}` and no limit headers. These tests document it and
-// pass while it lasts (it.fails); turn them into it(...) once server.ts passes
-// `frameworkErrors: (err, req, reply) => reply.status(err.statusCode === 414 ? 414 : 400).send({ detail: ... })`.
+// Answered by the router before any route (src/server.ts: frameworkErrors, onMaxParamLength).
 describe('router-level errors', () => {
-  it('a badly percent-encoded path → 400 {detail} with the limit headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/projects/%E0%A4%A', headers: withKey() });
-    expectError(res, 400, /.+/);
-    expectLimitHeaders(res);
+  it.each(['/v1/projects/%E0%A4%A', '/v1/projects/%zz', '/v1/projects/abc%'])(
+    'a badly percent-encoded path %s → 400 {detail} with the limit headers',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: withKey() });
+      expectError(res, 400, /^Malformed URL/);
+      expectLimitHeaders(res);
+    },
+  );
+
+  it('a path parameter over 200 characters → 414 {detail}', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/projects/${'a'.repeat(201)}`, headers: withKey() });
+    expectError(res, 414, 'A path segment is too long (at most 200 characters)');
   });
 
-  it('a path parameter over 200 characters → 4xx {detail}', async () => {
+  // KNOWN GAP (src/server.ts): the 414 is written raw by a custom routerOptions.onMaxParamLength,
+  // so it skips the limit headers that every other /v1 answer carries. Passes while the gap
+  // lasts; make it a plain it(...) once the 414 goes through frameworkErrors like the 400.
+  it.fails('KNOWN GAP: the 414 carries the limit headers too', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/v1/projects/${'a'.repeat(201)}`, headers: withKey() });
-    expect(res.statusCode).toBeLessThan(500);
-    expect(Object.keys(res.json())).toEqual(['detail']);
+    expectLimitHeaders(res);
   });
 });
 

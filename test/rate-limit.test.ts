@@ -169,7 +169,7 @@ describe('sliding window (RATE_LIMIT_WINDOW_MS = 2000)', () => {
     const t0 = Date.now();
     expect(await burst(35)).toEqual(Array(35).fill(200));
     const t1 = Date.now(); // the whole first burst was recorded by now
-    await sleep(Math.max(t0 + 700, t1 + 500) - Date.now());
+    await sleep(Math.max(t0 + 900, t1 + 800) - Date.now());
     const t2 = Date.now(); // the second burst is recorded from now on
     expect(await burst(35)).toEqual(Array(35).fill(200));
     const full = await getProjects(s, acct.key);

@@ -31,6 +31,7 @@ function stringCandidates(hint: string): string[] {
   if (/country|location/.test(h)) byName.push('US');
   if (/language|lang/.test(h)) byName.push('en');
   if (/event/.test(h)) byName.push('action.completed');
+  if (/provider/.test(h)) byName.push('chatgpt', 'chatgpt,perplexity');
   return [
     ...byName,
     `Sample ${h || 'text'} ${crypto.randomBytes(3).toString('hex')}`,
@@ -106,7 +107,7 @@ function isOptional(s: unknown): boolean {
   return isZod(s) && (s as any).safeParse(undefined).success;
 }
 
-function sampleObject(schema: ZodLike): unknown {
+function sampleObject(schema: ZodLike, minimal = false): unknown {
   const shape: Record<string, unknown> = schema._zod.def.shape ?? {};
   const required: Record<string, unknown> = {};
   const optional: Record<string, unknown> = {};
@@ -121,7 +122,8 @@ function sampleObject(schema: ZodLike): unknown {
   }
   // Every field first (an update with all-optional fields must not be empty); then one
   // optional field at a time (bodies that take exactly one of several); then required only.
-  const tries = [{ ...required, ...optional }, ...Object.entries(optional).map(([k, v]) => ({ ...required, [k]: v })), required];
+  const singles = Object.entries(optional).map(([k, v]) => ({ ...required, [k]: v }));
+  const tries = minimal ? [required, ...singles, { ...required, ...optional }] : [{ ...required, ...optional }, ...singles, required];
   return tries.find((b) => schema.safeParse(b).success);
 }
 
@@ -170,11 +172,50 @@ export function sampleBody(route: RouteEntry): Record<string, unknown> | null | 
   return v === undefined ? undefined : (v as Record<string, unknown>);
 }
 
+/**
+ * Every distinct valid body the generator can offer, fullest first, `null` (no body) last
+ * when the route takes none or an optional one. A service may still refuse a schema-valid
+ * body for a reason between fields (or with the path), so callers can try each in turn.
+ */
+export function sampleBodies(route: RouteEntry): Array<Record<string, unknown> | null> {
+  const schema = route.schema?.body;
+  if (!schema) return [null];
+  if (!isZod(schema)) return [];
+  const out: Array<Record<string, unknown> | null> = [];
+  const add = (v: unknown) => {
+    if (v === undefined || !schema.safeParse(v).success) return;
+    if (!out.some((o) => JSON.stringify(o) === JSON.stringify(v))) out.push(v as Record<string, unknown>);
+  };
+  add(sampleOf(schema));
+  const obj = unwrapObject(schema);
+  if (obj) {
+    add(sampleObject(obj));
+    add(sampleObject(obj, true));
+    for (const k of objectKeys(obj)) {
+      const v = sampleOf((obj._zod.def.shape as Record<string, unknown>)[k], k);
+      if (v !== undefined) add({ ...((sampleObject(obj, true) as object) ?? {}), [k]: v });
+    }
+    add({});
+  }
+  if (schema.safeParse(undefined).success || schema.safeParse(null).success) out.push(null);
+  return out;
+}
+
+function unwrapObject(s: unknown): ZodLike | null {
+  if (!isZod(s)) return null;
+  const def = s._zod.def;
+  if (def.type === 'object') return s;
+  if (def.innerType) return unwrapObject(def.innerType);
+  if (def.type === 'pipe') return unwrapObject(def.in);
+  return null;
+}
+
 /** A query string with the route's required query parameters (empty when it has none). */
 export function sampleQuery(route: RouteEntry): string {
   const q = route.schema?.querystring;
   if (!q) return '';
-  const v = sampleOf(q) as Record<string, unknown> | undefined;
+  // Only what is required: optional filters keep their defaults.
+  const v = (isZod(q) && q._zod.def.type === 'object' ? sampleObject(q, true) : sampleOf(q)) as Record<string, unknown> | undefined;
   if (!v || typeof v !== 'object') return '';
   const entries = Object.entries(v).filter(([, x]) => x !== undefined && x !== null);
   return entries.length ? `?${new URLSearchParams(entries.map(([k, x]) => [k, String(x)])).toString()}` : '';
