@@ -39,6 +39,10 @@ const EnvSchema = z.object({
   SERPAPI_BASE_URL: z.string().url().optional(),
   LLM_PROVIDER: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  // The writer model's endpoint (any OpenAI-compatible Chat Completions API) and key;
+  // for LLM_PROVIDER=openai they default to api.openai.com and OPENAI_API_KEY.
+  LLM_API_KEY: z.string().optional(),
+  LLM_BASE_URL: z.string().url().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -37,7 +37,7 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       );
     }
     const worker = config.role !== 'api';
-    const jobs = new Jobs(store, jobDefinitions, logger, { supervise: worker, schedule: worker });
+    const jobs = new Jobs(store, jobDefinitions, logger, { supervise: worker, schedule: worker, role: config.role });
     const limiter = createRateLimiter(config, (err) => logger.warn({ err }, 'rate limiter store unavailable; failing open'));
     const ctx: AppContext = {
       config,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { AppContext } from '../context';
 import type { SqlExecutor, Store } from '../store';
 import type { JobDefinition } from './definition';
+import { Leases, type LeaseTimings } from './leases';
 
 export interface SendOptions {
   /** Send inside this transaction: the job exists only if the transaction commits. */
@@ -27,12 +28,13 @@ export class Jobs {
   readonly boss: PgBoss;
   readonly #defs = new Map<string, JobDefinition>();
   #started = false;
+  #leases: Leases | null = null;
 
   constructor(
     private readonly store: Store,
     definitions: JobDefinition[],
     private readonly log: Logger,
-    opts: { supervise: boolean; schedule: boolean },
+    private readonly opts: { supervise: boolean; schedule: boolean; role?: string; leaseTimings?: LeaseTimings },
   ) {
     for (const d of definitions) this.#defs.set(d.name, d);
     this.boss = new PgBoss({
@@ -78,16 +80,24 @@ export class Jobs {
 
   /** Starts handlers for every definition that has one (worker and all roles). */
   async work(ctx: AppContext): Promise<void> {
+    const leases = (this.#leases = new Leases(this.store, this.log, this.opts.role ?? 'worker', this.opts.leaseTimings));
+    await leases.start();
     for (const d of this.#defs.values()) {
       if (!d.handle) continue;
       for (let i = 0; i < (d.concurrency ?? 1); i++) {
-        await this.boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        // includeMetadata: without it pg-boss leaves out retryCount, and no handler could tell its last attempt
+        await this.boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true }, async ([job]) => {
           const parsed = d.payload.safeParse(job.data);
           if (!parsed.success) {
             this.log.error({ job: job.id, queue: d.name, issues: parsed.error.issues }, 'bad job payload');
             throw new Error(`Invalid payload for ${d.name}`);
           }
-          return d.handle!(ctx, parsed.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
+          await leases.take(job.id, d.name);
+          try {
+            return await d.handle!(ctx, parsed.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
+          } finally {
+            await leases.release(job.id).catch(() => {});
+          }
         });
       }
     }
@@ -134,5 +144,6 @@ export class Jobs {
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as any).catch((err) => {
       this.log.warn({ err }, 'job queue stop');
     });
+    await this.#leases?.stop();
   }
 }

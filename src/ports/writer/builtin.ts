@@ -1,6 +1,10 @@
 import { inferMarket, placeFromSite, placeName, type Inferred } from './infer';
 import type { Market, TopicKey } from './markets';
 import { BRAND_ONLY, GENERIC, GENERIC_AUDIENCES, LOCAL, PRODUCT, SOFTWARE, type Intent, type Template } from './templates';
+import { builtinEnrichAction, builtinWordRecommendation } from './builtin-actions';
+import { builtinDraft, builtinFinal, builtinOutline } from './builtin-article';
+import { builtinSuggestEdits } from './builtin-edits';
+import { builtinForumComment } from './builtin-forum';
 import type { SuggestInput, SuggestedPrompt, SuggestedTopic, Suggestions, Writer } from './types';
 
 // The writer used when no model is configured (DECISIONS section 1). It infers the
@@ -185,5 +189,12 @@ export function createBuiltinWriter(): Writer {
     name: 'builtin',
     builtIn: true,
     suggestTopicsAndPrompts: async (input) => builtinSuggestions(input),
+    enrichAction: async (input) => builtinEnrichAction(input),
+    wordRecommendation: async (input) => builtinWordRecommendation(input),
+    suggestEdits: async (input) => builtinSuggestEdits(input),
+    forumComment: async (input) => builtinForumComment(input),
+    writeOutline: async (input) => builtinOutline(input),
+    writeDraft: async (input) => builtinDraft(input),
+    writeFinal: async (input) => builtinFinal(input),
   };
 }

@@ -9,10 +9,9 @@ describe('createWriter', () => {
     expect(writer.builtIn).toBe(true);
   });
 
-  it('still returns the built-in writer when LLM_PROVIDER is set (the real adapter comes with issue 5)', async () => {
-    const writer = createWriter(loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-4o-mini' }));
-    expect(writer.builtIn).toBe(true);
-    const out = await writer.suggestTopicsAndPrompts({ brandName: 'Acme CRM', site: null, count: 3 });
-    expect(out.prompts).toHaveLength(3);
+  it('returns the OpenAI-compatible writer when LLM_PROVIDER is set', () => {
+    const writer = createWriter(loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test' }));
+    expect(writer.name).toBe('openai:gpt-4o-mini');
+    expect(writer.builtIn).toBe(false);
   });
 });

@@ -1,18 +1,26 @@
 import type { Env } from '../../config';
 import { createBuiltinWriter } from './builtin';
+import { createOpenAICompatibleWriter, llmSettings, type OpenAICompatibleOptions } from './openai-compatible';
 import type { Writer } from './types';
 
 export { builtinSuggestions, createBuiltinWriter } from './builtin';
-export type { SiteInfo, SuggestInput, SuggestedPrompt, SuggestedTopic, Suggestions, Writer } from './types';
+export { countWords } from './builtin-forum';
+export { WriterError } from './chat-client';
+export { createOpenAICompatibleWriter, llmSettings, writerMeta, type FallbackEvent, type WriterMeta } from './openai-compatible';
+export type * from './types';
+
+type WriterEnv = Pick<Env, 'LLM_PROVIDER' | 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_BASE_URL' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>;
 
 /**
- * The writer for this process: the model named by LLM_PROVIDER / LLM_MODEL, or the
- * deterministic built-in writer when none is set (DECISIONS section 1).
+ * The writer for this process: the model named by LLM_PROVIDER / LLM_MODEL behind an
+ * OpenAI-compatible Chat Completions API, or the deterministic built-in writer when no
+ * provider is set (DECISIONS section 1). Incomplete model settings throw ConfigError.
  */
-export function createWriter(config: { env: Pick<Env, 'LLM_PROVIDER' | 'LLM_MODEL'> }): Writer {
-  if (!config.env.LLM_PROVIDER) return createBuiltinWriter();
-  // TODO(issue 5): return the OpenAI-compatible adapter for LLM_PROVIDER / LLM_MODEL here.
-  // Until it lands, a configured provider still gets the built-in writer, which says so
-  // in its metadata (name 'builtin', builtIn true).
-  return createBuiltinWriter();
+export function createWriter(
+  config: { env: WriterEnv },
+  options: Pick<OpenAICompatibleOptions, 'http' | 'onFallback'> = {},
+): Writer {
+  const settings = llmSettings(config.env);
+  if (!settings) return createBuiltinWriter();
+  return createOpenAICompatibleWriter({ ...settings, ...options });
 }
