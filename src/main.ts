@@ -54,6 +54,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // A lost store connection surfaces in background timers (queue polling, heartbeats) as
+  // rejected promises; the service must ride it out and recover, not exit.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
 }
 
 main().catch((err) => {
