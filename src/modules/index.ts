@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import accountRoutes from './accounts/routes';
+import actionRoutes from './actions/routes';
+import enrichRoutes from './actions/enrich-routes';
 import adminRoutes from './admin/routes';
 import analyticsRoutes from './analytics/routes';
 import sourceRoutes from './sources/routes';
@@ -21,6 +23,8 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   competitorRoutes,
   analyticsRoutes,
   sourceRoutes,
+  actionRoutes,
+  enrichRoutes,
   webhookRoutes,
   workflowRoutes,
   adminRoutes,

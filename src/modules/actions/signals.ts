@@ -1,0 +1,211 @@
+import { loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../../collection/brands';
+import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types';
+import { utcDay } from '../../lib/time';
+import type { BrandFacts } from '../../ports/writer/types';
+import type { Tx } from '../../store';
+import { addDays } from '../analytics/window';
+import * as m from '../analytics/metrics';
+
+/** What the recommendation rules read: the last 30 days of a project's rollups and citations. */
+export const WINDOW_DAYS = 30;
+/** The second half of the window: a page "loses ground" when cited less here than in the first. */
+export const HALF_DAYS = 15;
+
+export type Counts = Map<string, number>;
+
+export interface PromptSignal {
+  id: string;
+  content: string;
+  responses: number;
+  /** Own visibility on the prompt, 0..100. */
+  visibility: number;
+  /** Competitors named in the prompt's answers, most visible first. */
+  competitors: Array<{ name: string; visibility: number }>;
+  /** Best competitor's visibility minus own, in points, never below 0. */
+  gap: number;
+}
+
+export interface CitedUrl {
+  url: string;
+  title: string;
+  /** Citations in the whole window, its first half and its second half. */
+  total: number;
+  previous: number;
+  recent: number;
+  /** Citations in answers that do not name the brand. */
+  unmentioned: number;
+  /** Citations per prompt, all and in answers that do not name the brand. */
+  byPrompt: Counts;
+  unmentionedByPrompt: Counts;
+}
+
+export interface DomainSignal {
+  domain: string;
+  category: number;
+  citations: number;
+  unmentioned: number;
+  byPrompt: Counts;
+}
+
+export interface Signals {
+  window: { from: string; to: string; split: string };
+  brand: BrandFacts;
+  competitorDomains: Set<string>;
+  prompts: PromptSignal[];
+  ownPages: CitedUrl[];
+  threads: CitedUrl[];
+  domains: DomainSignal[];
+  project: {
+    responses: number;
+    visibility: number | null;
+    /** Percent of answers citing the own site (DECISIONS 4, cvr). */
+    cvr: number | null;
+    /** The competitor site cited in the most answers, with that share in percent. */
+    bestSite: { name: string; domain: string; rate: number } | null;
+    /** Active competitors by visibility over the window, most visible first. */
+    competitors: Array<{ name: string; visibility: number }>;
+  };
+}
+
+/** What the rules need of a project (a ProjectRow or ProjectFacts). */
+export type ProjectRef = Pick<ProjectFacts, 'id' | 'name' | 'brand_name' | 'website_url' | 'domain' | 'brand_aliases'>;
+
+export function signalWindow(today = utcDay()) {
+  return { from: addDays(today, -(WINDOW_DAYS - 1)), to: today, split: addDays(today, -(HALF_DAYS - 1)) };
+}
+
+const bump = (map: Counts, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
+
+export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay()): Promise<Signals> {
+  const w = signalWindow(today);
+  // loadBrandSpecs reads only the fields of ProjectRef
+  const brands = await loadBrandSpecs(tx, project as ProjectFacts);
+  const own = brands[0];
+  const names = new Map(brands.slice(1).map((b) => [b.id, b.name]));
+  const competitorDomains = new Set(brands.slice(1).flatMap((b) => (b.domain ? [b.domain] : [])));
+  const range = [project.id, w.from, w.to];
+
+  const { rows: promptRows } = await tx.query<{ id: string; content: string; r: number; mn: number }>(
+    `select p.id, p.content, sum(d.responses)::int as r, sum(d.mentioned)::int as mn
+       from prompts p join prompt_daily d on d.prompt_id = p.id
+      where p.project_id = $1 and p.prompt_type = 'active' and d.provider = '*' and d.day between $2::date and $3::date
+      group by p.id, p.content order by p.created_at, p.id`,
+    range,
+  );
+  const { rows: brandRows } = await tx.query<{ prompt_id: string; brand_id: string; mn: number }>(
+    `select prompt_id, brand_id, sum(mentions)::int as mn from prompt_brand_daily
+      where project_id = $1 and provider = '*' and day between $2::date and $3::date and brand_id <> $4::uuid
+      group by prompt_id, brand_id`,
+    [...range, OWN_BRAND_ID],
+  );
+  const named = new Map<string, Array<{ brand_id: string; mn: number }>>();
+  for (const b of brandRows) named.set(b.prompt_id, [...(named.get(b.prompt_id) ?? []), b]);
+  const prompts: PromptSignal[] = promptRows
+    .filter((p) => p.r > 0)
+    .map((p) => {
+      const visibility = m.visibility({ responses: p.r, mentioned: p.mn }) ?? 0;
+      const competitors = (named.get(p.id) ?? [])
+        .filter((b) => names.has(b.brand_id) && b.mn > 0)
+        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.visibility({ responses: p.r, mentioned: b.mn }) ?? 0 }))
+        .sort((a, b) => b.visibility - a.visibility || a.name.localeCompare(b.name));
+      const gap = Math.max(0, (competitors[0]?.visibility ?? 0) - visibility);
+      return { id: p.id, content: p.content, responses: p.r, visibility, competitors, gap: Math.round(gap * 100) / 100 };
+    });
+  const promptIds = promptRows.map((p) => p.id);
+
+  // Citations are read through their (prompt_id, day) index: the project's prompts, the window.
+  const urls = async (where: string, extra: unknown[]) => {
+    const { rows } = await tx.query<{ url: string; title: string; prompt_id: string; n: number; prev: number; un: number }>(
+      `select url, min(title) as title, prompt_id, count(*)::int as n,
+              (count(*) filter (where day < $4::date))::int as prev, (count(*) filter (where not mentioned))::int as un
+         from citations
+        where prompt_id = any($1::uuid[]) and day between $2::date and $3::date and ${where}
+        group by url, prompt_id`,
+      [promptIds, w.from, w.to, w.split, ...extra],
+    );
+    const byUrl = new Map<string, CitedUrl>();
+    for (const r of rows) {
+      const u = byUrl.get(r.url) ?? {
+        url: r.url,
+        title: r.title,
+        total: 0,
+        previous: 0,
+        recent: 0,
+        unmentioned: 0,
+        byPrompt: new Map(),
+        unmentionedByPrompt: new Map(),
+      };
+      u.total += r.n;
+      u.previous += r.prev;
+      u.recent += r.n - r.prev;
+      u.unmentioned += r.un;
+      bump(u.byPrompt, r.prompt_id, r.n);
+      if (r.un) bump(u.unmentionedByPrompt, r.prompt_id, r.un);
+      byUrl.set(r.url, u);
+    }
+    return [...byUrl.values()];
+  };
+  const ownPages = own.domain ? await urls(`domain = $5`, [own.domain]) : [];
+  const threads = await urls(`category = $5 and url_type = $6`, [CATEGORY_IDS.ugc, URL_TYPES.indexOf('forum_thread')]);
+
+  const { rows: domainRows } = await tx.query<{ domain: string; category: number; n: number; r: number; un: number }>(
+    `select domain, min(category)::int as category, sum(citations)::int as n, sum(responses)::int as r,
+            sum(citations_unmentioned)::int as un
+       from project_domain_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date
+      group by domain`,
+    range,
+  );
+  const { rows: domainPrompts } = await tx.query<{ domain: string; prompt_id: string; un: number }>(
+    `select domain, prompt_id, count(*)::int as un from citations
+      where prompt_id = any($1::uuid[]) and day between $2::date and $3::date and not mentioned
+      group by domain, prompt_id`,
+    [promptIds, w.from, w.to],
+  );
+  const domainByPrompt = new Map<string, Counts>();
+  for (const r of domainPrompts) {
+    if (!domainByPrompt.has(r.domain)) domainByPrompt.set(r.domain, new Map());
+    bump(domainByPrompt.get(r.domain)!, r.prompt_id, r.un);
+  }
+
+  const { rows: totals } = await tx.query<{ r: number; mn: number; co: number }>(
+    `select coalesce(sum(responses), 0)::int as r, coalesce(sum(mentioned), 0)::int as mn, coalesce(sum(cites_own), 0)::int as co
+       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date`,
+    range,
+  );
+  const t = totals[0];
+  const { rows: brandTotals } = await tx.query<{ brand_id: string; mn: number }>(
+    `select brand_id, sum(mentions)::int as mn from project_brand_daily
+      where project_id = $1 and provider = '*' and day between $2::date and $3::date and brand_id <> $4::uuid
+      group by brand_id`,
+    [...range, OWN_BRAND_ID],
+  );
+  const siteNames = new Map(brands.slice(1).flatMap((b) => (b.domain ? [[b.domain, b.name] as const] : [])));
+  const best = domainRows
+    .filter((d) => siteNames.has(d.domain))
+    .sort((a, b) => b.r - a.r || a.domain.localeCompare(b.domain))[0];
+  return {
+    window: w,
+    brand: { name: own.name, domain: own.domain, aliases: own.aliases },
+    competitorDomains,
+    prompts,
+    ownPages,
+    threads,
+    domains: domainRows.map((d) => ({
+      domain: d.domain,
+      category: d.category,
+      citations: d.n,
+      unmentioned: d.un,
+      byPrompt: domainByPrompt.get(d.domain) ?? new Map(),
+    })),
+    project: {
+      responses: t.r,
+      visibility: m.visibility({ responses: t.r, mentioned: t.mn }),
+      cvr: m.cvr({ responses: t.r, citesOwn: t.co }),
+      bestSite: best && t.r > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: m.share(best.r, t.r) } : null,
+      competitors: brandTotals
+        .filter((b) => names.has(b.brand_id) && b.mn > 0)
+        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.share(b.mn, t.r) }))
+        .sort((a, b) => b.visibility - a.visibility || a.name.localeCompare(b.name)),
+    },
+  };
+}
