@@ -91,7 +91,10 @@ function subjectOf(facts: Record<string, unknown> | undefined): Subject {
   };
 }
 
-function titleFor(category: ActionCategory, brand: string, s: Subject): string {
+/** A domain of the subject that is not the brand's own site (a third-party source). */
+const outsideDomain = (s: Subject, ownDomain: string | null | undefined) => s.domains.find((d) => d !== ownDomain) ?? null;
+
+function titleFor(category: ActionCategory, brand: string, s: Subject, ownDomain?: string | null): string {
   const prompt = s.prompts[0];
   const url = s.urls[0];
   switch (category) {
@@ -108,13 +111,16 @@ function titleFor(category: ActionCategory, brand: string, s: Subject): string {
       if (url) return `Reply to the discussion at ${pageLabel(url)}`;
       if (s.domains[0]) return `Join the discussions on ${s.domains[0]}`;
       return `Join forum discussions where ${brand}'s market is discussed`;
-    case 'on_page_seo':
+    case 'on_page_seo': {
       if (url) return `Fix on-page SEO of ${pageLabel(url)}`;
+      const outside = outsideDomain(s, ownDomain);
+      if (outside) return `Get ${brand} cited on ${outside}`;
       return `Improve on-page SEO of ${brand}'s site`;
+    }
   }
 }
 
-function descriptionFor(category: ActionCategory, brand: string, s: Subject, figures: string[]): string {
+function descriptionFor(category: ActionCategory, brand: string, s: Subject, figures: string[], ownDomain?: string | null): string {
   const parts: string[] = [];
   const these = s.prompts.length ? 'these questions' : s.keywords.length ? `buyers' questions about ${plainList(s.keywords)}` : `buyers' questions about ${brand}'s market`;
   if (s.prompts.length) parts.push(`Answer engines answer ${quoteList(s.prompts)} without naming ${brand}.`);
@@ -131,9 +137,15 @@ function descriptionFor(category: ActionCategory, brand: string, s: Subject, fig
     case 'forum_engagement':
       parts.push(`${s.urls[0] ? `The thread ${s.urls[0]}` : `Threads on ${plainList(s.domains) || 'these forums'}`} ${s.urls[0] ? 'is' : 'are'} cited in AI answers. Post a helpful reply that discloses your affiliation with ${brand}.`);
       break;
-    case 'on_page_seo':
-      parts.push(`Check titles, headings, meta descriptions, structured data and internal links${s.urls[0] ? ` of ${s.urls[0]}` : ''} so crawlers of answer engines read the page correctly.`);
+    case 'on_page_seo': {
+      const outside = s.urls[0] ? null : outsideDomain(s, ownDomain);
+      if (outside) {
+        parts.push(`${outside} is a source answer engines rely on for ${brand}'s market. Get ${brand} listed, reviewed or quoted there (profiles, comparisons, expert contributions with your own data) so the answers that cite it can name ${brand}.`);
+      } else {
+        parts.push(`Check titles, headings, meta descriptions, structured data and internal links${s.urls[0] ? ` of ${s.urls[0]}` : ''} so crawlers of answer engines read the page correctly.`);
+      }
       break;
+    }
   }
   return parts.join(' ');
 }
@@ -142,8 +154,8 @@ export function builtinWordRecommendation(input: RecommendationInput): { title: 
   const s = subjectOf(input.facts);
   const given = { title: str(input.facts?.title), description: str(input.facts?.description) };
   return {
-    title: given.title ?? titleFor(input.category, input.brand.name, s),
-    description: given.description ?? descriptionFor(input.category, input.brand.name, s, factFigures(input.facts)),
+    title: given.title ?? titleFor(input.category, input.brand.name, s, input.brand.domain),
+    description: given.description ?? descriptionFor(input.category, input.brand.name, s, factFigures(input.facts), input.brand.domain),
   };
 }
 

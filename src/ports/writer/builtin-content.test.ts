@@ -210,3 +210,16 @@ describe('built-in writer: article steps', () => {
     expect(final.content).toContain('## Common mistakes to avoid');
   });
 });
+
+describe('wordRecommendation for an outside source', () => {
+  it('words an opportunity domain as getting cited there, not as the brand site', async () => {
+    const { createBuiltinWriter } = await import('./builtin');
+    const w = createBuiltinWriter();
+    const brand = { name: 'Acme CRM', domain: 'acmecrm.com' };
+    const outside = await w.wordRecommendation({ brand, category: 'on_page_seo', facts: { domain: 'g2.com' } });
+    expect(outside.title).toBe('Get Acme CRM cited on g2.com');
+    expect(outside.description).toMatch(/g2\.com/);
+    const own = await w.wordRecommendation({ brand, category: 'on_page_seo', facts: { domain: 'acmecrm.com' } });
+    expect(own.title).toBe("Improve on-page SEO of Acme CRM's site");
+  });
+});
