@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from './config';
 import { PROVIDERS, type ProviderName } from './ports/providers/types';
+import { Jobs } from './jobs';
+import { jobDefinitions } from './jobs/registry';
 import { createRuntime } from './runtime';
 import { openStore } from './store';
 
@@ -13,7 +15,14 @@ program
   .action(async () => {
     const config = loadConfig();
     const store = await openStore(config);
-    await store.close();
+    try {
+      // The job queue's schema and queues too, so the processes started next create nothing.
+      const jobs = new Jobs(store, jobDefinitions, pino({ level: 'warn' }), { supervise: false, schedule: false, role: 'migrate' });
+      await jobs.start();
+      await jobs.stop();
+    } finally {
+      await store.close();
+    }
     console.log(`Migrations applied (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`}).`);
   });
 

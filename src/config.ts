@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './jobs/leases';
 
 // The operator contract (DECISIONS section 1): every setting comes from one environment
 // variable with this exact name. Parsed once at start; a bad value stops the process
@@ -27,6 +28,14 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
   // How long an API process trusts a cached key record before reading it again.
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+  // Prefix of the rate-limit keys in Redis: several deployments (or test runs) can share
+  // one Redis without sharing windows.
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('sightline:rl:'),
+  // Job leases (src/jobs/leases.ts): a worker's heartbeat, the silence after which its
+  // running jobs go back to the queue, and how often workers look for silent ones.
+  JOB_HEARTBEAT_MS: z.coerce.number().int().min(50).default(DEFAULT_LEASE_TIMINGS.heartbeatMs),
+  JOB_DEAD_AFTER_MS: z.coerce.number().int().min(100).default(DEFAULT_LEASE_TIMINGS.deadAfterMs),
+  JOB_REAP_EVERY_MS: z.coerce.number().int().min(50).default(DEFAULT_LEASE_TIMINGS.reapEveryMs),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   PERPLEXITY_API_KEY: z.string().optional(),
@@ -68,6 +77,9 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   rateLimitWindowMs: number;
   authCacheMs: number;
+  redisKeyPrefix: string;
+  /** Heartbeat, dead-after and reap intervals of job leases. */
+  leaseTimings: LeaseTimings;
   env: Env;
 }
 
@@ -102,9 +114,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     logLevel: env.LOG_LEVEL,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
     authCacheMs: env.AUTH_CACHE_MS,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    leaseTimings: { heartbeatMs: env.JOB_HEARTBEAT_MS, deadAfterMs: env.JOB_DEAD_AFTER_MS, reapEveryMs: env.JOB_REAP_EVERY_MS },
     env,
     ...overrides,
   };
+  if (config.leaseTimings.deadAfterMs < 2 * config.leaseTimings.heartbeatMs) {
+    // A live worker that misses one beat must not look dead and lose its jobs.
+    throw new ConfigError('JOB_DEAD_AFTER_MS must be at least twice JOB_HEARTBEAT_MS');
+  }
   if (config.databaseUrl && !config.secretKey) {
     throw new ConfigError('SECRET_KEY is required when DATABASE_URL is set (server mode)');
   }

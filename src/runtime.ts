@@ -37,7 +37,12 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       );
     }
     const worker = config.role !== 'api';
-    const jobs = new Jobs(store, jobDefinitions, logger, { supervise: worker, schedule: worker, role: config.role });
+    const jobs = new Jobs(store, jobDefinitions, logger, {
+      supervise: worker,
+      schedule: worker,
+      role: config.role,
+      leaseTimings: config.leaseTimings,
+    });
     const limiter = createRateLimiter(config, (err) => logger.warn({ err }, 'rate limiter store unavailable; failing open'));
     const ctx: AppContext = {
       config,

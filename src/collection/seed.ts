@@ -124,6 +124,9 @@ export async function seedProject(ctx: AppContext, opts: SeedOptions): Promise<S
   const started = process.hrtime.bigint();
   let peak = process.memoryUsage().rss;
   let answers = 0;
+  // One transaction per day of history; the next day is simulated and analysed while the
+  // store writes the last one (on PostgreSQL that work overlaps on the server's core).
+  let writing: Promise<unknown> | null = null;
   for (let d = 0; d < opts.days; d++) {
     const day = addDays(firstDay, d);
     const batch: AnalysedAnswer[] = [];
@@ -133,11 +136,13 @@ export async function seedProject(ctx: AppContext, opts: SeedOptions): Promise<S
         batch.push({ promptId: p.id, provider, day, answer, analysis: analyse(answer.text, answer.references) });
       }
     }
-    await store.tx((tx) => storeAnswers(tx, projectId, batch));
+    await writing;
+    writing = store.tx((tx) => storeAnswers(tx, projectId, batch));
     answers += batch.length;
     peak = Math.max(peak, process.memoryUsage().rss);
     if ((d + 1) % 30 === 0 || d === opts.days - 1) log(`  day ${d + 1}/${opts.days}: ${answers} answers`);
   }
+  await writing;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     projectId,

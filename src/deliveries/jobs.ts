@@ -11,6 +11,6 @@ export const deliveryJob = defineJob({
   payload: z.object({ deliveryId: z.uuid(), attempt: z.number().int().min(1) }),
   retry: { limit: 2, delaySeconds: 5, backoff: true },
   expireInSeconds: 60,
-  concurrency: 8,
+  concurrency: 16,
   handle: (ctx, p) => attemptDelivery(ctx, p.deliveryId, p.attempt),
 });

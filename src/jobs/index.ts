@@ -5,6 +5,9 @@ import type { SqlExecutor, Store } from '../store';
 import type { JobDefinition } from './definition';
 import { Leases, type LeaseTimings } from './leases';
 
+/** Advisory lock key that serialises queue set-up when several processes start at once. */
+export const JOBS_SETUP_LOCK_KEY = 7_403_112_902;
+
 export interface SendOptions {
   /** Send inside this transaction: the job exists only if the transaction commits. */
   tx?: SqlExecutor;
@@ -48,6 +51,25 @@ export class Jobs {
   }
 
   async start(): Promise<void> {
+    await this.#exclusive(() => this.#setUp());
+    this.#started = true;
+  }
+
+  /**
+   * Runs `fn` while no other process of this database sets up its queue: pg-boss creates a
+   * queue (a row plus a partition of its job table) in one statement that deadlocks when
+   * several processes start at once on a fresh database. The embedded store has one
+   * process, so no lock.
+   */
+  async #exclusive(fn: () => Promise<void>): Promise<void> {
+    if (this.store.kind !== 'postgres') return fn();
+    await this.store.tx(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [JOBS_SETUP_LOCK_KEY]);
+      await fn();
+    });
+  }
+
+  async #setUp(): Promise<void> {
     await this.boss.start();
     if (this.store.kind === 'pglite') {
       // The data-folder lock guarantees this process is the store's only user, so a job
@@ -68,7 +90,6 @@ export class Jobs {
         expireInSeconds: d.expireInSeconds,
       } as any);
     }
-    this.#started = true;
   }
 
   /** Registers the cron definitions (worker and all roles). */
@@ -86,7 +107,11 @@ export class Jobs {
       if (!d.handle) continue;
       for (let i = 0; i < (d.concurrency ?? 1); i++) {
         // includeMetadata: without it pg-boss leaves out retryCount, and no handler could tell its last attempt
-        await this.boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true }, async ([job]) => {
+        let workerId = '';
+        workerId = await this.boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true }, async ([job]) => {
+          // pg-boss waits a polling interval after every fetch, even a fruitful one: ask for
+          // the next job at once after finishing one, and wait only when the queue is empty.
+          setImmediate(() => this.boss.notifyWorker(workerId));
           const parsed = d.payload.safeParse(job.data);
           if (!parsed.success) {
             this.log.error({ job: job.id, queue: d.name, issues: parsed.error.issues }, 'bad job payload');

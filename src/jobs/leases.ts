@@ -31,20 +31,28 @@ export class Leases {
   ) {}
 
   async start(): Promise<void> {
-    await this.store.query(
-      `insert into worker_processes (id, role, host, pid) values ($1, $2, $3, $4)
-       on conflict (id) do update set heartbeat_at = now()`,
-      [this.workerId, this.role, os.hostname(), process.pid],
-    );
+    await this.#beat();
     const every = (ms: number, fn: () => Promise<unknown>) => {
       const timer = setInterval(() => void fn().catch((err) => this.log.warn({ err }, 'job lease upkeep failed')), ms);
       timer.unref();
       this.#timers.push(timer);
     };
-    every(this.timings.heartbeatMs, () =>
-      this.store.query(`update worker_processes set heartbeat_at = now() where id = $1`, [this.workerId]),
-    );
+    every(this.timings.heartbeatMs, () => this.#beat());
     every(this.timings.reapEveryMs, () => this.reap());
+  }
+
+  /**
+   * Registers this process or renews its heartbeat. An upsert, not an update: after a store
+   * outage longer than 4 × deadAfterMs, any reaper (this one included) prunes every row,
+   * live processes too, and a process that only updated its row would stay unregistered,
+   * its running jobs handed back to the queue at every reap.
+   */
+  #beat(): Promise<unknown> {
+    return this.store.query(
+      `insert into worker_processes (id, role, host, pid) values ($1, $2, $3, $4)
+       on conflict (id) do update set heartbeat_at = now()`,
+      [this.workerId, this.role, os.hostname(), process.pid],
+    );
   }
 
   take(jobId: string, queue: string): Promise<unknown> {

@@ -11,6 +11,6 @@ export const TIER_LIMITS: Record<string, number> = { standard: 70, premium: 350 
 
 export function createRateLimiter(config: Config, onError: (err: unknown) => void): RateLimiter {
   return config.redisUrl
-    ? new RedisRateLimiter(config.redisUrl, config.rateLimitWindowMs, onError)
+    ? new RedisRateLimiter(config.redisUrl, config.rateLimitWindowMs, onError, config.redisKeyPrefix)
     : new MemoryRateLimiter(config.rateLimitWindowMs);
 }

@@ -1,0 +1,407 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterEach } from 'vitest';
+import { freePort } from '../child-service';
+import { until } from '../helpers';
+
+// Server mode as an operator runs it: real `node --import tsx src/main.ts` processes with
+// ROLE=api / ROLE=worker on one PostgreSQL database (and Redis), driven over HTTP, checked
+// in the database. Every process, database, Redis key and server started here is tracked
+// and removed by `cleanup()` (call it from afterAll: it runs even when a test failed).
+
+const execFileAsync = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Why a server-mode file is skipped, or null when it can run. */
+export function serverModeSkipReason(needRedis: boolean): string | null {
+  if (process.env.TEST_STORE !== 'postgres') return 'server-mode tests run only with TEST_STORE=postgres';
+  if (!process.env.TEST_DATABASE_URL) return 'server-mode tests need TEST_DATABASE_URL (a PostgreSQL user with CREATEDB)';
+  if (needRedis && !process.env.TEST_REDIS_URL) return 'this file needs TEST_REDIS_URL (a shared Redis)';
+  return null;
+}
+
+type Cleanup = () => Promise<unknown> | unknown;
+const cleanups: Cleanup[] = [];
+/** Registers something to undo in cleanup() (fakes, receivers, temporary files). */
+export function onCleanup(fn: Cleanup): void {
+  cleanups.push(fn);
+}
+
+/** Runs every registered cleanup, newest first; never throws (failures are printed). */
+export async function cleanup(): Promise<void> {
+  while (cleanups.length) {
+    const fn = cleanups.pop()!;
+    try {
+      await fn();
+    } catch (err) {
+      console.error('server-mode cleanup:', err);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- databases
+
+export interface Database {
+  name: string;
+  url: string;
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on the server of `adminUrl`; dropped (with force) by cleanup(). */
+export async function freshDatabase(adminUrl = process.env.TEST_DATABASE_URL!): Promise<Database> {
+  const name = `sightline_sm_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: u.toString(), max: 4 });
+  pool.on('error', () => {}); // the scratch server is stopped on purpose in one test
+  let dropped = false;
+  const db: Database = {
+    name,
+    url: u.toString(),
+    pool,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await pool.end().catch(() => {});
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+  cleanups.push(() => db.drop());
+  return db;
+}
+
+export async function rows<T = Record<string, any>>(db: Database, sql: string, values: unknown[] = []): Promise<T[]> {
+  return (await db.pool.query(sql, values)).rows as T[];
+}
+
+// ---------------------------------------------------------------- service processes
+
+export interface Proc {
+  role: 'api' | 'worker' | 'cli';
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  base: string;
+  output(): string;
+  alive(): boolean;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** kill -9: no cleanup at all, as a crash. */
+  kill(): Promise<void>;
+  /** SIGTERM, then wait for the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function spawnNode(args: string[], role: Proc['role'], env: Record<string, string>, port = 0): Proc {
+  // Only what the service needs: nothing leaks in from the test run (TEST_*, DATABASE_URL).
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? '/tmp', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const proc: Proc = {
+    role,
+    child,
+    pid: child.pid!,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    output: () => out,
+    alive,
+    exited,
+    async kill() {
+      if (alive()) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (alive()) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  cleanups.push(() => proc.kill());
+  started.push(proc);
+  return proc;
+}
+
+const started: Proc[] = [];
+/** Prints the end of every process's output after a failed test (what CI needs to debug it). */
+export function printProcessOutputOnFailure(): void {
+  afterEach(({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const p of started) {
+      const state = p.alive() ? 'running' : `exited (${p.child.exitCode ?? p.child.signalCode})`;
+      console.error(`--- ${p.role} process ${p.pid}, ${state}; last output:\n${p.output().slice(-3000)}`);
+    }
+  });
+}
+
+/** `node --import tsx src/cli.ts migrate` (what `npm run migrate` runs). */
+export async function runMigrate(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const p = spawnNode(['src/cli.ts', 'migrate'], 'cli', env);
+  const { code } = await p.exited;
+  return { code, output: p.output() };
+}
+
+/**
+ * One service process. An API process is up once /healthz answers; a worker (no HTTP
+ * listener) once it logs that it started, which it does after its handlers are registered.
+ */
+export async function startProcess(role: 'api' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<Proc> {
+  const port = role === 'api' ? await freePort() : 0;
+  const p = spawnNode(['src/main.ts'], role, { LOG_LEVEL: 'info', ...env, ROLE: role, PORT: String(port) }, port);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!p.alive()) throw new Error(`${role} process exited while starting:\n${p.output()}`);
+    if (Date.now() > deadline) {
+      await p.kill();
+      throw new Error(`${role} process did not come up in ${timeoutMs} ms:\n${p.output()}`);
+    }
+    const up =
+      role === 'api'
+        ? await fetch(`${p.base}/healthz`).then((r) => r.ok, () => false)
+        : p.output().includes('Sightline worker started');
+    if (up) return p;
+    await sleep(100);
+  }
+}
+
+/** JSON over HTTP; never throws on a status (a refused connection is status 0). */
+export async function call(base: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  try {
+    const res = await fetch(`${base}/v1${url}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = { raw: text };
+    }
+    return { status: res.status, headers: res.headers, json };
+  } catch (err) {
+    return { status: 0, headers: new Headers(), json: { error: (err as Error).message } };
+  }
+}
+
+/** The worker process holding the lease of a running job of `queue` (from job_leases). */
+export async function leaseHolder(db: Database, queue: string, workers: Proc[]): Promise<Proc | null> {
+  const found = await rows<{ pid: number }>(
+    db,
+    `select w.pid from job_leases l join worker_processes w on w.id = l.worker_id where l.queue = $1`,
+    [queue],
+  );
+  for (const r of found) {
+    const p = workers.find((w) => w.pid === Number(r.pid) && w.alive());
+    if (p) return p;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- accounts
+
+export interface Tenant {
+  email: string;
+  teamId: string;
+  key: string;
+  auth: Record<string, string>;
+}
+
+/** Account, key and plan (through the operator API), as an agent and an operator would. */
+export async function createTenant(base: string, adminToken: string, plan = 'pro'): Promise<Tenant> {
+  const email = `sm-${Date.now().toString(36)}-${crypto.randomBytes(3).toString('hex')}@example.com`;
+  const created = await call(base, 'POST', '/account/create', { email });
+  if (created.status !== 200) throw new Error(`account create: ${created.status} ${JSON.stringify(created.json)}`);
+  const keyRes = await call(base, 'POST', '/account/api-key', { email, password: created.json.data.password });
+  if (keyRes.status !== 200) throw new Error(`api-key: ${keyRes.status} ${JSON.stringify(keyRes.json)}`);
+  const teamId = created.json.data.team_id;
+  const patched = await call(base, 'PATCH', `/admin/teams/${teamId}`, { plan }, { authorization: `Bearer ${adminToken}` });
+  if (patched.status !== 200) throw new Error(`plan: ${patched.status} ${JSON.stringify(patched.json)}`);
+  const key = keyRes.json.data.api_key as string;
+  return { email, teamId, key, auth: { 'x-api-key': key } };
+}
+
+// ---------------------------------------------------------------- outside world
+
+export interface SlowReceived {
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+/**
+ * A webhook receiver (plain HTTP) that holds every request for `delayMs` before its 200,
+ * so a test can kill the sender while a delivery is in flight.
+ */
+export async function startSlowReceiver(delayMs: number) {
+  const received: SlowReceived[] = [];
+  const answered: SlowReceived[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const r: SlowReceived = {
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      body: Buffer.concat(chunks).toString('utf8'),
+      at: Date.now(),
+    };
+    received.push(r);
+    await sleep(delayMs);
+    if (res.destroyed || req.socket.destroyed) return; // the sender is gone (killed)
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}', () => answered.push(r));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  cleanups.push(close);
+  return { url: `http://127.0.0.1:${port}/hook`, received, answered, close };
+}
+
+/** A throwaway redis-server on its own port (no persistence), killed by cleanup(). */
+export async function startRedis(port?: number) {
+  const p = port ?? (await freePort());
+  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  cleanups.push(kill);
+  const probe = new Redis(p, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => {});
+  await until(async () => {
+    try {
+      if (probe.status !== 'ready') await probe.connect();
+      return (await probe.ping()) === 'PONG';
+    } catch {
+      probe.disconnect();
+      return false;
+    }
+  }, 15_000, 50);
+  probe.disconnect();
+  return { port: p, url: `redis://127.0.0.1:${p}`, kill };
+}
+
+export function hasRedisServer(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Deletes the keys under `prefix` in a shared Redis (never FLUSHALL). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    r.disconnect();
+  }
+}
+
+// ---------------------------------------------------------------- a scratch PostgreSQL server
+
+/** The newest installed PostgreSQL server binaries (initdb, pg_ctl), or null. */
+export function postgresBinDir(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const versions = fs
+    .readdirSync(root)
+    .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(root, versions[0], 'bin') : null;
+}
+
+/**
+ * A PostgreSQL server of our own (initdb into a temporary folder, its own port), so a test
+ * can stop and start it without touching the shared server other tests use. initdb refuses
+ * to run as root: as root, the server runs as the `postgres` user.
+ */
+export async function startScratchPostgres() {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
+  const asRoot = process.getuid?.() === 0;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-pg-'));
+  const data = path.join(dir, 'data');
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    fs.chownSync(dir, uid, gid);
+  }
+  // Asynchronous, so the test's own request loops keep running while the server stops and starts.
+  const run = async (tool: string, args: string[]) => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+    await execFileAsync(file, argv, { timeout: 60_000 });
+  };
+  const port = await freePort();
+  await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+  await start();
+  cleanups.push(async () => {
+    await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '60', 'stop']).catch(() => {}); // not running: fine
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { port, url: `postgres://postgres@127.0.0.1:${port}/postgres`, start, stop, log: () => fs.readFileSync(path.join(dir, 'server.log'), 'utf8') };
+}
+
+// ---------------------------------------------------------------- scenarios
+
+/**
+ * The tests of a scenario build on each other (a project, then its prompts...): once one
+ * fails, the ones after it are skipped with the name of the failed step instead of
+ * failing again for an unrelated-looking reason.
+ */
+export function scenario() {
+  let broken: string | null = null;
+  afterEach(({ task }) => {
+    if (task.result?.state === 'fail') broken ??= task.name;
+  });
+  return {
+    /** Call first in each test: skips it when an earlier step failed. */
+    needsEarlierSteps(ctx: { skip: (note?: string) => void }) {
+      if (broken) ctx.skip(`an earlier step failed: "${broken}"`);
+    },
+  };
+}
