@@ -18,6 +18,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string;
       setupClient?: (client: Client) => void;
+      /** Requests each connection cycles through. */
+      requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
     }
 
     interface Histogram {

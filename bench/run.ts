@@ -1,11 +1,14 @@
+import { analysisSuite } from './analysis';
+import { analyticsSuite } from './analytics';
 import { httpAuth } from './http-auth';
-import { stopAll, type Suite, type SuiteOptions } from './lib';
+import { stopAll } from './lib/servers';
+import type { Suite, SuiteOptions } from './lib/suite';
 
 // `npm run bench` runs every suite; `npm run bench -- <name> [<name>…] [--diagnose] [--profile]`
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth];
+const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

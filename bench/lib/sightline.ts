@@ -1,0 +1,136 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { http } from './http';
+import { startServer, type ServerProcess } from './servers';
+import { APP_DIR } from './suite';
+
+// A Sightline server under test on a store of its own, and data put in through its API.
+
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const BENCH_DB = 'sightline_bench';
+
+async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The PostgreSQL backends connected to the bench database (a server's pool). */
+export const backendPids = () =>
+  withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [BENCH_DB])).rows.map((r) => r.pid));
+
+async function redisInfo(section: string): Promise<string> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return await redis.info(section);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function redisPid(): Promise<number[]> {
+  const m = (await redisInfo('server')).match(/process_id:(\d+)/);
+  return m ? [Number(m[1])] : [];
+}
+
+/** Lua scripts Redis has run so far (the limiter runs one per hit). */
+export async function redisScriptCalls(): Promise<number> {
+  let calls = 0;
+  for (const m of (await redisInfo('commandstats')).matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)) calls += Number(m[1]);
+  return calls;
+}
+
+export interface SightlineOptions {
+  name: string;
+  store: 'embedded' | 'postgres';
+  /** Server mode only: REDIS_URL, the shared limiter. */
+  redis?: boolean;
+  env?: Record<string, string>;
+  appDir?: string;
+  profileFile?: string;
+}
+
+/**
+ * `node --import tsx src/main.ts` on a temporary DATA_DIR, or on the database
+ * sightline_bench dropped and created for it. stop() also removes the store.
+ */
+export async function startSightline(opts: SightlineOptions): Promise<ServerProcess> {
+  const env: Record<string, string> = { LOG_LEVEL: 'warn', PROVIDERS_MODE: 'simulated', ...opts.env };
+  let removeStore: () => Promise<void>;
+  if (opts.store === 'embedded') {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-'));
+    env.DATA_DIR = dataDir;
+    removeStore = async () => fs.rmSync(dataDir, { recursive: true, force: true });
+  } else {
+    await withAdmin(async (c) => {
+      await c.query(`drop database if exists ${BENCH_DB} with (force)`);
+      await c.query(`create database ${BENCH_DB}`);
+    });
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${BENCH_DB}`;
+    Object.assign(env, { DATABASE_URL: url.toString(), SECRET_KEY: 'bench-secret-key-0123456789abcdef' });
+    if (opts.redis) {
+      await redisPid(); // fails here, not silently later: the limiter would fail open without Redis
+      env.REDIS_URL = REDIS_URL;
+    }
+    removeStore = () => withAdmin(async (c) => void (await c.query(`drop database if exists ${BENCH_DB} with (force)`)));
+  }
+  let server: ServerProcess;
+  try {
+    server = await startServer({ name: opts.name, entry: 'src/main.ts', cwd: opts.appDir ?? APP_DIR, env, profileFile: opts.profileFile });
+  } catch (err) {
+    await removeStore();
+    throw err;
+  }
+  return {
+    ...server,
+    async stop() {
+      try {
+        await server.stop();
+      } finally {
+        await removeStore();
+      }
+    },
+  };
+}
+
+export interface SeededAccount {
+  email: string;
+  /** The account's admin key first, then viewer keys. */
+  keys: string[];
+  projectId: string;
+}
+
+/** Account create → api-key → project create → more keys, as a client of the API would. */
+export async function seedAccount(url: string, keyCount = 1): Promise<SeededAccount> {
+  const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.com`;
+  const account = await http('POST', `${url}/v1/account/create`, { body: { email }, expect: 200 });
+  const { password } = account.body.data;
+  const admin = await http('POST', `${url}/v1/account/api-key`, { body: { email, password }, expect: 200 });
+  const keys: string[] = [admin.body.data.api_key];
+  // example.com: nothing is fetched or called back from a benchmark.
+  const project = await http('POST', `${url}/v1/account/projects`, {
+    headers: { 'x-api-key': keys[0] },
+    body: { brand_name: 'Acme', brand_url: 'https://example.com', webhook_url: 'https://example.com/sightline-callback' },
+    expect: 202,
+  });
+  while (keys.length < keyCount) {
+    const created = await http('POST', `${url}/v1/keys`, {
+      headers: { 'x-api-key': keys[0] },
+      body: { scope: 'viewer', name: `bench-${keys.length}` },
+      expect: 201,
+    });
+    keys.push(created.body.data.api_key);
+  }
+  return { email, keys, projectId: project.body.data.project_id };
+}

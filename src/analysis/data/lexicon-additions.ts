@@ -1,0 +1,21 @@
+/**
+ * Product-review words missing from the VADER lexicon, on its scale (-4 to +4; "good" is
+ * 1.9, "bad" -2.5). AI answers about software praise and blame with these ("clunky",
+ * "overpriced", "intuitive") far more than with the social-media words VADER was built on.
+ * Values follow the nearest VADER entries ("sluggish" -1.7, "robust" 1.4). Lower-case.
+ */
+export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
+  // blame
+  expensive: -1.2, overpriced: -1.9, pricey: -1.0, pricier: -0.8, clunky: -1.5, buggy: -1.8, bugs: -1.2,
+  glitchy: -1.6, slow: -1.0, laggy: -1.4, bloated: -1.3, outdated: -1.2, complicated: -1.1, cumbersome: -1.4,
+  unreliable: -1.8, unintuitive: -1.4, inflexible: -1.2, restrictive: -1.0, inconsistent: -1.0, mediocre: -1.3,
+  subpar: -1.5, underwhelming: -1.5, lacking: -1.0, lacks: -1.0, overkill: -0.8, downtime: -1.0, outage: -1.3,
+  outages: -1.3, crashes: -1.5, hassle: -1.2, headache: -1.4, overwhelming: -0.9, steep: -0.7, convoluted: -1.3,
+  tedious: -1.4, finicky: -1.2, janky: -1.6, overcomplicated: -1.4, 'hard-to-use': -1.6, issues: -0.9,
+  // praise
+  intuitive: 1.6, affordable: 1.5, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
+  'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
+  streamlined: 1.2, polished: 1.4, standout: 1.6, 'top-notch': 2.4, 'top-rated': 2.0, 'best-in-class': 2.6,
+  'feature-rich': 1.5, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
+  'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
+};
