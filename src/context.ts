@@ -5,6 +5,8 @@ import type { Jobs } from './jobs';
 import type { SecretBox } from './lib/crypto';
 import type { Store } from './store';
 import type { AuthCache } from './modules/keys/auth-cache';
+import type { TtlCache } from './lib/ttl-cache';
+import type { ProjectRow } from './modules/projects/service';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types';
 import type { Writer } from './ports/writer';
 
@@ -23,6 +25,8 @@ export interface AppContext {
   log: Logger;
   limiter: RateLimiter;
   authCache: AuthCache;
+  /** Project rows by id, read once per AUTH_CACHE_MS: the ownership check of every project route. */
+  projectCache: TtlCache<ProjectRow>;
   callbackSecret: string;
   ports: Ports;
 }

@@ -10,6 +10,7 @@ import { jobDefinitions } from './jobs/registry';
 import { SecretBox } from './lib/crypto';
 import { resolveCallbackSecret, resolveSecretKey } from './lib/secrets';
 import { AuthCache } from './modules/keys/auth-cache';
+import { TtlCache } from './lib/ttl-cache';
 import { buildServer } from './server';
 import { openStore } from './store';
 
@@ -52,6 +53,7 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       log: logger,
       limiter,
       authCache: new AuthCache(store, config.authCacheMs),
+      projectCache: new TtlCache(config.authCacheMs),
       callbackSecret: callback.secret,
       ports: { providers: ports?.providers ?? createProviders(config), writer: ports?.writer ?? createWriter(config) },
     };

@@ -40,8 +40,15 @@ export function presentProject(row: ProjectRow, withAliases: boolean) {
  * first: another team's project is 403 and nothing under it is read or changed.
  */
 export async function requireProject(ctx: RequestContext, projectId: string, tx: Tx = ctx.store): Promise<ProjectRow> {
-  const { rows } = await tx.query<ProjectRow>(`select ${COLUMNS} from projects where id = $1`, [projectId]);
-  const row = rows[0];
+  // Outside a transaction the row may come from the per-process cache: a project's team
+  // never changes, and the fields shown here only change at its creation.
+  const cacheable = tx === ctx.store;
+  let row = cacheable ? ctx.projectCache.get(projectId) : undefined;
+  if (!row) {
+    const { rows } = await tx.query<ProjectRow>(`select ${COLUMNS} from projects where id = $1`, [projectId]);
+    row = rows[0];
+    if (row && cacheable) ctx.projectCache.set(projectId, row);
+  }
   if (!row) throw new NotFound('Project not found');
   if (row.team_id !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
   return row;
