@@ -164,7 +164,7 @@ function report(rows: Row[], machine: Machine, warning: string | null): string {
     `Measured ${machine.date} on ${describeMachine(machine).replace(/^[^,]+, /, '')}; Sightline at ${revision()}.` +
       (warning ? ` **Warning: ${warning}.**` : ''),
     '',
-    `Authenticated \`GET /v1/projects/{id}\` (X-API-Key checked through the auth cache, rate limiter, project read, ` +
+    `Authenticated \`GET /v1/projects/{id}\` (X-API-Key checked through the auth cache, rate limiter, project read through the per-process project cache (AUTH_CACHE_MS, 2 s; with AUTH_CACHE_MS=0 every request reads the key and the project from the store), ` +
       `zod-validated response) against a bare Fastify 5 route returning the same JSON body, each in its own process: ` +
       `${CONNECTIONS} connections, ${WARMUP_S} s warm-up (discarded), then ${MEASURE_S} s measured.`,
     '',
