@@ -38,7 +38,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** A team (plan pro) with `n` projects, its admin client and a viewer client. */
 async function setup(n = 1) {
   const acct = await createAccount(t.app);
-  await setTeam(t, acct.teamId, { plan: 'pro' });
+  // premium (350 a minute): the transition matrix alone makes about 150 requests with one key
+  await setTeam(t, acct.teamId, { plan: 'pro', rate_limit_tier: 'premium' });
   const api = client(t.app, acct.key);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push(await createProject(t.app, acct.key, { brand_name: 'Acme', brand_url: 'https://acme.com/' }));
