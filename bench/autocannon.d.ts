@@ -6,6 +6,8 @@ declare module 'autocannon' {
   namespace autocannon {
     interface Client {
       setHeaders(headers: Record<string, string>): void;
+      /** Replaces the requests this connection cycles through. */
+      setRequests(requests: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[]): void;
     }
 
     interface Options {

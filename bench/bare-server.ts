@@ -1,13 +1,20 @@
+import fs from 'node:fs';
 import Fastify from 'fastify';
 
 // The yardstick for the HTTP suites: Fastify 5 with nothing but a route that returns a
 // fixed JSON body (BENCH_BODY). No auth, no store, no schemas, no hooks, no logger.
-const body = JSON.parse(process.env.BENCH_BODY ?? '{}');
-const routePath = process.env.BENCH_ROUTE ?? '/v1/projects/:project_id';
+// BENCH_ROUTES_FILE instead: a JSON file { "/exact/path": body, … }, one such route each
+// (a mix of requests, each answered with the body the real server gave it).
 
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
-app.get(routePath, async () => body);
+if (process.env.BENCH_ROUTES_FILE) {
+  const routes = JSON.parse(fs.readFileSync(process.env.BENCH_ROUTES_FILE, 'utf8')) as Record<string, unknown>;
+  for (const [routePath, routeBody] of Object.entries(routes)) app.get(routePath, async () => routeBody);
+} else {
+  const body = JSON.parse(process.env.BENCH_BODY ?? '{}');
+  app.get(process.env.BENCH_ROUTE ?? '/v1/projects/:project_id', async () => body);
+}
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' });
 

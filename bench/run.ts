@@ -1,6 +1,8 @@
 import { analysisSuite } from './analysis';
 import { analyticsSuite } from './analytics';
+import { deliverySuite } from './delivery';
 import { httpAuth } from './http-auth';
+import { loadSuite } from './load';
 import { stopAll } from './lib/servers';
 import type { Suite, SuiteOptions } from './lib/suite';
 
@@ -8,7 +10,7 @@ import type { Suite, SuiteOptions } from './lib/suite';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

@@ -13,6 +13,12 @@ export interface LoadOptions {
   perConnection?: Record<string, string>[];
   /** Headers per request instead: every connection cycles through them. */
   perRequest?: Record<string, string>[];
+  /**
+   * A mix of paths every connection cycles through (instead of the url's path). With
+   * perConnection, each connection sends its own headers on every one of them, and
+   * connection i starts at the i-th path so the mix is spread from the first second.
+   */
+  requests?: { path: string; method?: string }[];
   /** The server's process id, to count its CPU time over the measured window (Linux /proc). */
   serverPid?: number;
   /** Other processes whose CPU over the measured window is wanted (asked after the warm-up), by group. */
@@ -44,7 +50,7 @@ export interface LoadResult {
 const CLK_TCK = 100; // getconf CLK_TCK on Linux
 
 /** CPU time of a process (all its threads) in ms, from /proc; null where there is no /proc. */
-function processCpuMs(pid: number): number | null {
+export function processCpuMs(pid: number): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -55,7 +61,7 @@ function processCpuMs(pid: number): number | null {
 }
 
 /** Busy and total jiffies of the whole machine. */
-function machineTicks(): { busy: number; total: number } | null {
+export function machineTicks(): { busy: number; total: number } | null {
   try {
     const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     const total = cpu.reduce((a, b) => a + b, 0);
@@ -73,14 +79,23 @@ function percentile(sorted: Float64Array, p: number): number {
 /** Warms up (figures discarded), then measures, with autocannon in this process. */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let next = 0;
+  const mix = opts.requests;
+  if (mix && opts.perRequest) throw new Error('runLoad: requests and perRequest do not combine');
   const base: autocannon.Options = {
     url: opts.url,
     connections: opts.connections,
     headers: opts.headers,
     timeout: 10,
     ...(opts.perRequest ? { requests: opts.perRequest.map((h) => ({ headers: { ...opts.headers, ...h } })) } : {}),
+    ...(mix ? { requests: mix.map((r) => ({ ...r, headers: { ...opts.headers } })) } : {}),
     setupClient: opts.perConnection
-      ? (client) => client.setHeaders({ ...opts.headers, ...opts.perConnection![next++ % opts.perConnection!.length] })
+      ? (client) => {
+          const i = next++;
+          const headers = { ...opts.headers, ...opts.perConnection![i % opts.perConnection!.length] };
+          if (!mix) return client.setHeaders(headers);
+          const start = i % mix.length;
+          client.setRequests([...mix.slice(start), ...mix.slice(0, start)].map((r) => ({ ...r, headers: { ...headers } })));
+        }
       : undefined,
   };
   if (opts.warmupSeconds > 0) await autocannon({ ...base, duration: opts.warmupSeconds });

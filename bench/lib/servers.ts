@@ -51,6 +51,8 @@ export interface StartOptions {
   env: Record<string, string>;
   nodeArgs?: string[];
   healthPath?: string;
+  /** Polled instead of healthPath (a process without HTTP, e.g. job workers): true once ready. */
+  ready?: () => Promise<boolean>;
   timeoutMs?: number;
   /** Preload bench/profile-hook.ts; the profile of the bracketed window goes to this file. */
   profileFile?: string;
@@ -130,13 +132,17 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     if (dead) throw new Error(`${opts.name} exited before it was ready:\n${tail.join('\n')}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`${opts.name} did not answer ${opts.healthPath ?? '/healthz'} in time:\n${tail.join('\n')}`);
+      throw new Error(`${opts.name} did not ${opts.ready ? 'get ready' : `answer ${opts.healthPath ?? '/healthz'}`} in time:\n${tail.join('\n')}`);
     }
     try {
-      const res = await fetch(url + (opts.healthPath ?? '/healthz'));
-      if (res.ok) break;
+      if (opts.ready) {
+        if (await opts.ready()) break;
+      } else {
+        const res = await fetch(url + (opts.healthPath ?? '/healthz'));
+        if (res.ok) break;
+      }
     } catch {
-      /* not listening yet */
+      /* not listening (or not ready) yet */
     }
     await sleep(100);
   }
