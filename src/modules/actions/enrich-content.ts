@@ -103,12 +103,12 @@ async function competitorsOf(ctx: RequestContext, projectId: string): Promise<st
   const { rows } = await ctx.store.query<{ name: string }>(
     `with gaps as (
        select prompt_id from prompt_daily
-        where project_id = $1 and day >= current_date - $2::int
+        where project_id = $1 and provider <> '*' and day >= current_date - $2::int
         group by prompt_id having sum(mentioned) < sum(responses))
      select c.name
        from prompt_brand_daily b
        join competitors c on c.id = b.brand_id
-      where b.project_id = $1 and b.day >= current_date - $2::int and b.prompt_id in (select prompt_id from gaps)
+      where b.project_id = $1 and b.provider <> '*' and b.day >= current_date - $2::int and b.prompt_id in (select prompt_id from gaps)
         and c.state = 'active' and not c.is_own_brand
       group by c.id, c.name
       order by sum(b.mentions) desc, c.name

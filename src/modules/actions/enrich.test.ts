@@ -35,7 +35,7 @@ beforeAll(async () => {
       /* never answers */
     },
   });
-  t = await startTestApp({ allowPrivateUrls: true });
+  t = await startTestApp({ allowPrivateUrls: true, role: 'api' }) // no workers: no bootstrap re-analysis rewriting the rollups under the tests;
   acct = await createAccount(t.app);
   await setTeam(t, acct.teamId, { plan: 'pro' });
   projectId = await createProject(t.app, acct.key, { brand_name: 'Pipewise', brand_url: `${pages.base}/crm-vendor.html` });
