@@ -77,12 +77,6 @@ export async function activeCompetitors(tx: Tx, project: ProjectRow): Promise<Co
   return [ownBrandRow(project, rows), ...rows.filter((r) => !r.is_own_brand)];
 }
 
-export async function listCompetitors(ctx: RequestContext, projectId: string) {
-  const project = await requireProject(ctx, projectId);
-  const rows = await activeCompetitors(ctx.store, project);
-  return { active_competitors: rows.map((r) => presentCompetitor(r)), total_active: rows.length };
-}
-
 async function loadCompetitor(tx: Tx, projectId: string, competitorId: string): Promise<CompetitorRow> {
   const { rows } = await tx.query<CompetitorRow>(`select ${COLUMNS} from competitors where id = $1 and project_id = $2`, [
     competitorId,
