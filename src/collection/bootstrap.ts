@@ -2,7 +2,6 @@ import type { AppContext } from '../context';
 import { detectCompetitors } from '../analysis';
 import { enqueueDelivery } from '../deliveries/outbox';
 import { stableUuid } from '../lib/crypto';
-import { planOf } from '../lib/plans';
 import { utcDay } from '../lib/time';
 import { normalizeWebsite } from '../lib/url';
 import { readSite } from '../ports/pages/extract';
@@ -10,6 +9,7 @@ import { fetchPage } from '../ports/pages/fetcher';
 import type { ProviderName } from '../ports/providers/types';
 import { textKey } from '../modules/common';
 import { classifyIntent } from '../modules/prompts/intent';
+import { activePromptQuota } from '../modules/prompts/service';
 import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from './brands';
 import { collectAnswers } from './collect';
 import { reanalyseProject } from './reanalyse';
@@ -82,13 +82,8 @@ async function writePrompts(ctx: AppContext, project: ProjectFacts, count: numbe
     count,
   });
   await ctx.store.tx(async (tx) => {
-    await tx.query(`select id from teams where id = $1 for update`, [project.team_id]);
-    const { rows } = await tx.query<{ n: number; plan: string }>(
-      `select (select count(*)::int from prompts where team_id = $1 and prompt_type = 'active') as n,
-              (select plan from teams where id = $1) as plan`,
-      [project.team_id],
-    );
-    let room = planOf(rows[0].plan).activePrompts - rows[0].n;
+    const quota = await activePromptQuota(tx, project.team_id);
+    let room = quota.limit - quota.inUse;
     const topicIds = new Map<string, string>();
     for (const t of written.topics) {
       const ins = await tx.query<{ id: string }>(

@@ -7,7 +7,7 @@ import { iso } from '../common';
 import { requireProject } from '../projects/service';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info';
 import * as m from './metrics';
-import { daysOf, type Window } from './window';
+import { daysOf, providerFilter, type Window } from './window';
 
 async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
   await requireProject(ctx, projectId);
@@ -127,7 +127,7 @@ async function promptResponses(ctx: RequestContext, promptId: string, w: Window)
   const { rows } = await ctx.store.query<{ n: number }>(
     `select coalesce(sum(responses), 0)::int as n from prompt_daily
       where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-    [promptId, w.providers ?? ['*'], w.from, w.to],
+    [promptId, providerFilter(w), w.from, w.to],
   );
   return rows[0].n;
 }

@@ -61,19 +61,25 @@ async function loadPrompt(tx: Tx, projectId: string, promptId: string): Promise<
   return rows[0];
 }
 
-/** Locks the team row, then checks that `adding` more active prompts fit the plan's quota. */
-async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<void> {
-  await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
+/**
+ * Active prompts a team has and may have, with the team row locked until the caller's
+ * transaction ends, so two concurrent writers cannot both pass the plan's quota.
+ */
+export async function activePromptQuota(tx: Tx, teamId: string): Promise<{ inUse: number; limit: number }> {
+  await tx.query(`select id from teams where id = $1 for update`, [teamId]);
   const { rows } = await tx.query<{ n: number; plan: string }>(
     `select (select count(*)::int from prompts where team_id = $1 and prompt_type = 'active') as n,
             (select plan from teams where id = $1) as plan`,
-    [ctx.auth.teamId],
+    [teamId],
   );
-  const limit = planOf(rows[0].plan).activePrompts;
-  if (rows[0].n + adding > limit) {
-    throw new LimitReached(
-      `Prompt quota of your plan exceeded: ${rows[0].n} of ${limit} active prompts in use, ${adding} more requested`,
-    );
+  return { inUse: rows[0].n, limit: planOf(rows[0].plan).activePrompts };
+}
+
+/** Checks that `adding` more active prompts fit the plan's quota (429 otherwise). */
+async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<void> {
+  const { inUse, limit } = await activePromptQuota(tx, ctx.auth.teamId);
+  if (inUse + adding > limit) {
+    throw new LimitReached(`Prompt quota of your plan exceeded: ${inUse} of ${limit} active prompts in use, ${adding} more requested`);
   }
 }
 
