@@ -26,6 +26,15 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     expect(await q(`select provider, day::text${key}, ${sums} from project_${level} where project_id = $1 group by 1, 2${key ? ', 3' : ''}`)).toEqual(
       await q(`select provider, day::text${key}, ${sums} from prompt_${level} where project_id = $1 group by 1, 2${key ? ', 3' : ''}`),
     );
+    // weekly and monthly rows == the daily rows summed per week (Monday) and month (UTC)
+    const key2 = key.replace('brand_id', 'brand_id::text');
+    for (const [table, unit] of [['weekly', 'week'], ['monthly', 'month']] as const) {
+      expect(
+        await q(`select prompt_id::text, provider, ${unit}::text${key2}, ${sums} from prompt_${level.replace('daily', table)} where project_id = $1 group by 1, 2, 3${key ? ', 4' : ''}`),
+      ).toEqual(
+        await q(`select prompt_id::text, provider, date_trunc('${unit}', day::timestamp)::date::text as ${unit}${key2}, ${sums} from prompt_${level} where project_id = $1 group by 1, 2, 3${key ? ', 4' : ''}`),
+      );
+    }
     // '*' rows == sums of the provider rows
     expect(await q(`select day::text${key}, ${sums} from project_${level} where project_id = $1 and provider = '*' group by 1${key ? ', 2' : ''}`)).toEqual(
       await q(`select day::text${key}, ${sums} from project_${level} where project_id = $1 and provider <> '*' group by 1${key ? ', 2' : ''}`),

@@ -2,9 +2,9 @@ import type { AppContext } from '../context';
 import { createAnalyzer } from '../analysis';
 import type { Tx } from '../store';
 import { loadBrandSpecs, loadProjectFacts } from './brands';
-import { addToRollups, type RollupInput } from './store-answers';
+import { addToRollups, SUMS_TABLES, type RollupInput } from './store-answers';
 
-const ROLLUP_TABLES = ['citations', 'prompt_daily', 'prompt_brand_daily', 'project_daily', 'project_brand_daily', 'project_domain_daily'];
+const ROLLUP_TABLES = ['citations', ...SUMS_TABLES, 'project_domain_daily'];
 const BATCH = 1000;
 
 /**

@@ -1,6 +1,7 @@
 import type { Analysis } from '../analysis/types';
 import type { ProviderAnswer } from '../ports/providers/types';
 import type { Tx } from '../store';
+import { weekOf } from '../lib/time';
 import { OWN_BRAND_ID } from './brands';
 
 export interface AnalysedAnswer {
@@ -73,6 +74,56 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   return stored;
 }
 
+/** A rollup of sums: its key columns after project_id (with their SQL types) and its sum columns. */
+interface SumsTable {
+  name: string;
+  keys: Array<[column: string, type: string]>;
+  sums: string[];
+}
+
+const MAIN_SUMS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'citations'];
+const BRAND_SUMS = ['mentions', 'mention_count', 'position_sum', 'sentiment_sum'];
+const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS };
+const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS };
+const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS };
+const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS };
+const PROMPT_BRAND_DAILY: SumsTable = { name: 'prompt_brand_daily', keys: [...PROMPT_DAILY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
+const PROMPT_BRAND_WEEKLY: SumsTable = { name: 'prompt_brand_weekly', keys: [...PROMPT_WEEKLY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
+const PROMPT_BRAND_MONTHLY: SumsTable = { name: 'prompt_brand_monthly', keys: [...PROMPT_MONTHLY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
+const PROJECT_BRAND_DAILY: SumsTable = { name: 'project_brand_daily', keys: [...PROJECT_DAILY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
+
+/** Every rollup of sums kept per project (the citations and domain rollups aside). */
+export const SUMS_TABLES = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY, PROMPT_BRAND_DAILY, PROMPT_BRAND_WEEKLY, PROMPT_BRAND_MONTHLY, PROJECT_BRAND_DAILY].map(
+  (t) => t.name,
+);
+
+const upsertSql = new Map<SumsTable, string>();
+
+/** One statement per table and batch: insert the batch's sums, or add them to the rows there. */
+async function upsertSums(tx: Tx, projectId: string, table: SumsTable, rows: Array<{ key: unknown[]; sums: Sums }>): Promise<void> {
+  if (rows.length === 0) return;
+  let sql = upsertSql.get(table);
+  if (!sql) {
+    const cols = [...table.keys.map(([c]) => c), ...table.sums];
+    const types = [...table.keys.map(([, t]) => (t === 'date' ? 'text' : t)), ...table.sums.map(() => 'int')];
+    const values = cols.map((_, i) => (table.keys[i]?.[1] === 'date' ? `x${i}::date` : `x${i}`));
+    // prompt rollups are unique per prompt; project rollups per project
+    const keys = table.keys.map(([c]) => c);
+    const conflict = keys[0] === 'prompt_id' ? keys : ['project_id', ...keys];
+    sql = `insert into ${table.name} (project_id, ${cols.join(', ')})
+       select $1, ${values.join(', ')}
+         from unnest(${types.map((t, i) => `$${i + 2}::${t}[]`).join(', ')}) as u(${cols.map((_, i) => `x${i}`).join(', ')})
+       on conflict (${conflict.join(', ')}) do update set
+         ${table.sums.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
+    upsertSql.set(table, sql);
+  }
+  await tx.query(sql, [
+    projectId,
+    ...table.keys.map((_, i) => rows.map((r) => r.key[i])),
+    ...table.sums.map((_, i) => rows.map((r) => r.sums[i])),
+  ]);
+}
+
 export interface RollupInput {
   responseId: string;
   promptId: string;
@@ -90,7 +141,11 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 
   const citeRows: unknown[][] = [];
   const promptDaily = new Map<string, { key: unknown[]; sums: Sums }>();
+  const promptWeekly = new Map<string, { key: unknown[]; sums: Sums }>();
+  const promptMonthly = new Map<string, { key: unknown[]; sums: Sums }>();
   const promptBrand = new Map<string, { key: unknown[]; sums: Sums }>();
+  const promptBrandWeekly = new Map<string, { key: unknown[]; sums: Sums }>();
+  const promptBrandMonthly = new Map<string, { key: unknown[]; sums: Sums }>();
   const projectDaily = new Map<string, { key: unknown[]; sums: Sums }>();
   const projectBrand = new Map<string, { key: unknown[]; sums: Sums }>();
   const projectDomain = new Map<string, { key: unknown[]; sums: Sums }>();
@@ -102,12 +157,18 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const m = a.mentioned ? 1 : 0;
     // position and sentiment sums only over responses that mention the own brand
     const main = [1, m, a.mentioned ? (a.position ?? 0) : 0, a.mentioned ? (a.sentiment ?? 0) : 0, a.citesOwn ? 1 : 0, a.citations.length];
+    const week = weekOf(s.day);
+    const month = `${s.day.slice(0, 7)}-01`;
     for (const provider of [s.provider, ALL]) {
       bump(promptDaily, [s.promptId, provider, s.day], main);
+      bump(promptWeekly, [s.promptId, provider, week], main);
+      bump(promptMonthly, [s.promptId, provider, month], main);
       bump(projectDaily, [provider, s.day], main);
       for (const [brandId, b] of Object.entries(a.brands)) {
         const v = [1, b.count, b.position, b.sentiment];
         bump(promptBrand, [s.promptId, provider, s.day, brandId], v);
+        bump(promptBrandWeekly, [s.promptId, provider, week, brandId], v);
+        bump(promptBrandMonthly, [s.promptId, provider, month, brandId], v);
         bump(projectBrand, [provider, s.day, brandId], v);
       }
     }
@@ -138,62 +199,14 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     );
   }
 
-  const pd = [...promptDaily.values()];
-  await tx.query(
-    `insert into prompt_daily (project_id, prompt_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations)
-     select $1, p, v, d::date, a, b, c, e, f, g
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
-            as x(p, v, d, a, b, c, e, f, g)
-     on conflict (prompt_id, provider, day) do update set
-       responses = prompt_daily.responses + excluded.responses, mentioned = prompt_daily.mentioned + excluded.mentioned,
-       position_sum = prompt_daily.position_sum + excluded.position_sum,
-       sentiment_sum = prompt_daily.sentiment_sum + excluded.sentiment_sum,
-       cites_own = prompt_daily.cites_own + excluded.cites_own, citations = prompt_daily.citations + excluded.citations`,
-    [projectId, ...[0, 1, 2].map((i) => pd.map((r) => r.key[i])), ...[0, 1, 2, 3, 4, 5].map((i) => pd.map((r) => r.sums[i]))],
-  );
-
-  const jd = [...projectDaily.values()];
-  await tx.query(
-    `insert into project_daily (project_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations)
-     select $1, v, d::date, a, b, c, e, f, g
-       from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[]) as x(v, d, a, b, c, e, f, g)
-     on conflict (project_id, provider, day) do update set
-       responses = project_daily.responses + excluded.responses, mentioned = project_daily.mentioned + excluded.mentioned,
-       position_sum = project_daily.position_sum + excluded.position_sum,
-       sentiment_sum = project_daily.sentiment_sum + excluded.sentiment_sum,
-       cites_own = project_daily.cites_own + excluded.cites_own, citations = project_daily.citations + excluded.citations`,
-    [projectId, ...[0, 1].map((i) => jd.map((r) => r.key[i])), ...[0, 1, 2, 3, 4, 5].map((i) => jd.map((r) => r.sums[i]))],
-  );
-
-  const pb = [...promptBrand.values()];
-  if (pb.length) {
-    await tx.query(
-      `insert into prompt_brand_daily (project_id, prompt_id, provider, day, brand_id, mentions, mention_count, position_sum, sentiment_sum)
-       select $1, p, v, d::date, b, m, c, ps, ss
-         from unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::int[], $9::int[]) as x(p, v, d, b, m, c, ps, ss)
-       on conflict (prompt_id, provider, day, brand_id) do update set
-         mentions = prompt_brand_daily.mentions + excluded.mentions,
-         mention_count = prompt_brand_daily.mention_count + excluded.mention_count,
-         position_sum = prompt_brand_daily.position_sum + excluded.position_sum,
-         sentiment_sum = prompt_brand_daily.sentiment_sum + excluded.sentiment_sum`,
-      [projectId, ...[0, 1, 2, 3].map((i) => pb.map((r) => r.key[i])), ...[0, 1, 2, 3].map((i) => pb.map((r) => r.sums[i]))],
-    );
-  }
-
-  const jb = [...projectBrand.values()];
-  if (jb.length) {
-    await tx.query(
-      `insert into project_brand_daily (project_id, provider, day, brand_id, mentions, mention_count, position_sum, sentiment_sum)
-       select $1, v, d::date, b, m, c, ps, ss
-         from unnest($2::text[], $3::text[], $4::uuid[], $5::int[], $6::int[], $7::int[], $8::int[]) as x(v, d, b, m, c, ps, ss)
-       on conflict (project_id, provider, day, brand_id) do update set
-         mentions = project_brand_daily.mentions + excluded.mentions,
-         mention_count = project_brand_daily.mention_count + excluded.mention_count,
-         position_sum = project_brand_daily.position_sum + excluded.position_sum,
-         sentiment_sum = project_brand_daily.sentiment_sum + excluded.sentiment_sum`,
-      [projectId, ...[0, 1, 2].map((i) => jb.map((r) => r.key[i])), ...[0, 1, 2, 3].map((i) => jb.map((r) => r.sums[i]))],
-    );
-  }
+  await upsertSums(tx, projectId, PROMPT_DAILY, [...promptDaily.values()]);
+  await upsertSums(tx, projectId, PROMPT_WEEKLY, [...promptWeekly.values()]);
+  await upsertSums(tx, projectId, PROMPT_MONTHLY, [...promptMonthly.values()]);
+  await upsertSums(tx, projectId, PROJECT_DAILY, [...projectDaily.values()]);
+  await upsertSums(tx, projectId, PROMPT_BRAND_DAILY, [...promptBrand.values()]);
+  await upsertSums(tx, projectId, PROMPT_BRAND_WEEKLY, [...promptBrandWeekly.values()]);
+  await upsertSums(tx, projectId, PROMPT_BRAND_MONTHLY, [...promptBrandMonthly.values()]);
+  await upsertSums(tx, projectId, PROJECT_BRAND_DAILY, [...projectBrand.values()]);
 
   const dm = [...projectDomain.values()];
   if (dm.length) {

@@ -267,6 +267,92 @@ export const promptBrandDaily = pgTable(
   ],
 );
 
+/**
+ * The same sums per prompt, provider and week (Monday, UTC), and below per month: a
+ * window is read as a few months, weeks and days (coverWindow in
+ * src/modules/analytics/window.ts), so a long window costs a fraction of the rows.
+ */
+export const promptWeekly = pgTable(
+  'prompt_weekly',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    week: date('week', { mode: 'string' }).notNull(),
+    responses: integer('responses').notNull(),
+    mentioned: integer('mentioned').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+    citesOwn: integer('cites_own').notNull(),
+    citations: integer('citations').notNull(),
+  },
+  (t) => [
+    uniqueIndex('prompt_weekly_key').on(t.promptId, t.provider, t.week),
+    index('prompt_weekly_project_idx').on(t.projectId, t.provider, t.week),
+  ],
+);
+
+/** prompt_brand_daily's sums per week (Monday, UTC), read as prompt_weekly is. */
+export const promptBrandWeekly = pgTable(
+  'prompt_brand_weekly',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    week: date('week', { mode: 'string' }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    mentions: integer('mentions').notNull(),
+    mentionCount: integer('mention_count').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+  },
+  (t) => [
+    uniqueIndex('prompt_brand_weekly_key').on(t.promptId, t.provider, t.week, t.brandId),
+    index('prompt_brand_weekly_project_idx').on(t.projectId, t.provider, t.week),
+  ],
+);
+
+/** prompt_daily's sums per month (the 1st, UTC). */
+export const promptMonthly = pgTable(
+  'prompt_monthly',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    responses: integer('responses').notNull(),
+    mentioned: integer('mentioned').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+    citesOwn: integer('cites_own').notNull(),
+    citations: integer('citations').notNull(),
+  },
+  (t) => [
+    uniqueIndex('prompt_monthly_key').on(t.promptId, t.provider, t.month),
+    index('prompt_monthly_project_idx').on(t.projectId, t.provider, t.month),
+  ],
+);
+
+/** prompt_brand_daily's sums per month (the 1st, UTC). */
+export const promptBrandMonthly = pgTable(
+  'prompt_brand_monthly',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    mentions: integer('mentions').notNull(),
+    mentionCount: integer('mention_count').notNull(),
+    positionSum: integer('position_sum').notNull(),
+    sentimentSum: integer('sentiment_sum').notNull(),
+  },
+  (t) => [
+    uniqueIndex('prompt_brand_monthly_key').on(t.promptId, t.provider, t.month, t.brandId),
+    index('prompt_brand_monthly_project_idx').on(t.projectId, t.provider, t.month),
+  ],
+);
+
 /** Per project, provider and day. */
 export const projectDaily = pgTable(
   'project_daily',

@@ -223,6 +223,37 @@ describe('prompts list and get: window metrics (DECISIONS 4)', () => {
     ]);
   });
 
+  it('windows of whole weeks (weekly rollups) plus edge days, for the figures and the trend', async () => {
+    // 2025-03-03 (Mon) .. 2025-03-09 (Sun): one whole week; the window before, 02-24 .. 03-02, another.
+    // P1 now: A6 n, A7 y(3,45), A8 n -> 33.33, 45, 3, volume 3, cvr 0;
+    //   before: PA n, PB n, PC y, A1 y, A2 n, A3 y, A4 y, A5 n -> 4/8 = 50; 33.33 - 50 -> down.
+    // P2 now: B4 y(1,35) own -> 100, 35, 1, 1, 100; before: PD y, PE y, B1 y, B2 n, B3 y -> 80 -> up.
+    // P3: nothing now -> no figures, no trend.
+    const d = await get('/prompts', 'date_from=2025-03-03&date_to=2025-03-09');
+    expect(d.prompts.map(pick)).toEqual([
+      { id: P1, prompt_type: 'active', visibility: 33.33, sentiment: 45, position: 3, volume: 3, cvr: 0, trend: 'down' },
+      { id: P2, prompt_type: 'active', visibility: 100, sentiment: 35, position: 1, volume: 1, cvr: 100, trend: 'up' },
+      { id: P3, prompt_type: 'suggested', visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null },
+      ALL()[3],
+    ]);
+    // 2025-02-24 (Mon) .. 2025-03-04 (Tue): the week of 02-24 and the days 03-03, 03-04; nothing before.
+    // P1: PA PB PC A1..A8 = 11; mentioned PC A1 A3 A4 A7 = 5 -> 45.45; position (2+1+2+1+3)/5 = 1.8;
+    //   sentiment (40+80+60+90+45)/5 = 63; cvr A1, A4 -> 2/11 = 18.18.
+    // P2: PD PE B1..B4 = 6; mentioned PD PE B1 B3 B4 -> 83.33; position (1+1+1+2+1)/5 = 1.2;
+    //   sentiment (70+80+70+50+35)/5 = 61; cvr B1, B4 -> 33.33.
+    // P3: PF y(1,60), S1 y(1,60) -> 100, 60, 1, volume 2, cvr 0.
+    // and 02-01 .. 03-04 (February whole, from prompt_monthly) holds the same answers
+    for (const window of ['date_from=2025-02-24&date_to=2025-03-04', 'date_from=2025-02-01&date_to=2025-03-04']) {
+      const e = await get('/prompts', window);
+      expect(e.prompts.map(pick)).toEqual([
+        { id: P1, prompt_type: 'active', visibility: 45.45, sentiment: 63, position: 1.8, volume: 11, cvr: 18.18, trend: null },
+        { id: P2, prompt_type: 'active', visibility: 83.33, sentiment: 61, position: 1.2, volume: 6, cvr: 33.33, trend: null },
+        { id: P3, prompt_type: 'suggested', visibility: 100, sentiment: 60, position: 1, volume: 2, cvr: 0, trend: null },
+        ALL()[3],
+      ]);
+    }
+  });
+
   it('a day without any answer: no figures, and no trend although the day before has data', async () => {
     const d = await get('/prompts', `date_from=${D3}&date_to=${D3}`);
     for (const p of d.prompts) {
@@ -625,6 +656,36 @@ describe('GET /overview', () => {
         { competitor_id: X, name: 'Other', mention_count: 3, icon_url: icons('other.io')[0], icon_urls: icons('other.io') },
       ],
     });
+  });
+
+  it('windows read as whole weeks and months, added and subtracted, give the figures of their days', async () => {
+    // 2025-02-24 (Mon) .. 2025-03-04 (Tue): the week of 02-24 from prompt_weekly, 03-03 and 03-04 daily.
+    // P1: 45.45, 63, 1.8, cvr 18.18 (as in the prompts list);
+    //     Rival PB 1 + PC 1 + A1 1 + A2 3 + A3 1 + A7 1 + A8 2 = 10, Other A5 2 + A7 1 = 3.
+    // P2: 83.33, 61, 1.2, cvr 33.33; Rival B1 2 + B2 1 + B3 1 = 4.
+    // 02-01 .. 03-04 holds the same answers (none before 02-26): February from prompt_monthly.
+    for (const window of ['date_from=2025-02-24&date_to=2025-03-04', 'date_from=2025-02-01&date_to=2025-03-04']) {
+      const d = await get('/overview', window);
+      expect(d.items.map(pick)).toEqual([
+        { prompt_id: P1, visibility: 45.45, sentiment: 63, position: 1.8, cvr: 18.18, volume: null, competitors_mentioned: [['Rival', 10], ['Other', 3]] },
+        { prompt_id: P2, visibility: 83.33, sentiment: 61, position: 1.2, cvr: 33.33, volume: null, competitors_mentioned: [['Rival', 4]] },
+        { prompt_id: P4, visibility: 0, sentiment: 0, position: 0, cvr: null, volume: null, competitors_mentioned: [] },
+      ]);
+    }
+    // 03-02 .. 03-31 is read as March less 03-01 (D1), whose answers must drop out:
+    // P1: A4 y(1,90) own, A5 n, A6 n, A7 y(3,45), A8 n -> 40, 67.5, 2, cvr 20;
+    //     Rival A7 1 + A8 2 = 3, Other A5 2 + A7 1 = 3 (same count: by name).
+    // P2: B2 n, B3 y(2,50), B4 y(1,35) own -> 66.67, 42.5, 1.5, cvr 33.33; Rival B2 1 + B3 1 = 2.
+    const march = await get('/overview', 'date_from=2025-03-02&date_to=2025-03-31');
+    expect(march.items.map(pick)).toEqual([
+      { prompt_id: P1, visibility: 40, sentiment: 67.5, position: 2, cvr: 20, volume: null, competitors_mentioned: [['Other', 3], ['Rival', 3]] },
+      { prompt_id: P2, visibility: 66.67, sentiment: 42.5, position: 1.5, cvr: 33.33, volume: null, competitors_mentioned: [['Rival', 2]] },
+      { prompt_id: P4, visibility: 0, sentiment: 0, position: 0, cvr: null, volume: null, competitors_mentioned: [] },
+    ]);
+    // the week's '*' rows agree with the sum of its per-provider rows
+    const week = await get('/overview', 'date_from=2025-02-24&date_to=2025-03-02');
+    const days = await get('/overview', 'date_from=2025-02-24&date_to=2025-03-02&providers=chatgpt,perplexity,google_ai_overview,gemini,claude');
+    expect(week.items.map(pick)).toEqual(days.items.map(pick));
   });
 
   it('prompt_type=suggested: the suggested prompts only', async () => {

@@ -6,6 +6,7 @@ import { activeCompetitors, presentCompetitor } from '../competitors/service';
 import { requireProject, type ProjectRow } from '../projects/service';
 import { brandInfo } from './brand-info';
 import * as m from './metrics';
+import { windowParams, windowRows } from './rollup-window';
 import { daysOf, providerFilter, type Window } from './window';
 
 /** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
@@ -63,10 +64,14 @@ export async function competitorsWithMetrics(ctx: RequestContext, projectId: str
   };
 }
 
-/** Per prompt of one type: the window's figures and the competitors named with it. */
+/**
+ * Per prompt of one type: the window's figures and the competitors named with it. The
+ * window is read from the daily, weekly and monthly rollups (rollup-window.ts).
+ */
 export async function overview(ctx: RequestContext, projectId: string, w: Window, promptType: 'active' | 'suggested') {
   await requireProject(ctx, projectId);
   const providers = providerFilter(w);
+  const buckets = windowParams([w]);
   const [prompts, sums, brandRows, brands] = await Promise.all([
     ctx.store.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
       `select p.id, p.content, p.prompt_type, p.created_at, p.topic_id, t.name as topic_name, p.intent
@@ -76,19 +81,17 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
       [projectId, promptType],
     ),
     ctx.store.query<{ prompt_id: string; r: number; mn: number; ps: number; ss: number; co: number }>(
-      `select prompt_id, sum(responses)::int as r, sum(mentioned)::int as mn, sum(position_sum)::int as ps,
-              sum(sentiment_sum)::int as ss, sum(cites_own)::int as co
-         from prompt_daily
-        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+      `select prompt_id, sum(responses * w1)::int as r, sum(mentioned * w1)::int as mn, sum(position_sum * w1)::int as ps,
+              sum(sentiment_sum * w1)::int as ss, sum(cites_own * w1)::int as co
+         from (${windowRows('prompt', 'prompt_id, responses, mentioned, position_sum, sentiment_sum, cites_own', 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x
         group by prompt_id`,
-      [projectId, providers, w.from, w.to],
+      [projectId, providers, ...buckets],
     ),
     ctx.store.query<{ prompt_id: string; brand_id: string; mc: number }>(
-      `select prompt_id, brand_id, sum(mention_count)::int as mc
-         from prompt_brand_daily
-        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and brand_id <> $5::uuid
-        group by prompt_id, brand_id`,
-      [projectId, providers, w.from, w.to, OWN_BRAND_ID],
+      `select prompt_id, brand_id, sum(mention_count * w1)::int as mc
+         from (${windowRows('prompt_brand', 'prompt_id, brand_id, mention_count', 'project_id = $1 and provider = any($2::text[]) and brand_id <> $3::uuid', 4, 1)}) x
+        group by prompt_id, brand_id having sum(mention_count * w1) > 0`,
+      [projectId, providers, OWN_BRAND_ID, ...buckets],
     ),
     brandInfo(ctx.store, projectId),
   ]);

@@ -1,6 +1,7 @@
 import type { Tx } from '../../store';
 import type { PromptMetrics } from '../prompts/service';
 import * as m from './metrics';
+import { windowParams, windowRows } from './rollup-window';
 import { providerFilter, type Window } from './window';
 
 interface Row {
@@ -15,24 +16,18 @@ interface Row {
 }
 
 /**
- * Window metrics of a project's prompts (or of the given ones) from prompt_daily, with the
- * previous window's visibility for the trend, in one pass over the rollup.
+ * Window metrics of a project's prompts (or of the given ones) from the prompt rollups,
+ * with the previous window's visibility for the trend, in one statement.
  */
 export async function promptMetrics(tx: Tx, projectId: string, w: Window, promptIds?: string[]): Promise<Map<string, PromptMetrics>> {
+  // w1 weighs the rows of the window, w2 those of the window before it (for the trend)
   const { rows } = await tx.query<Row>(
-    `select prompt_id,
-            coalesce(sum(responses) filter (where day >= $4::date), 0)::int as r,
-            coalesce(sum(mentioned) filter (where day >= $4::date), 0)::int as mn,
-            coalesce(sum(position_sum) filter (where day >= $4::date), 0)::int as ps,
-            coalesce(sum(sentiment_sum) filter (where day >= $4::date), 0)::int as ss,
-            coalesce(sum(cites_own) filter (where day >= $4::date), 0)::int as co,
-            coalesce(sum(responses) filter (where day < $4::date), 0)::int as pr,
-            coalesce(sum(mentioned) filter (where day < $4::date), 0)::int as pm
-       from prompt_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $5::date
-        and ($6::uuid[] is null or prompt_id = any($6::uuid[]))
+    `select prompt_id, sum(responses * w1)::int as r, sum(mentioned * w1)::int as mn, sum(position_sum * w1)::int as ps,
+            sum(sentiment_sum * w1)::int as ss, sum(cites_own * w1)::int as co,
+            sum(responses * w2)::int as pr, sum(mentioned * w2)::int as pm
+       from (${windowRows('prompt', 'prompt_id, responses, mentioned, position_sum, sentiment_sum, cites_own', 'project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[]))', 4, 2)}) x
       group by prompt_id`,
-    [projectId, providerFilter(w), w.prevFrom, w.from, w.to, promptIds ?? null],
+    [projectId, providerFilter(w), promptIds ?? null, ...windowParams([w, { from: w.prevFrom, to: w.prevTo }])],
   );
   const out = new Map<string, PromptMetrics>();
   for (const r of rows) {

@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { weekOf } from '../../lib/time';
+import { addDays, coverWindow, daysOf, type Cover } from './window';
+
+describe('weekOf', () => {
+  it('is the Monday of the UTC week', () => {
+    expect(weekOf('2025-03-10')).toBe('2025-03-10'); // a Monday
+    expect(weekOf('2025-03-16')).toBe('2025-03-10'); // the Sunday after
+    expect(weekOf('2025-03-17')).toBe('2025-03-17');
+    expect(weekOf('2025-01-01')).toBe('2024-12-30'); // across a year
+    expect(weekOf('2024-03-01')).toBe('2024-02-26'); // across a leap day
+  });
+});
+
+const monthDays = (first: string) => {
+  const next = first.slice(5, 7) === '12' ? `${Number(first.slice(0, 4)) + 1}-01-01` : `${first.slice(0, 5)}${String(Number(first.slice(5, 7)) + 1).padStart(2, '0')}-01`;
+  return daysOf({ from: first, days: Math.round((Date.parse(next) - Date.parse(first)) / 86_400_000) });
+};
+
+/** How many times the cover counts each day (days it never touches are absent). */
+function weightPerDay(c: Cover): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (day: string, w: number) => out.set(day, (out.get(day) ?? 0) + w);
+  for (const [d, w] of c.days) add(d, w);
+  for (const [wk, w] of c.weeks) for (const d of daysOf({ from: wk, days: 7 })) add(d, w);
+  for (const [m, w] of c.months) for (const d of monthDays(m)) add(d, w);
+  for (const [d, w] of out) if (w === 0) out.delete(d);
+  return out;
+}
+
+const entries = (m: Map<string, number>) => Object.fromEntries([...m].sort());
+
+describe('coverWindow', () => {
+  it('takes whole months and weeks, adding or subtracting the edges', () => {
+    // Wed 2025-03-05 .. Tue 2025-03-25: the week of 03-03 less Mon and Tue, the weeks of
+    // 03-10 and 03-17, then Mon 03-24 and Tue 03-25 as days: 7 buckets (the month less
+    // 03-01..04 and 03-26..31 would take 9).
+    expect(coverWindow('2025-03-05', '2025-03-25')).toEqual({
+      days: new Map([['2025-03-03', -1], ['2025-03-04', -1], ['2025-03-24', 1], ['2025-03-25', 1]]),
+      weeks: new Map([['2025-03-03', 1], ['2025-03-10', 1], ['2025-03-17', 1]]),
+      months: new Map(),
+    });
+    // a whole month is one bucket; the 2nd to the 31st is that month less the 1st
+    expect(coverWindow('2025-03-01', '2025-03-31')).toEqual({ days: new Map(), weeks: new Map(), months: new Map([['2025-03-01', 1]]) });
+    expect(coverWindow('2025-03-02', '2025-03-31')).toEqual({ days: new Map([['2025-03-01', -1]]), weeks: new Map(), months: new Map([['2025-03-01', 1]]) });
+    // one day is one day
+    expect(coverWindow('2025-03-11', '2025-03-11')).toEqual({ days: new Map([['2025-03-11', 1]]), weeks: new Map(), months: new Map() });
+    // Mon..Sun is a week
+    expect(coverWindow('2025-03-10', '2025-03-16')).toEqual({ days: new Map(), weeks: new Map([['2025-03-10', 1]]), months: new Map() });
+  });
+
+  it('counts every day of any window exactly once and no other day, in few buckets', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 1, max: 366 }), (offset, length) => {
+        const from = addDays('2023-01-01', offset);
+        const to = addDays(from, length - 1);
+        const c = coverWindow(from, to);
+        for (const wk of c.weeks.keys()) expect(weekOf(wk)).toBe(wk);
+        for (const m of c.months.keys()) expect(m.endsWith('-01')).toBe(true);
+        expect(entries(weightPerDay(c))).toEqual(Object.fromEntries(daysOf({ from, days: length }).map((d) => [d, 1])));
+        const buckets = c.days.size + c.weeks.size + c.months.size;
+        // never more than one per day; at most the months spanned and 15 edge weeks and days
+        // (the worst over every window of 2023-2026, found by trying them all)
+        expect(buckets).toBeLessThanOrEqual(Math.min(length, Math.ceil(length / 28) + 15));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
