@@ -64,6 +64,14 @@ CREATE UNIQUE INDEX "prompt_monthly_key" ON "prompt_monthly" USING btree ("promp
 CREATE INDEX "prompt_monthly_project_idx" ON "prompt_monthly" USING btree ("project_id","provider","month");--> statement-breakpoint
 CREATE UNIQUE INDEX "prompt_weekly_key" ON "prompt_weekly" USING btree ("prompt_id","provider","week");--> statement-breakpoint
 CREATE INDEX "prompt_weekly_project_idx" ON "prompt_weekly" USING btree ("project_id","provider","week");--> statement-breakpoint
+-- Each weekly and monthly row is updated by every answer of its week or month: half-empty
+-- pages keep those updates on the same page (HOT), so no index entry is written and a
+-- bucket's rows stay together on disk instead of scattering across the table.
+ALTER TABLE "prompt_weekly" SET (fillfactor = 50);--> statement-breakpoint
+ALTER TABLE "prompt_monthly" SET (fillfactor = 50);--> statement-breakpoint
+ALTER TABLE "prompt_brand_weekly" SET (fillfactor = 50);--> statement-breakpoint
+ALTER TABLE "prompt_brand_monthly" SET (fillfactor = 50);
+--> statement-breakpoint
 -- A store migrated with answers already in it: the weekly and monthly sums from the daily ones.
 INSERT INTO "prompt_weekly" ("project_id", "prompt_id", "provider", "week", "responses", "mentioned", "position_sum", "sentiment_sum", "cites_own", "citations")
 SELECT "project_id", "prompt_id", "provider", date_trunc('week', "day"::timestamp)::date, sum("responses"), sum("mentioned"), sum("position_sum"), sum("sentiment_sum"), sum("cites_own"), sum("citations")
