@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
   // How long an API process trusts a cached key record before reading it again.
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+  // Per-process cache of serialized analytics responses, in MiB (0: off); see src/http/read-cache.ts.
+  READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   // Prefix of the rate-limit keys in Redis: several deployments (or test runs) can share
   // one Redis without sharing windows.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('sightline:rl:'),
@@ -77,6 +79,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   rateLimitWindowMs: number;
   authCacheMs: number;
+  /** Bytes of serialized analytics responses each process may cache (0: off). */
+  readCacheBytes: number;
   redisKeyPrefix: string;
   /** Heartbeat, dead-after and reap intervals of job leases. */
   leaseTimings: LeaseTimings;
@@ -114,6 +118,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     logLevel: env.LOG_LEVEL,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
     authCacheMs: env.AUTH_CACHE_MS,
+    readCacheBytes: Math.round(env.READ_CACHE_MB * 1024 * 1024),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     leaseTimings: { heartbeatMs: env.JOB_HEARTBEAT_MS, deadAfterMs: env.JOB_DEAD_AFTER_MS, reapEveryMs: env.JOB_REAP_EVERY_MS },
     env,

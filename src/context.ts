@@ -6,6 +6,7 @@ import type { SecretBox } from './lib/crypto';
 import type { Store } from './store';
 import type { AuthCache } from './modules/keys/auth-cache';
 import type { TtlCache } from './lib/ttl-cache';
+import type { ReadCache } from './http/read-cache';
 import type { ProjectRow } from './modules/projects/service';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types';
 import type { Writer } from './ports/writer';
@@ -27,6 +28,8 @@ export interface AppContext {
   authCache: AuthCache;
   /** Project rows by id, read once per AUTH_CACHE_MS: the ownership check of every project route. */
   projectCache: TtlCache<ProjectRow>;
+  /** Serialized analytics responses by URL, valid for one analytics version of their project. */
+  readCache: ReadCache;
   callbackSecret: string;
   ports: Ports;
 }

@@ -10,6 +10,7 @@ import { jobDefinitions } from './jobs/registry';
 import { SecretBox } from './lib/crypto';
 import { resolveCallbackSecret, resolveSecretKey } from './lib/secrets';
 import { AuthCache } from './modules/keys/auth-cache';
+import { ReadCache } from './http/read-cache';
 import { TtlCache } from './lib/ttl-cache';
 import { buildServer } from './server';
 import { openStore } from './store';
@@ -54,6 +55,7 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       limiter,
       authCache: new AuthCache(store, config.authCacheMs),
       projectCache: new TtlCache(config.authCacheMs),
+      readCache: new ReadCache(config.readCacheBytes),
       callbackSecret: callback.secret,
       ports: { providers: ports?.providers ?? createProviders(config), writer: ports?.writer ?? createWriter(config) },
     };

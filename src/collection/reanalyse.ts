@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { createAnalyzer } from '../analysis';
+import { touchAnalytics } from '../store/analytics-version';
 import type { Tx } from '../store';
 import { loadBrandSpecs, loadProjectFacts } from './brands';
 import { addToRollups, SUMS_TABLES, type RollupInput } from './store-answers';
@@ -17,6 +18,7 @@ export async function reanalyseProject(ctx: AppContext, projectId: string): Prom
     const project = await loadProjectFacts(tx, projectId);
     if (!project) return 0;
     await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    await touchAnalytics(tx, projectId); // the version row before any rollup row (read-cache.ts)
     const analyse = createAnalyzer(await loadBrandSpecs(tx, project));
     for (const table of ROLLUP_TABLES) await tx.query(`delete from ${table} where project_id = $1`, [projectId]);
     let after = '00000000-0000-0000-0000-000000000000';

@@ -1,6 +1,7 @@
 import type { Analysis } from '../analysis/types';
 import type { ProviderAnswer } from '../ports/providers/types';
 import type { Tx } from '../store';
+import { touchAnalytics } from '../store/analytics-version';
 import { weekOf } from '../lib/time';
 import { OWN_BRAND_ID } from './brands';
 
@@ -237,6 +238,7 @@ export { OWN_BRAND_ID };
  * project's figures then never count answers of a prompt that no longer exists.
  */
 export async function removePromptFromRollups(tx: Tx, projectId: string, promptId: string): Promise<void> {
+  await touchAnalytics(tx, projectId); // the version row before any rollup row (read-cache.ts)
   await tx.query(
     `update project_daily d set responses = d.responses - p.responses, mentioned = d.mentioned - p.mentioned,
             position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum,

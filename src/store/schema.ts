@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   doublePrecision,
   date,
@@ -352,6 +353,18 @@ export const promptBrandMonthly = pgTable(
     index('prompt_brand_monthly_project_idx').on(t.projectId, t.provider, t.month),
   ],
 );
+
+/**
+ * A counter per project, raised by triggers (migration 0005) in every transaction that
+ * changes what its analytics show: answers, prompts, topics, competitors, the project.
+ * Cached analytics responses are valid for one version (src/http/read-cache.ts).
+ */
+export const analyticsVersions = pgTable('analytics_versions', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
 
 /** Per project, provider and day. */
 export const projectDaily = pgTable(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, errors } from '../../http/envelope';
 import { ctxOf } from '../../http/request';
+import { cachedRead } from '../../http/read-cache';
 import { ProjectParams } from '../common';
 import * as pa from './prompt-analytics';
 import * as pj from './project-analytics';
@@ -17,7 +18,10 @@ export default async function analyticsRoutes(base: FastifyInstance) {
   app.get(
     '/projects/:project_id/prompts/:prompt_id/analytics',
     { schema: { tags, summary: 'Daily visibility, position and sentiment of a prompt per provider', params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptAnalytics, ...errs } } },
-    async (req) => a(await pa.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
   );
 
   app.get(
@@ -31,36 +35,47 @@ export default async function analyticsRoutes(base: FastifyInstance) {
         response: { 200: s.Chats, ...errs },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { page, page_size, ...window } = req.query;
-      return a(await pa.promptChats(ctxOf(req), req.params.project_id, req.params.prompt_id, resolveWindow(window), page, page_size));
+      const w = resolveWindow(window);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptChats(ctxOf(req), req.params.project_id, req.params.prompt_id, w, page, page_size)));
     },
   );
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id/domains',
     { schema: { tags, summary: "Domains cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Domains, ...errs } } },
-    async (req) => a(await pa.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
   );
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id/urls',
     { schema: { tags, summary: "URLs cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Urls, ...errs } } },
-    async (req) => a(await pa.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
   );
 
   app.get(
     '/projects/:project_id/overview',
     { schema: { tags, summary: 'Per-prompt figures of the window', params: ProjectParams, querystring: s.OverviewQuery, response: { 200: s.Overview, ...errs } } },
-    async (req) => {
+    async (req, reply) => {
       const { prompt_type, ...window } = req.query;
-      return a(await pj.overview(ctxOf(req), req.params.project_id, resolveWindow(window), prompt_type));
+      const w = resolveWindow(window);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pj.overview(ctxOf(req), req.params.project_id, w, prompt_type)));
     },
   );
 
   app.get(
     '/projects/:project_id/visibility',
     { schema: { tags, summary: 'Daily visibility, sentiment and position of each active brand', params: ProjectParams, querystring: WindowQuery, response: { 200: s.Visibility, ...errs } } },
-    async (req) => a(await pj.visibilitySeries(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pj.visibilitySeries(ctxOf(req), req.params.project_id, w)));
+    },
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, b, errors } from '../../http/envelope';
 import { ctxOf } from '../../http/request';
+import { cachedRead } from '../../http/read-cache';
 import { ProjectParams } from '../common';
 import { competitorsWithMetrics } from '../analytics/project-analytics';
 import { resolveWindow, WindowQuery } from '../analytics/window';
@@ -23,7 +24,10 @@ export default async function competitorRoutes(base: FastifyInstance) {
         response: { 200: s.CompetitorListEnvelope, ...errors(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await competitorsWithMetrics(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await competitorsWithMetrics(ctxOf(req), req.params.project_id, w)));
+    },
   );
 
   app.post(

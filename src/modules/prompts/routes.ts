@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, b, errors } from '../../http/envelope';
 import { ctxOf } from '../../http/request';
+import { cachedRead } from '../../http/read-cache';
 import { ProjectParams } from '../common';
 import { resolveWindow, WindowQuery } from '../analytics/window';
 import * as s from './schema';
@@ -14,13 +15,19 @@ export default async function promptRoutes(base: FastifyInstance) {
   app.get(
     '/projects/:project_id/prompts',
     { schema: { tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
-    async (req) => a(await svc.listPrompts(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.listPrompts(ctxOf(req), req.params.project_id, w)));
+    },
   );
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id',
     { schema: { tags, summary: "One prompt, with the window's metrics", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
-    async (req) => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
   );
 
   app.post(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, errors } from '../../http/envelope';
 import { ctxOf } from '../../http/request';
+import { cachedRead } from '../../http/read-cache';
 import { PagedWindowQuery } from '../analytics/schema';
 import { resolveWindow, WindowQuery } from '../analytics/window';
 import { ProjectParams } from '../common';
@@ -24,9 +25,10 @@ export default async function sourceRoutes(base: FastifyInstance) {
         response: { 200: s.SourceList, ...errs },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { page, page_size, ...window } = req.query;
-      return a(await svc.listSources(ctxOf(req), req.params.project_id, resolveWindow(window), page, page_size));
+      const w = resolveWindow(window);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.listSources(ctxOf(req), req.params.project_id, w, page, page_size)));
     },
   );
 
@@ -35,6 +37,9 @@ export default async function sourceRoutes(base: FastifyInstance) {
     {
       schema: { tags, summary: 'Citation stats, categories, top domains, daily shares and opportunities', params: ProjectParams, querystring: WindowQuery, response: { 200: s.SourcesAnalytics, ...errs } },
     },
-    async (req) => a(await svc.sourcesAnalytics(ctxOf(req), req.params.project_id, resolveWindow(req.query))),
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.sourcesAnalytics(ctxOf(req), req.params.project_id, w)));
+    },
   );
 }

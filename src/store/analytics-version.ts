@@ -1,0 +1,24 @@
+import type { Tx } from './index';
+
+// A counter per project (table analytics_versions), raised by triggers in every
+// transaction that changes what the project's analytics show (migration 0005). Cached
+// analytics responses are valid for one version (src/http/read-cache.ts).
+
+/** The analytics version of a project: 0 until its first change. */
+export async function analyticsVersion(tx: Tx, projectId: string): Promise<number> {
+  const { rows } = await tx.query<{ version: string }>(`select version from analytics_versions where project_id = $1`, [projectId]);
+  return rows[0] ? Number(rows[0].version) : 0;
+}
+
+/**
+ * Raises a project's analytics version now, in the caller's transaction. The triggers do
+ * it too; a transaction that takes rollup rows before changing an answer or a prompt
+ * calls this first, so every writer locks the version row before the rollups (no deadlock).
+ */
+export async function touchAnalytics(tx: Tx, projectId: string): Promise<void> {
+  await tx.query(
+    `insert into analytics_versions (project_id, version) values ($1, 1)
+     on conflict (project_id) do update set version = analytics_versions.version + 1`,
+    [projectId],
+  );
+}
