@@ -4,6 +4,8 @@ import type { Tx } from '../store';
 import { touchAnalytics } from '../store/analytics-version';
 import { weekOf } from '../lib/time';
 import { OWN_BRAND_ID } from './brands';
+import * as T from './rollup-tables';
+export { SUMS_TABLES } from './rollup-tables';
 
 export interface AnalysedAnswer {
   promptId: string;
@@ -73,56 +75,6 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   }));
   await addToRollups(tx, projectId, stored);
   return stored;
-}
-
-/** A rollup of sums: its key columns after project_id (with their SQL types) and its sum columns. */
-interface SumsTable {
-  name: string;
-  keys: Array<[column: string, type: string]>;
-  sums: string[];
-}
-
-const MAIN_SUMS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'citations'];
-const BRAND_SUMS = ['mentions', 'mention_count', 'position_sum', 'sentiment_sum'];
-const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS };
-const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS };
-const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS };
-const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS };
-const PROMPT_BRAND_DAILY: SumsTable = { name: 'prompt_brand_daily', keys: [...PROMPT_DAILY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
-const PROMPT_BRAND_WEEKLY: SumsTable = { name: 'prompt_brand_weekly', keys: [...PROMPT_WEEKLY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
-const PROMPT_BRAND_MONTHLY: SumsTable = { name: 'prompt_brand_monthly', keys: [...PROMPT_MONTHLY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
-const PROJECT_BRAND_DAILY: SumsTable = { name: 'project_brand_daily', keys: [...PROJECT_DAILY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
-
-/** Every rollup of sums kept per project (the citations and domain rollups aside). */
-export const SUMS_TABLES = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY, PROMPT_BRAND_DAILY, PROMPT_BRAND_WEEKLY, PROMPT_BRAND_MONTHLY, PROJECT_BRAND_DAILY].map(
-  (t) => t.name,
-);
-
-const upsertSql = new Map<SumsTable, string>();
-
-/** One statement per table and batch: insert the batch's sums, or add them to the rows there. */
-async function upsertSums(tx: Tx, projectId: string, table: SumsTable, rows: Array<{ key: unknown[]; sums: Sums }>): Promise<void> {
-  if (rows.length === 0) return;
-  let sql = upsertSql.get(table);
-  if (!sql) {
-    const cols = [...table.keys.map(([c]) => c), ...table.sums];
-    const types = [...table.keys.map(([, t]) => (t === 'date' ? 'text' : t)), ...table.sums.map(() => 'int')];
-    const values = cols.map((_, i) => (table.keys[i]?.[1] === 'date' ? `x${i}::date` : `x${i}`));
-    // prompt rollups are unique per prompt; project rollups per project
-    const keys = table.keys.map(([c]) => c);
-    const conflict = keys[0] === 'prompt_id' ? keys : ['project_id', ...keys];
-    sql = `insert into ${table.name} (project_id, ${cols.join(', ')})
-       select $1, ${values.join(', ')}
-         from unnest(${types.map((t, i) => `$${i + 2}::${t}[]`).join(', ')}) as u(${cols.map((_, i) => `x${i}`).join(', ')})
-       on conflict (${conflict.join(', ')}) do update set
-         ${table.sums.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
-    upsertSql.set(table, sql);
-  }
-  await tx.query(sql, [
-    projectId,
-    ...table.keys.map((_, i) => rows.map((r) => r.key[i])),
-    ...table.sums.map((_, i) => rows.map((r) => r.sums[i])),
-  ]);
 }
 
 export interface RollupInput {
@@ -200,14 +152,14 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     );
   }
 
-  await upsertSums(tx, projectId, PROMPT_DAILY, [...promptDaily.values()]);
-  await upsertSums(tx, projectId, PROMPT_WEEKLY, [...promptWeekly.values()]);
-  await upsertSums(tx, projectId, PROMPT_MONTHLY, [...promptMonthly.values()]);
-  await upsertSums(tx, projectId, PROJECT_DAILY, [...projectDaily.values()]);
-  await upsertSums(tx, projectId, PROMPT_BRAND_DAILY, [...promptBrand.values()]);
-  await upsertSums(tx, projectId, PROMPT_BRAND_WEEKLY, [...promptBrandWeekly.values()]);
-  await upsertSums(tx, projectId, PROMPT_BRAND_MONTHLY, [...promptBrandMonthly.values()]);
-  await upsertSums(tx, projectId, PROJECT_BRAND_DAILY, [...projectBrand.values()]);
+  await T.upsertSums(tx, projectId, T.PROMPT_DAILY, [...promptDaily.values()]);
+  await T.upsertSums(tx, projectId, T.PROMPT_WEEKLY, [...promptWeekly.values()]);
+  await T.upsertSums(tx, projectId, T.PROMPT_MONTHLY, [...promptMonthly.values()]);
+  await T.upsertSums(tx, projectId, T.PROJECT_DAILY, [...projectDaily.values()]);
+  await T.upsertSums(tx, projectId, T.PROMPT_BRAND_DAILY, [...promptBrand.values()]);
+  await T.upsertSums(tx, projectId, T.PROMPT_BRAND_WEEKLY, [...promptBrandWeekly.values()]);
+  await T.upsertSums(tx, projectId, T.PROMPT_BRAND_MONTHLY, [...promptBrandMonthly.values()]);
+  await T.upsertSums(tx, projectId, T.PROJECT_BRAND_DAILY, [...projectBrand.values()]);
 
   const dm = [...projectDomain.values()];
   if (dm.length) {
