@@ -172,13 +172,36 @@ export const settings = pgTable('settings', {
 // Every rollup keeps a row per provider and one more with provider '*' (all providers
 // summed), so a read without a provider filter touches a fifth of the rows.
 
+/** The sums every answer adds to the rollups of responses (prompt and project levels). */
+const answerSums = () => ({
+  responses: integer('responses').notNull(),
+  mentioned: integer('mentioned').notNull(),
+  positionSum: integer('position_sum').notNull(),
+  sentimentSum: integer('sentiment_sum').notNull(),
+  citesOwn: integer('cites_own').notNull(),
+  citations: integer('citations').notNull(),
+});
+
+/** The sums per tracked brand named (own brand = all-zero UUID). */
+const brandSums = () => ({
+  mentions: integer('mentions').notNull(),
+  mentionCount: integer('mention_count').notNull(),
+  positionSum: integer('position_sum').notNull(),
+  sentimentSum: integer('sentiment_sum').notNull(),
+});
+
+/** The leading columns of the per-prompt tables (answers and their rollups). */
+const promptKey = () => ({
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+});
+
 export const responses = pgTable(
   'responses',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
     collectedAt: timestamp('collected_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     model: text('model').notNull(),
@@ -231,16 +254,9 @@ export const citations = pgTable(
 export const promptDaily = pgTable(
   'prompt_daily',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
-    responses: integer('responses').notNull(),
-    mentioned: integer('mentioned').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
-    citesOwn: integer('cites_own').notNull(),
-    citations: integer('citations').notNull(),
+    ...answerSums(),
   },
   (t) => [
     uniqueIndex('prompt_daily_key').on(t.promptId, t.provider, t.day),
@@ -252,15 +268,10 @@ export const promptDaily = pgTable(
 export const promptBrandDaily = pgTable(
   'prompt_brand_daily',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
     brandId: uuid('brand_id').notNull(),
-    mentions: integer('mentions').notNull(),
-    mentionCount: integer('mention_count').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
+    ...brandSums(),
   },
   (t) => [
     uniqueIndex('prompt_brand_daily_key').on(t.promptId, t.provider, t.day, t.brandId),
@@ -276,16 +287,9 @@ export const promptBrandDaily = pgTable(
 export const promptWeekly = pgTable(
   'prompt_weekly',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     week: date('week', { mode: 'string' }).notNull(),
-    responses: integer('responses').notNull(),
-    mentioned: integer('mentioned').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
-    citesOwn: integer('cites_own').notNull(),
-    citations: integer('citations').notNull(),
+    ...answerSums(),
   },
   (t) => [
     uniqueIndex('prompt_weekly_key').on(t.promptId, t.provider, t.week),
@@ -297,15 +301,10 @@ export const promptWeekly = pgTable(
 export const promptBrandWeekly = pgTable(
   'prompt_brand_weekly',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     week: date('week', { mode: 'string' }).notNull(),
     brandId: uuid('brand_id').notNull(),
-    mentions: integer('mentions').notNull(),
-    mentionCount: integer('mention_count').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
+    ...brandSums(),
   },
   (t) => [
     uniqueIndex('prompt_brand_weekly_key').on(t.promptId, t.provider, t.week, t.brandId),
@@ -317,16 +316,9 @@ export const promptBrandWeekly = pgTable(
 export const promptMonthly = pgTable(
   'prompt_monthly',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     month: date('month', { mode: 'string' }).notNull(),
-    responses: integer('responses').notNull(),
-    mentioned: integer('mentioned').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
-    citesOwn: integer('cites_own').notNull(),
-    citations: integer('citations').notNull(),
+    ...answerSums(),
   },
   (t) => [
     uniqueIndex('prompt_monthly_key').on(t.promptId, t.provider, t.month),
@@ -338,15 +330,10 @@ export const promptMonthly = pgTable(
 export const promptBrandMonthly = pgTable(
   'prompt_brand_monthly',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
+    ...promptKey(),
     month: date('month', { mode: 'string' }).notNull(),
     brandId: uuid('brand_id').notNull(),
-    mentions: integer('mentions').notNull(),
-    mentionCount: integer('mention_count').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
+    ...brandSums(),
   },
   (t) => [
     uniqueIndex('prompt_brand_monthly_key').on(t.promptId, t.provider, t.month, t.brandId),
@@ -373,12 +360,7 @@ export const projectDaily = pgTable(
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
-    responses: integer('responses').notNull(),
-    mentioned: integer('mentioned').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
-    citesOwn: integer('cites_own').notNull(),
-    citations: integer('citations').notNull(),
+    ...answerSums(),
   },
   (t) => [uniqueIndex('project_daily_key').on(t.projectId, t.provider, t.day)],
 );
@@ -391,10 +373,7 @@ export const projectBrandDaily = pgTable(
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     brandId: uuid('brand_id').notNull(),
-    mentions: integer('mentions').notNull(),
-    mentionCount: integer('mention_count').notNull(),
-    positionSum: integer('position_sum').notNull(),
-    sentimentSum: integer('sentiment_sum').notNull(),
+    ...brandSums(),
   },
   (t) => [uniqueIndex('project_brand_daily_key').on(t.projectId, t.provider, t.day, t.brandId)],
 );
