@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createRuntime } from '../src/runtime';
@@ -21,6 +20,7 @@ import {
   waitForQuiet,
   type ServerProcess,
   type Suite,
+  withAdmin,
 } from './lib';
 
 // Issue 3: seeding a year of answers (100 prompts × 5 providers × 365 days = 182,500) on
@@ -38,16 +38,6 @@ const DB = 'sightline_bench_analytics';
 interface Seeded {
   small: SeedResult;
   big: SeedResult;
-}
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
 }
 
 async function seedStore(env: Record<string, string>, overrides: Record<string, unknown>): Promise<Seeded> {
@@ -110,7 +100,7 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
     env = { DATA_DIR: dataDir };
     overrides = { dataDir, memoryStore: false };
   } else {
-    await admin(async (c) => {
+    await withAdmin(async (c) => {
       await c.query(`drop database if exists ${DB} with (force)`);
       await c.query(`create database ${DB}`);
     });
@@ -122,7 +112,7 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
   const t0 = Date.now();
   const seeded = await seedStore(env, overrides);
   const seedSeconds = (Date.now() - t0) / 1000;
-  if (store === 'postgres') await admin((c) => c.query(`vacuum analyze`).catch(() => {})); // autovacuum's job, done now
+  if (store === 'postgres') await withAdmin((c) => c.query(`vacuum analyze`).catch(() => {})); // autovacuum's job, done now
   // ROLE=api: no workers competing with the requests; window 100 ms so the premium key's
   // 350 requests per window never refuse the benchmark (the limiter still runs per request).
   const server = await startServer({
@@ -164,7 +154,7 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
   } finally {
     await cached.stop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    else await admin((c) => c.query(`drop database if exists ${DB} with (force)`));
+    else await withAdmin((c) => c.query(`drop database if exists ${DB} with (force)`));
   }
   return { rows, seeded, seedSeconds };
 }

@@ -4,13 +4,12 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { emitEvent } from '../src/deliveries/events';
 import { createRuntime } from '../src/runtime';
 import { selfSignedCert } from '../test/fixtures/tls';
-import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, waitForQuiet, type Suite } from './lib';
+import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, waitForQuiet, withAdmin, type Suite } from './lib';
 
 // Issue 5: 10,000 webhook events queued at once (the outbox: a delivery row and its job,
 // written in the transaction that makes the event), delivered signed over HTTPS to a local
@@ -20,15 +19,7 @@ import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateRe
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const DB = 'sightline_bench_delivery';
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const admin = (sql: string) => withAdmin((c) => c.query(sql));
 
 interface Outcome {
   store: string;

@@ -37,6 +37,7 @@ import {
   type ServerProcess,
   type Suite,
   type SuiteOptions,
+  withAdmin,
 } from './lib';
 
 // The issue's load figures, in server mode (PostgreSQL + Redis, `src/cluster.ts`):
@@ -100,16 +101,6 @@ const STATE_FILE = path.join(ROOT, '.bench-data', 'load-reads.json');
 // ---------------------------------------------------------------------------------------
 // PostgreSQL helpers
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>, url = ADMIN_URL): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
 function dbUrl(db: string): string {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${db}`;
@@ -117,14 +108,14 @@ function dbUrl(db: string): string {
 }
 
 const recreateDb = (db: string) =>
-  admin(async (c) => {
+  withAdmin(async (c) => {
     await c.query(`drop database if exists ${db} with (force)`);
     await c.query(`create database ${db}`);
   });
-const dropDb = (db: string) => admin((c) => c.query(`drop database if exists ${db} with (force)`));
-const dbExists = (db: string) => admin(async (c) => (await c.query(`select 1 from pg_database where datname = $1`, [db])).rowCount === 1);
+const dropDb = (db: string) => withAdmin((c) => c.query(`drop database if exists ${db} with (force)`));
+const dbExists = (db: string) => withAdmin(async (c) => (await c.query(`select 1 from pg_database where datname = $1`, [db])).rowCount === 1);
 const backendPids = (db: string) =>
-  admin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [db])).rows.map((r) => r.pid));
+  withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [db])).rows.map((r) => r.pid));
 
 /** An in-process runtime on `db` (role api: no workers), to seed and to enqueue. */
 async function openRuntime(db: string): Promise<Runtime> {
@@ -241,7 +232,7 @@ async function reusable(): Promise<ReadsState | null> {
     return null;
   }
   if (s.db !== READS_DB || s.prompts !== PROMPTS || s.days !== DAYS || !(await dbExists(READS_DB))) return null;
-  const n = await admin(
+  const n = await withAdmin(
     async (c) => Number((await c.query(`select count(*) as n from responses where project_id = $1`, [s.projectId])).rows[0].n),
     dbUrl(READS_DB),
   ).catch(() => -1);
@@ -272,7 +263,7 @@ async function prepareReads(): Promise<{ state: ReadsState; reused: boolean }> {
   } finally {
     await runtime.stop();
   }
-  await admin((c) => c.query('vacuum analyze'), dbUrl(READS_DB)); // autovacuum's job, done now
+  await withAdmin((c) => c.query('vacuum analyze'), dbUrl(READS_DB)); // autovacuum's job, done now
   const state: ReadsState = {
     db: READS_DB,
     prompts: PROMPTS,
