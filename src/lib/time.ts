@@ -8,8 +8,12 @@ export function utcDay(d: Date = new Date()): string {
   return d.toISOString().slice(0, 10);
 }
 
+const DAY_MS = 86_400_000;
+
+/** Midnight UTC starting a time's week (Monday), in ms. */
+export const mondayOf = (t: number) => t - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS;
+
 /** Monday (UTC) of a `YYYY-MM-DD` day's week: the key of the weekly rollups. */
 export function weekOf(day: string): string {
-  const t = Date.parse(`${day}T00:00:00Z`);
-  return utcDay(new Date(t - ((new Date(t).getUTCDay() + 6) % 7) * 86_400_000));
+  return utcDay(new Date(mondayOf(Date.parse(`${day}T00:00:00Z`))));
 }
