@@ -3,7 +3,8 @@ import { createAnalyzer } from '../analysis';
 import { touchAnalytics } from '../store/analytics-version';
 import type { Tx } from '../store';
 import { loadBrandSpecs, loadProjectFacts } from './brands';
-import { addToRollups, SUMS_TABLES, type RollupInput } from './store-answers';
+import { SUMS_TABLES } from './rollup-tables';
+import { addToRollups, type RollupInput } from './store-answers';
 
 const ROLLUP_TABLES = ['citations', ...SUMS_TABLES, 'project_domain_daily'];
 const BATCH = 1000;

@@ -3,10 +3,12 @@ import type { Tx } from '../store';
 // The rollups of sums and the one upsert they share (store-answers.ts adds every stored
 // answer to each of them, in the answer's transaction).
 
-type Sums = number[];
+/** Sums in a table's column order, and a row: its key (after project_id) and its sums. */
+export type Sums = number[];
+export type SumsRows = Map<string, { key: unknown[]; sums: Sums }>;
 
 /** A rollup of sums: its key columns after project_id (with their SQL types) and its sum columns. */
-interface SumsTable {
+export interface SumsTable {
   name: string;
   keys: Array<[column: string, type: string]>;
   sums: string[];
@@ -23,10 +25,9 @@ export const PROMPT_BRAND_WEEKLY: SumsTable = { name: 'prompt_brand_weekly', key
 export const PROMPT_BRAND_MONTHLY: SumsTable = { name: 'prompt_brand_monthly', keys: [...PROMPT_MONTHLY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
 export const PROJECT_BRAND_DAILY: SumsTable = { name: 'project_brand_daily', keys: [...PROJECT_DAILY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
 
-/** Every rollup of sums kept per project (the citations and domain rollups aside). */
-export const SUMS_TABLES = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY, PROMPT_BRAND_DAILY, PROMPT_BRAND_WEEKLY, PROMPT_BRAND_MONTHLY, PROJECT_BRAND_DAILY].map(
-  (t) => t.name,
-);
+/** Every rollup of sums kept per project (the citations and domain rollups aside), in the order they are written. */
+export const SUMS_ROLLUPS = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY, PROMPT_BRAND_DAILY, PROMPT_BRAND_WEEKLY, PROMPT_BRAND_MONTHLY, PROJECT_BRAND_DAILY];
+export const SUMS_TABLES = SUMS_ROLLUPS.map((t) => t.name);
 
 const upsertSql = new Map<SumsTable, string>();
 

@@ -5,7 +5,7 @@ import { touchAnalytics } from '../store/analytics-version';
 import { weekOf } from '../lib/time';
 import { OWN_BRAND_ID } from './brands';
 import * as T from './rollup-tables';
-export { SUMS_TABLES } from './rollup-tables';
+import type { Sums, SumsRows } from './rollup-tables';
 
 export interface AnalysedAnswer {
   promptId: string;
@@ -15,13 +15,11 @@ export interface AnalysedAnswer {
   analysis: Analysis;
 }
 
-type Sums = number[];
-
 /** The provider value of the rollup rows that sum all providers. */
 export const ALL = '*';
 
 /** Adds `values` into the row of `key` (creating it), so each rollup is upserted once per batch. */
-function bump(map: Map<string, { key: unknown[]; sums: Sums }>, key: unknown[], values: Sums): void {
+function bump(map: SumsRows, key: unknown[], values: Sums): void {
   const k = key.join('|');
   const row = map.get(k);
   if (!row) map.set(k, { key, sums: [...values] });
@@ -93,15 +91,9 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   if (stored.length === 0) return;
 
   const citeRows: unknown[][] = [];
-  const promptDaily = new Map<string, { key: unknown[]; sums: Sums }>();
-  const promptWeekly = new Map<string, { key: unknown[]; sums: Sums }>();
-  const promptMonthly = new Map<string, { key: unknown[]; sums: Sums }>();
-  const promptBrand = new Map<string, { key: unknown[]; sums: Sums }>();
-  const promptBrandWeekly = new Map<string, { key: unknown[]; sums: Sums }>();
-  const promptBrandMonthly = new Map<string, { key: unknown[]; sums: Sums }>();
-  const projectDaily = new Map<string, { key: unknown[]; sums: Sums }>();
-  const projectBrand = new Map<string, { key: unknown[]; sums: Sums }>();
-  const projectDomain = new Map<string, { key: unknown[]; sums: Sums }>();
+  const rows = new Map<T.SumsTable, SumsRows>(T.SUMS_ROLLUPS.map((t) => [t, new Map()]));
+  const of = (t: T.SumsTable) => rows.get(t)!;
+  const projectDomain: SumsRows = new Map();
   const domainCategory = new Map<string, number>();
 
   for (const s of stored) {
@@ -113,16 +105,16 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const week = weekOf(s.day);
     const month = `${s.day.slice(0, 7)}-01`;
     for (const provider of [s.provider, ALL]) {
-      bump(promptDaily, [s.promptId, provider, s.day], main);
-      bump(promptWeekly, [s.promptId, provider, week], main);
-      bump(promptMonthly, [s.promptId, provider, month], main);
-      bump(projectDaily, [provider, s.day], main);
+      bump(of(T.PROMPT_DAILY), [s.promptId, provider, s.day], main);
+      bump(of(T.PROMPT_WEEKLY), [s.promptId, provider, week], main);
+      bump(of(T.PROMPT_MONTHLY), [s.promptId, provider, month], main);
+      bump(of(T.PROJECT_DAILY), [provider, s.day], main);
       for (const [brandId, b] of Object.entries(a.brands)) {
         const v = [1, b.count, b.position, b.sentiment];
-        bump(promptBrand, [s.promptId, provider, s.day, brandId], v);
-        bump(promptBrandWeekly, [s.promptId, provider, week, brandId], v);
-        bump(promptBrandMonthly, [s.promptId, provider, month, brandId], v);
-        bump(projectBrand, [provider, s.day, brandId], v);
+        bump(of(T.PROMPT_BRAND_DAILY), [s.promptId, provider, s.day, brandId], v);
+        bump(of(T.PROMPT_BRAND_WEEKLY), [s.promptId, provider, week, brandId], v);
+        bump(of(T.PROMPT_BRAND_MONTHLY), [s.promptId, provider, month, brandId], v);
+        bump(of(T.PROJECT_BRAND_DAILY), [provider, s.day, brandId], v);
       }
     }
     const domainsSeen = new Set<string>();
@@ -152,14 +144,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     );
   }
 
-  await T.upsertSums(tx, projectId, T.PROMPT_DAILY, [...promptDaily.values()]);
-  await T.upsertSums(tx, projectId, T.PROMPT_WEEKLY, [...promptWeekly.values()]);
-  await T.upsertSums(tx, projectId, T.PROMPT_MONTHLY, [...promptMonthly.values()]);
-  await T.upsertSums(tx, projectId, T.PROJECT_DAILY, [...projectDaily.values()]);
-  await T.upsertSums(tx, projectId, T.PROMPT_BRAND_DAILY, [...promptBrand.values()]);
-  await T.upsertSums(tx, projectId, T.PROMPT_BRAND_WEEKLY, [...promptBrandWeekly.values()]);
-  await T.upsertSums(tx, projectId, T.PROMPT_BRAND_MONTHLY, [...promptBrandMonthly.values()]);
-  await T.upsertSums(tx, projectId, T.PROJECT_BRAND_DAILY, [...projectBrand.values()]);
+  for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
   const dm = [...projectDomain.values()];
   if (dm.length) {
