@@ -6,6 +6,7 @@ import { activeCompetitors, presentCompetitor } from '../competitors/service';
 import { requireProject, type ProjectRow } from '../projects/service';
 import { brandInfo } from './brand-info';
 import * as m from './metrics';
+import { promptSums } from './prompt-metrics';
 import { windowParams, windowRows } from './rollup-window';
 import { daysOf, providerFilter, type Window } from './window';
 
@@ -80,13 +81,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         order by p.created_at, p.id`,
       [projectId, promptType],
     ),
-    ctx.store.query<{ prompt_id: string; r: number; mn: number; ps: number; ss: number; co: number }>(
-      `select prompt_id, sum(responses * w1)::int as r, sum(mentioned * w1)::int as mn, sum(position_sum * w1)::int as ps,
-              sum(sentiment_sum * w1)::int as ss, sum(cites_own * w1)::int as co
-         from (${windowRows('prompt', 'prompt_id, responses, mentioned, position_sum, sentiment_sum, cites_own', 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x
-        group by prompt_id`,
-      [projectId, providers, ...buckets],
-    ),
+    promptSums(ctx.store, projectId, providers, [w]),
     ctx.store.query<{ prompt_id: string; brand_id: string; mc: number }>(
       `select prompt_id, brand_id, sum(mention_count * w1)::int as mc
          from (${windowRows('prompt_brand', 'prompt_id, brand_id, mention_count', 'project_id = $1 and provider = any($2::text[]) and brand_id <> $3::uuid', 4, 1)}) x
@@ -95,7 +90,6 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
     ),
     brandInfo(ctx.store, projectId),
   ]);
-  const sumsBy = new Map(sums.rows.map((r) => [r.prompt_id, r]));
   const named = new Map<string, Array<{ competitor_id: string; name: string; mention_count: number; icon_url: string | null; icon_urls: string[] }>>();
   for (const r of brandRows.rows) {
     const b = brands.get(r.brand_id);
@@ -106,10 +100,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
   }
   return {
     items: prompts.rows.map((p) => {
-      const s = sumsBy.get(p.id);
-      const cur = s
-        ? { responses: s.r, mentioned: s.mn, positionSum: s.ps, sentimentSum: s.ss, citesOwn: s.co }
-        : { ...m.EMPTY_SUMS };
+      const cur = sums.get(p.id)?.[0] ?? m.EMPTY_SUMS;
       return {
         prompt_id: p.id,
         content: p.content,

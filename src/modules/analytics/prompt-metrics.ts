@@ -4,42 +4,57 @@ import * as m from './metrics';
 import { windowParams, windowRows } from './rollup-window';
 import { providerFilter, type Window } from './window';
 
-interface Row {
-  prompt_id: string;
-  r: number;
-  mn: number;
-  ps: number;
-  ss: number;
-  co: number;
-  pr: number;
-  pm: number;
+const COLUMNS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own'] as const;
+
+/**
+ * Per prompt of a project (or of the given ones): the sums of each window, in the order
+ * given, from the prompt rollups (rollup-window.ts) in one statement. A prompt without
+ * rows in any window is absent.
+ */
+export async function promptSums(
+  tx: Tx,
+  projectId: string,
+  providers: string[],
+  windows: Array<{ from: string; to: string }>,
+  promptIds?: string[],
+): Promise<Map<string, m.Sums[]>> {
+  const sums = windows.flatMap((_, j) => COLUMNS.map((c) => `sum(${c} * w${j + 1})::int as ${c}_${j}`));
+  const { rows } = await tx.query<Record<string, number> & { prompt_id: string }>(
+    `select prompt_id, ${sums.join(', ')}
+       from (${windowRows('prompt', `prompt_id, ${COLUMNS.join(', ')}`, 'project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[]))', 4, windows.length)}) x
+      group by prompt_id`,
+    [projectId, providers, promptIds ?? null, ...windowParams(windows)],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.prompt_id,
+      windows.map((_, j) => ({
+        responses: r[`responses_${j}`],
+        mentioned: r[`mentioned_${j}`],
+        positionSum: r[`position_sum_${j}`],
+        sentimentSum: r[`sentiment_sum_${j}`],
+        citesOwn: r[`cites_own_${j}`],
+      })),
+    ]),
+  );
 }
 
 /**
- * Window metrics of a project's prompts (or of the given ones) from the prompt rollups,
- * with the previous window's visibility for the trend, in one statement.
+ * Window metrics of a project's prompts (or of the given ones), with the previous
+ * window's visibility for the trend.
  */
 export async function promptMetrics(tx: Tx, projectId: string, w: Window, promptIds?: string[]): Promise<Map<string, PromptMetrics>> {
-  // w1 weighs the rows of the window, w2 those of the window before it (for the trend)
-  const { rows } = await tx.query<Row>(
-    `select prompt_id, sum(responses * w1)::int as r, sum(mentioned * w1)::int as mn, sum(position_sum * w1)::int as ps,
-            sum(sentiment_sum * w1)::int as ss, sum(cites_own * w1)::int as co,
-            sum(responses * w2)::int as pr, sum(mentioned * w2)::int as pm
-       from (${windowRows('prompt', 'prompt_id, responses, mentioned, position_sum, sentiment_sum, cites_own', 'project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[]))', 4, 2)}) x
-      group by prompt_id`,
-    [projectId, providerFilter(w), promptIds ?? null, ...windowParams([w, { from: w.prevFrom, to: w.prevTo }])],
-  );
+  const sums = await promptSums(tx, projectId, providerFilter(w), [w, { from: w.prevFrom, to: w.prevTo }], promptIds);
   const out = new Map<string, PromptMetrics>();
-  for (const r of rows) {
-    const cur = { responses: r.r, mentioned: r.mn, positionSum: r.ps, sentimentSum: r.ss, citesOwn: r.co };
+  for (const [promptId, [cur, prev]] of sums) {
     const vis = m.visibility(cur);
-    out.set(r.prompt_id, {
+    out.set(promptId, {
       visibility: vis,
       sentiment: m.sentimentInt(cur),
       position: m.position(cur),
-      volume: r.r,
+      volume: cur.responses,
       cvr: m.cvr(cur),
-      trend: m.trend(vis, m.visibility({ responses: r.pr, mentioned: r.pm })),
+      trend: m.trend(vis, m.visibility(prev)),
     });
   }
   return out;
