@@ -130,17 +130,13 @@ describe.skipIf(SKIP !== null)(`server mode under faults${SKIP ? ` (skipped: ${S
       expect(job.retry_count).toBeGreaterThanOrEqual(1);
     });
 
-    it('a worker killed mid-collection: the run is finished elsewhere, every answer stored once, credits equal answers', async (ctx) => {
-      flow.needsEarlierSteps(ctx);
-      // Each provider answers 4 at a time after 700 ms: the 60 answers land in three waves.
-      for (const f of fakes) f.behave({ delayMs: 700 });
-      const texts = Array.from({ length: 12 }, (_, i) => `which crm is best for a team of ${i + 2}`);
-      const topic = await call(api.base, 'POST', `/projects/${projectId}/topics`, { name: 'Kill test' }, tenant.auth);
+    /** New prompts under a new topic of the tenant's project (collected at once), and a count of their stored answers. */
+    async function addPrompts(topicName: string, texts: string[]): Promise<() => Promise<number>> {
+      const topic = await call(api.base, 'POST', `/projects/${projectId}/topics`, { name: topicName }, tenant.auth);
       expect(topic.status, JSON.stringify(topic.json)).toBe(201);
       const created = await call(api.base, 'POST', `/projects/${projectId}/prompts`, { prompts: texts, topicId: topic.json.data.topic_id }, tenant.auth);
       expect(created.status, JSON.stringify(created.json)).toBe(200);
-      const planned = texts.length * PROVIDERS.length;
-      const storedOf = async () =>
+      return async () =>
         (
           await rows<{ n: number }>(
             db,
@@ -148,6 +144,15 @@ describe.skipIf(SKIP !== null)(`server mode under faults${SKIP ? ` (skipped: ${S
             [projectId, texts],
           )
         )[0].n;
+    }
+
+    it('a worker killed mid-collection: the run is finished elsewhere, every answer stored once, credits equal answers', async (ctx) => {
+      flow.needsEarlierSteps(ctx);
+      // Each provider answers 4 at a time after 700 ms: the 60 answers land in three waves.
+      for (const f of fakes) f.behave({ delayMs: 700 });
+      const texts = Array.from({ length: 12 }, (_, i) => `which crm is best for a team of ${i + 2}`);
+      const storedOf = await addPrompts('Kill test', texts);
+      const planned = texts.length * PROVIDERS.length;
 
       // Kill the worker running the collection once some, not all, answers are stored.
       const atKill = await until(async () => {
@@ -188,18 +193,8 @@ describe.skipIf(SKIP !== null)(`server mode under faults${SKIP ? ` (skipped: ${S
       flow.needsEarlierSteps(ctx);
       for (const f of fakes) f.behave({ delayMs: 700 });
       const texts = Array.from({ length: 8 }, (_, i) => `which crm syncs best with calendar app ${i + 1}`);
-      const topic = await call(api.base, 'POST', `/projects/${projectId}/topics`, { name: 'Stop test' }, tenant.auth);
-      const created = await call(api.base, 'POST', `/projects/${projectId}/prompts`, { prompts: texts, topicId: topic.json.data.topic_id }, tenant.auth);
-      expect(created.status, JSON.stringify(created.json)).toBe(200);
+      const storedOf = await addPrompts('Stop test', texts);
       const planned = texts.length * PROVIDERS.length;
-      const storedOf = async () =>
-        (
-          await rows<{ n: number }>(
-            db,
-            `select count(*)::int as n from responses r join prompts p on p.id = r.prompt_id where p.project_id = $1 and p.content = any($2)`,
-            [projectId, texts],
-          )
-        )[0].n;
       await until(async () => {
         const n = await storedOf();
         return n >= 1 && n < planned;
