@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
-import { emitEvent } from '../src/deliveries/events';
+import { emitEvent } from '../src/modules/deliveries/events';
 import { createRuntime } from '../src/runtime';
 import { selfSignedCert } from '../test/fixtures/tls';
 import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, waitForQuiet, withAdmin, type Suite } from './lib';

@@ -5,6 +5,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { seedProject, type SeedResult } from '../src/collection/seed';
 import { loadConfig } from '../src/config';
+import { dailyTickJob } from '../src/jobs/catalog';
 import { PLANS } from '../src/lib/plans';
 import { normalizeWebsite } from '../src/lib/url';
 import { textKey } from '../src/modules/common';
@@ -548,7 +549,7 @@ async function runRefresh(workers: number, capS: number): Promise<RefreshRun> {
     const cpu0 = { workers: cpuMsOf(workerPids), postgres: cpuMsOf(pgPids0), bench: process.cpuUsage(), machine: machineTicks() };
     const t0 = Date.now();
     // The scheduler's own path: the hourly tick, run by a worker, enqueues one refresh per project.
-    await runtime.ctx.jobs.send('daily-refresh-tick', {});
+    await runtime.ctx.jobs.send(dailyTickJob, {});
     const samples: Sample[] = [];
     let capped = false;
     for (let k = 1; ; k++) {

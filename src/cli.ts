@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from './config';
 import { PROVIDERS, type ProviderName } from './ports/providers/types';
-import { Jobs } from './jobs';
-import { jobDefinitions } from './jobs/registry';
+import { Jobs } from './jobs/queue';
+import { jobCatalog } from './jobs/catalog';
 import { createRuntime } from './runtime';
 import { openStore } from './store';
 
@@ -17,7 +17,7 @@ program
     const store = await openStore(config);
     try {
       // The job queue's schema and queues too, so the processes started next create nothing.
-      const jobs = new Jobs(store, jobDefinitions, pino({ level: 'warn' }), { supervise: false, schedule: false, role: 'migrate' });
+      const jobs = new Jobs(store, jobCatalog, pino({ level: 'warn' }), { supervise: false, schedule: false, role: 'migrate' });
       await jobs.start();
       await jobs.stop();
     } finally {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './jobs/leases';
 
 // The operator contract (DECISIONS section 1): every setting comes from one environment
 // variable with this exact name. Parsed once at start; a bad value stops the process
@@ -7,6 +6,17 @@ import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './jobs/leases';
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
+
+export interface LeaseTimings {
+  /** How often this process says it is alive. */
+  heartbeatMs: number;
+  /** Silence after which a process counts as dead and its jobs go back to the queue. */
+  deadAfterMs: number;
+  /** How often this process looks for dead ones. */
+  reapEveryMs: number;
+}
+
+export const DEFAULT_LEASE_TIMINGS: LeaseTimings = { heartbeatMs: 5_000, deadAfterMs: 30_000, reapEveryMs: 10_000 };
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),

@@ -1,15 +1,12 @@
-import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from './config';
-import type { RateLimiter } from './http/rate-limit';
-import type { Jobs } from './jobs';
+import type { JobQueue } from './jobs/catalog';
 import type { SecretBox } from './lib/crypto';
-import type { Store } from './store';
-import type { AuthCache } from './modules/keys/auth-cache';
+import type { Logger } from './lib/log';
 import type { TtlCache } from './lib/ttl-cache';
-import type { ReadCache } from './http/read-cache';
-import type { ProjectRow } from './modules/projects/service';
+import type { ProjectRow } from './modules/projects/project-row';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types';
 import type { Writer } from './ports/writer';
+import type { Store } from './store';
 
 /** Adapters to the outside world (AI providers, the writer model). */
 export interface Ports {
@@ -17,21 +14,31 @@ export interface Ports {
   writer: Writer;
 }
 
-/** What every service and job handler can reach; built once per process. */
-export interface AppContext {
+export interface Clock {
+  now(): Date;
+}
+
+/**
+ * What every service and job handler can reach; built once per process. Nothing of a
+ * surface is here: the HTTP layer keeps its caches and its rate limiter to itself
+ * (src/http/context.ts), and hears of changes through `teamChanged`.
+ */
+export interface ServiceContext {
   config: Config;
   store: Store;
-  jobs: Jobs;
+  jobs: JobQueue;
   box: SecretBox;
   log: Logger;
-  limiter: RateLimiter;
-  authCache: AuthCache;
-  /** Project rows by id, read once per AUTH_CACHE_MS: the ownership check of every project route. */
-  projectCache: TtlCache<ProjectRow>;
-  /** Serialized analytics responses by URL, valid for one analytics version of their project. */
-  readCache: ReadCache;
-  callbackSecret: string;
+  clock: Clock;
   ports: Ports;
+  callbackSecret: string;
+  /**
+   * Project rows by id, trusted for AUTH_CACHE_MS: the ownership check every project
+   * call starts with. The projects service writes through it (an edit replaces the row).
+   */
+  projectCache: TtlCache<ProjectRow>;
+  /** A team's plan, tier, credits or keys changed: whatever this process caches of it is stale. */
+  teamChanged(teamId: string): void;
 }
 
 export interface AuthInfo {
@@ -43,6 +50,6 @@ export interface AuthInfo {
 }
 
 /** A service call made for an authenticated caller. */
-export interface RequestContext extends AppContext {
+export interface RequestContext extends ServiceContext {
   auth: AuthInfo;
 }

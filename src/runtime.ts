@@ -1,30 +1,36 @@
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import type { AppContext, Ports } from './context';
+import type { Ports, ServiceContext } from './context';
+import { AuthCache } from './http/auth-cache';
+import type { HttpContext } from './http/context';
+import { createRateLimiter } from './http/rate-limit';
+import { ReadCache } from './http/read-cache';
+import { jobCatalog } from './jobs/catalog';
+import { Jobs } from './jobs/queue';
+import { jobRegistry } from './jobs/registry';
+import { SecretBox } from './lib/crypto';
+import { TtlCache } from './lib/ttl-cache';
 import { createProviders } from './ports/providers';
 import { createWriter } from './ports/writer';
-import { createRateLimiter } from './http/rate-limit';
-import { Jobs } from './jobs';
-import { jobDefinitions } from './jobs/registry';
-import { SecretBox } from './lib/crypto';
-import { resolveCallbackSecret, resolveSecretKey } from './lib/secrets';
-import { AuthCache } from './modules/keys/auth-cache';
-import { ReadCache } from './http/read-cache';
-import { TtlCache } from './lib/ttl-cache';
 import { buildServer } from './server';
 import { openStore } from './store';
+import { resolveCallbackSecret, resolveSecretKey } from './store/secrets';
 
 export interface Runtime {
-  ctx: AppContext;
+  /** What services and job handlers run with. */
+  ctx: ServiceContext;
+  /** The HTTP surface's own state: caches and the rate limiter (null in a worker process). */
+  http: HttpContext | null;
   /** The HTTP API (null in a worker process). */
   app: FastifyInstance | null;
   stop(): Promise<void>;
 }
 
 /**
- * Opens the store, starts the job queue (and its workers and scheduler unless ROLE=api)
- * and builds the HTTP API (unless ROLE=worker). Listening is the caller's choice.
+ * The composition root. Opens the store, starts the job queue (and its workers and
+ * scheduler unless ROLE=api) and builds the HTTP API (unless ROLE=worker). Listening is
+ * the caller's choice.
  */
 export async function createRuntime(config: Config, log?: Logger, ports?: Partial<Ports>): Promise<Runtime> {
   const logger = log ?? pino({ level: config.logLevel });
@@ -39,41 +45,49 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       );
     }
     const worker = config.role !== 'api';
-    const jobs = new Jobs(store, jobDefinitions, logger, {
+    const jobs = new Jobs(store, jobCatalog, logger, {
       supervise: worker,
       schedule: worker,
       role: config.role,
       leaseTimings: config.leaseTimings,
     });
-    const limiter = createRateLimiter(config, (err) => logger.warn({ err }, 'rate limiter store unavailable; failing open'));
-    const ctx: AppContext = {
+    const serving = config.role !== 'worker';
+    const authCache = serving ? new AuthCache(store, config.authCacheMs) : null;
+    const ctx: ServiceContext = {
       config,
       store,
       jobs,
       box,
       log: logger,
-      limiter,
-      authCache: new AuthCache(store, config.authCacheMs),
-      projectCache: new TtlCache(config.authCacheMs),
-      readCache: new ReadCache(config.readCacheBytes),
-      callbackSecret: callback.secret,
+      clock: { now: () => new Date() },
       ports: { providers: ports?.providers ?? createProviders(config), writer: ports?.writer ?? createWriter(config) },
+      callbackSecret: callback.secret,
+      projectCache: new TtlCache(config.authCacheMs),
+      teamChanged: (teamId) => authCache?.invalidateTeam(teamId),
     };
     await jobs.start();
     if (worker) {
-      await jobs.work(ctx);
+      await jobs.work(ctx, jobRegistry);
       await jobs.schedule();
     }
-    const app = config.role === 'worker' ? null : await buildServer(ctx);
+    const http: HttpContext | null = authCache
+      ? {
+          services: ctx,
+          authCache,
+          limiter: createRateLimiter(config, (err) => logger.warn({ err }, 'rate limiter store unavailable; failing open')),
+          readCache: new ReadCache(config.readCacheBytes),
+        }
+      : null;
+    const app = http ? await buildServer(http) : null;
     let stopped: Promise<void> | null = null;
     const stop = () =>
       (stopped ??= (async () => {
         await app?.close(); // stop accepting, let in-flight requests finish
         await jobs.stop();
-        await limiter.close();
+        await http?.limiter.close();
         await store.close(); // CHECKPOINT first on the embedded store
       })());
-    return { ctx, app, stop };
+    return { ctx, http, app, stop };
   } catch (err) {
     await store.close().catch(() => {});
     throw err;

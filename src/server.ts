@@ -7,9 +7,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { AppContext } from './context';
+import type { HttpContext } from './http/context';
 import { registerAuth } from './http/auth';
-import { registerErrorHandling } from './http/errors';
+import { registerErrorHandling } from './http/error-handler';
 import { moduleRoutes } from './modules';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -29,9 +29,9 @@ declare module 'fastify' {
 }
 
 /** The HTTP API: Fastify with zod schemas as the one source of validation, types and OpenAPI. */
-export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: ctx.log as FastifyBaseLogger,
+    loggerInstance: ctx.services.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
@@ -59,7 +59,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('ctx', ctx);
+  app.decorate('http', ctx);
   // Every route as registered, for the docs and for tests that walk all routes.
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -101,7 +101,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
-      await ctx.store.ping();
+      await ctx.services.store.ping();
       return { status: 'ready' };
     } catch {
       return reply.status(503).send({ detail: 'Store is not reachable' });

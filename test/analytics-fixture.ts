@@ -4,8 +4,8 @@
 import { expect } from 'vitest';
 import { chatPreview } from '../src/analysis/preview';
 import type { Analysis, Citation } from '../src/analysis/types';
-import { OWN_BRAND_ID } from '../src/collection/brands';
-import { storeAnswers, type AnalysedAnswer } from '../src/collection/store-answers';
+import { OWN_BRAND_ID } from '../src/modules/projects/brands';
+import { storeAnswers, type AnalysedAnswer } from '../src/modules/answers/store-answers';
 import type { ProviderName } from '../src/ports/providers/types';
 import { client, createAccount, createProject, setTeam, type TestApp } from './helpers';
 

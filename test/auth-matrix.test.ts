@@ -101,7 +101,7 @@ beforeAll(async () => {
 
   const expired = await newKey(teamB, 'admin');
   await t.runtime.ctx.store.query(`update api_keys set expires_at = now() - interval '1 hour' where id = $1`, [expired.id]);
-  t.runtime.ctx.authCache.clear();
+  t.runtime.http!.authCache.clear();
   expiredKey = expired.api_key;
 });
 

@@ -105,7 +105,7 @@ export async function setTeam(t: TestApp, teamId: string, patch: { plan?: string
   if (patch.plan) await t.runtime.ctx.store.query(`update teams set plan = $2 where id = $1`, [teamId, patch.plan]);
   if (patch.rate_limit_tier)
     await t.runtime.ctx.store.query(`update teams set rate_limit_tier = $2 where id = $1`, [teamId, patch.rate_limit_tier]);
-  t.runtime.ctx.authCache.invalidateTeam(teamId);
+  t.runtime.http!.authCache.invalidateTeam(teamId);
 }
 
 export async function createProject(

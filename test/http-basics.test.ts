@@ -275,7 +275,7 @@ describe('when the store is unreachable', () => {
       await s.runtime.ctx.store.close();
       const ready = await s.app.inject({ method: 'GET', url: '/readyz' });
       expectError(ready, 503, 'Store is not reachable');
-      s.runtime.ctx.authCache.clear();
+      s.runtime.http!.authCache.clear();
       const res = await s.app.inject({ method: 'GET', url: '/v1/projects', headers: { 'x-api-key': a.key } });
       expectError(res, 503, /temporarily unavailable/);
       expect(res.headers['retry-after']).toBe('5');
@@ -296,7 +296,7 @@ describe('when the store is unreachable', () => {
       const app = rt.app!;
       expect((await app.inject({ method: 'GET', url: '/v1/projects', headers: withKey() })).statusCode).toBe(200);
       await proxy.down();
-      rt.ctx.authCache.clear();
+      rt.http!.authCache.clear();
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expectError(ready, 503, 'Store is not reachable');
       const res = await app.inject({ method: 'GET', url: '/v1/projects', headers: withKey() });

@@ -2,47 +2,9 @@ import { parse } from 'tldts';
 import { isCommonWord } from './data/dictionary';
 import { hashLower, lowerCode } from './doc';
 import { ALWAYS_CAPITALISED, DERIVED_ALIAS_SUFFIXES } from './data/words';
-import type { BrandSpec } from './types';
+import type { BrandSpec, CompiledBrands, Variant } from './types';
 
-/** One written form of a brand: its name, an alias, or a name with "CRM"/".com" dropped. */
-export interface Variant {
-  brand: number;
-  /** Lower-case words, as the tokenizer splits them ("monday.com" → monday, com). */
-  tokens: string[];
-  /** hashLower of each word. */
-  hashes: number[];
-  /** The words joined ("hubspot"): matches "Hub Spot", "Hub-Spot" and "HubSpot" alike. */
-  compact: string;
-  /** Every word is a dictionary word: counts only where used as a name. */
-  common: boolean;
-  /** A day or month name: a capital letter is no sign of the brand. */
-  alwaysCapitalised: boolean;
-}
-
-/** Brand matchers compiled once per project and reused for every answer. */
-export interface CompiledBrands {
-  readonly kind: 'compiled-brands';
-  readonly brands: readonly BrandSpec[];
-  /** Index of the own brand in `brands`, or -1. */
-  readonly own: number;
-  /** Variants by first word, longest first. */
-  readonly byFirst: Map<string, Variant[]>;
-  /** The same by the hash of the first word (what the matcher looks up for every word). */
-  readonly byFirstHash: Map<number, Variant[]>;
-  /** Variants by the hash of their compact form, for spacing variants. */
-  readonly byCompactHash: Map<number, Variant>;
-  /** Hashes of every prefix of a compact form (a word that may start a spaced-out name). */
-  readonly compactPrefixes: Set<number>;
-  /** Variants eligible for one-edit typos (not common, 6+ letters), by the code of the first letter. */
-  readonly typos: Map<number, Variant[]>;
-  /** Registrable domain → indices of the brands that own it. */
-  readonly domains: Map<string, number[]>;
-  /** Compact forms of every variant (to tell tracked brands from new names). */
-  readonly keys: Set<string>;
-  readonly maxTypoLength: number;
-  /** Verdicts on brand-like names seen in answers (competitors.ts), kept across answers. */
-  readonly nameCache: Map<string, unknown>;
-}
+export type { CompiledBrands, Variant } from './types';
 
 const DERIVED = new Set(DERIVED_ALIAS_SUFFIXES);
 const ALWAYS_CAP = new Set(ALWAYS_CAPITALISED);

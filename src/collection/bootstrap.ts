@@ -1,6 +1,6 @@
-import type { AppContext } from '../context';
+import type { ServiceContext } from '../context';
 import { detectCompetitors } from '../analysis';
-import { enqueueDelivery } from '../deliveries/outbox';
+import { enqueueDelivery } from '../modules/deliveries/outbox';
 import { stableUuid } from '../lib/crypto';
 import { utcDay } from '../lib/time';
 import { normalizeWebsite } from '../lib/url';
@@ -10,7 +10,7 @@ import type { ProviderName } from '../ports/providers/types';
 import { textKey } from '../modules/common';
 import { classifyIntent } from '../modules/prompts/intent';
 import { activePromptQuota } from '../modules/prompts/service';
-import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from './brands';
+import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from '../modules/projects/brands';
 import { collectAnswers } from './collect';
 import { reanalyseProject } from './reanalyse';
 
@@ -24,7 +24,7 @@ export const DETECTED_COMPETITORS = 5;
  * metrics, then call back. Every step is idempotent, so a retried job picks up where the
  * last attempt stopped. The callback reports `error` only when the last retry fails.
  */
-export async function runBootstrap(ctx: AppContext, projectId: string, isLastAttempt: boolean): Promise<void> {
+export async function runBootstrap(ctx: ServiceContext, projectId: string, isLastAttempt: boolean): Promise<void> {
   const project = await loadProjectFacts(ctx.store, projectId);
   if (!project || project.status !== 'initializing') return;
   try {
@@ -61,7 +61,7 @@ export async function runBootstrap(ctx: AppContext, projectId: string, isLastAtt
 }
 
 /** Topics and prompts from the brand's site (or its name alone when the site is unreachable). */
-async function writePrompts(ctx: AppContext, project: ProjectFacts, count: number): Promise<void> {
+async function writePrompts(ctx: ServiceContext, project: ProjectFacts, count: number): Promise<void> {
   const existing = await ctx.store.query(`select 1 from prompts where project_id = $1 limit 1`, [project.id]);
   if (existing.rows.length) return;
   let site = null;
@@ -106,7 +106,7 @@ async function writePrompts(ctx: AppContext, project: ProjectFacts, count: numbe
 }
 
 /** Adds the brands that recur in the answers as competitors, when the project has none yet. */
-async function addDetectedCompetitors(ctx: AppContext, project: ProjectFacts): Promise<void> {
+async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectFacts): Promise<void> {
   const brands = await loadBrandSpecs(ctx.store, project);
   if (brands.length > 1) return;
   const { rows } = await ctx.store.query<{ text: string; references: any[] }>(
@@ -125,7 +125,7 @@ async function addDetectedCompetitors(ctx: AppContext, project: ProjectFacts): P
   }
 }
 
-async function finish(ctx: AppContext, project: ProjectFacts, status: 'completed' | 'error', error: string | null) {
+async function finish(ctx: ServiceContext, project: ProjectFacts, status: 'completed' | 'error', error: string | null) {
   await ctx.store.tx(async (tx) => {
     const moved = await tx.query(
       `update projects set status = $2, status_error = $3 where id = $1 and status = 'initializing'`,

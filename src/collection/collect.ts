@@ -1,9 +1,9 @@
-import type { AppContext } from '../context';
+import type { ServiceContext } from '../context';
 import { createAnalyzer } from '../analysis';
 import { ProviderError, type ProviderName } from '../ports/providers/types';
-import { loadBrandSpecs, type ProjectFacts } from './brands';
+import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands';
 import { reserveCredits, settleCredits, type AnswerKey } from './credits';
-import { storeAnswers } from './store-answers';
+import { storeAnswers } from '../modules/answers/store-answers';
 
 export interface RunTally {
   planned: number;
@@ -17,7 +17,7 @@ export interface RunTally {
 }
 
 /** The providers a project is asked on, in a fixed order. */
-export function projectProviders(ctx: AppContext, project: ProjectFacts): ProviderName[] {
+export function projectProviders(ctx: ServiceContext, project: ProjectFacts): ProviderName[] {
   const known = Object.keys(ctx.ports.providers) as ProviderName[];
   const wanted = project.providers?.length ? project.providers : known;
   return known.filter((p) => wanted.includes(p));
@@ -30,7 +30,7 @@ export function projectProviders(ctx: AppContext, project: ProjectFacts): Provid
  * a run killed at any point and run again loses nothing and counts nothing twice.
  */
 export async function collectAnswers(
-  ctx: AppContext,
+  ctx: ServiceContext,
   project: ProjectFacts,
   keys: AnswerKey[],
   runId: string | null,
@@ -98,11 +98,11 @@ export async function collectAnswers(
       }
     }),
   );
-  if (tally.stored > 0) ctx.authCache.invalidateTeam(project.team_id);
+  if (tally.stored > 0) ctx.teamChanged(project.team_id);
   return finishRun(ctx, runId, tally);
 }
 
-async function finishRun(ctx: AppContext, runId: string | null, t: RunTally): Promise<RunTally> {
+async function finishRun(ctx: ServiceContext, runId: string | null, t: RunTally): Promise<RunTally> {
   if (runId) {
     await ctx.store.query(
       `update collection_runs set planned = $2, stored = stored + $3, skipped_no_credits = $4, failed = $5, updated_at = now()

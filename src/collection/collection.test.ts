@@ -4,7 +4,7 @@ import { startFakeProvider, type FakeProvider } from '../../test/fakes';
 import { startReceiver, type Receiver } from '../../test/fakes/receiver';
 import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures';
 import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers';
-import { loadProjectFacts } from './brands';
+import { loadProjectFacts } from '../modules/projects/brands';
 import { collectAnswers } from './collect';
 import { creditState } from './credits';
 import { scheduleDailyRefreshes } from './refresh';

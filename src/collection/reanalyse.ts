@@ -1,10 +1,10 @@
-import type { AppContext } from '../context';
+import type { ServiceContext } from '../context';
 import { createAnalyzer } from '../analysis';
 import { touchAnalytics } from '../store/analytics-version';
 import type { Tx } from '../store';
-import { loadBrandSpecs, loadProjectFacts } from './brands';
-import { SUMS_TABLES } from './rollup-tables';
-import { addToRollups, type RollupInput } from './store-answers';
+import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands';
+import { SUMS_TABLES } from '../modules/answers/rollup-tables';
+import { addToRollups, type RollupInput } from '../modules/answers/store-answers';
 
 const ROLLUP_TABLES = ['citations', ...SUMS_TABLES, 'project_domain_daily'];
 const BATCH = 1000;
@@ -14,7 +14,7 @@ const BATCH = 1000;
  * its rollups, in one transaction (analytics see the old figures or the new, never half).
  * Run when the tracked brands change (competitors added, renamed, removed).
  */
-export async function reanalyseProject(ctx: AppContext, projectId: string): Promise<number> {
+export async function reanalyseProject(ctx: ServiceContext, projectId: string): Promise<number> {
   return ctx.store.tx(async (tx) => {
     const project = await loadProjectFacts(tx, projectId);
     if (!project) return 0;

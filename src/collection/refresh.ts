@@ -1,8 +1,8 @@
-import type { AppContext } from '../context';
+import type { ServiceContext } from '../context';
 import { stableUuid } from '../lib/crypto';
 import { utcDay } from '../lib/time';
-import type { Tx } from '../store';
-import { loadProjectFacts } from './brands';
+import { refreshJob } from '../jobs/catalog';
+import { loadProjectFacts } from '../modules/projects/brands';
 import { collectAnswers, projectProviders, type RunTally } from './collect';
 
 export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
@@ -12,7 +12,7 @@ export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
  * provider the project tracks, for one UTC day, within the team's credits.
  */
 export async function runRefresh(
-  ctx: AppContext,
+  ctx: ServiceContext,
   input: { projectId: string; day: string; runId: string; kind: RefreshKind; promptIds?: string[] },
 ): Promise<RunTally | null> {
   const project = await loadProjectFacts(ctx.store, input.projectId);
@@ -36,7 +36,7 @@ export async function runRefresh(
  * The daily scheduler's tick: one refresh per project per UTC day. The run id is fixed per
  * (project, day) and recorded first, so two schedulers (or two ticks) never enqueue it twice.
  */
-export async function scheduleDailyRefreshes(ctx: AppContext, day = utcDay()): Promise<number> {
+export async function scheduleDailyRefreshes(ctx: ServiceContext, day = utcDay()): Promise<number> {
   const { rows } = await ctx.store.query<{ id: string }>(`select id from projects where status = 'completed' order by id`);
   let queued = 0;
   for (const p of rows) {
@@ -47,18 +47,10 @@ export async function scheduleDailyRefreshes(ctx: AppContext, day = utcDay()): P
         [runId, p.id, day],
       );
       if (!ins.rowCount) return false;
-      await ctx.jobs.send('project-refresh', { projectId: p.id, day, runId, kind: 'daily' }, { tx, id: runId });
+      await ctx.jobs.send(refreshJob, { projectId: p.id, day, runId, kind: 'daily' }, { tx, id: runId });
       return true;
     });
     if (sent) queued += 1;
   }
   return queued;
-}
-
-/** Tracking of new or re-activated prompts begins at once: a run for them, today. */
-export async function enqueuePromptCollection(ctx: AppContext, tx: Tx, projectId: string, promptIds: string[]): Promise<void> {
-  if (promptIds.length === 0) return;
-  const day = utcDay();
-  const runId = stableUuid('new-prompts', projectId, day, ...[...promptIds].sort());
-  await ctx.jobs.send('project-refresh', { projectId, day, runId, kind: 'new_prompts', promptIds }, { tx, id: runId });
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../context';
+import type { ServiceContext } from '../context';
 import { createAnalyzer } from '../analysis';
 import { createKey } from '../modules/keys/service';
 import { textKey } from '../modules/common';
@@ -8,8 +8,8 @@ import { generatePassword, hashPassword } from '../lib/crypto';
 import { utcDay } from '../lib/time';
 import { normalizeWebsite } from '../lib/url';
 import type { ProviderName } from '../ports/providers/types';
-import { loadBrandSpecs, loadProjectFacts } from './brands';
-import { storeAnswers, type AnalysedAnswer } from './store-answers';
+import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands';
+import { storeAnswers, type AnalysedAnswer } from '../modules/answers/store-answers';
 
 export interface SeedOptions {
   prompts: number;
@@ -63,7 +63,7 @@ function addDays(day: string, n: number): string {
  * history through the real analysis and rollup path (storeAnswers), for demos and
  * benchmarks. Seeding does not spend credits: it is an operator tool, not a collection run.
  */
-export async function seedProject(ctx: AppContext, opts: SeedOptions): Promise<SeedResult> {
+export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promise<SeedResult> {
   const log = opts.log ?? (() => {});
   const email = `seed-${crypto.randomBytes(4).toString('hex')}@sightline.test`;
   const password = generatePassword();

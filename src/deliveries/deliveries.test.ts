@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/fakes/receiver';
 import { selfSignedCert } from '../../test/fixtures/tls';
 import { createAccount, startTestApp, until, type TestApp } from '../../test/helpers';
-import { emitEvent } from './events';
+import { emitEvent } from '../modules/deliveries/events';
 import { retryDelayMs } from './send';
 
 // Registered-webhook delivery (spec 6.2, DECISIONS 8) against local receivers: signed,

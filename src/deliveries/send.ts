@@ -1,4 +1,5 @@
-import type { AppContext } from '../context';
+import type { ServiceContext } from '../context';
+import { deliveryJob } from '../jobs/catalog';
 import { stableUuid } from '../lib/crypto';
 import { OutboundError, safeRequest } from '../ports/http/safe-request';
 import { standardWebhookHeaders, webhookHeaders } from './sign';
@@ -37,7 +38,7 @@ function parseRetryAfter(v: string): number | null {
  * One attempt of one delivery: sign, POST with a 10 s deadline, 2xx is success, anything
  * else (3xx included, never followed) is a failure retried up to MAX_RETRIES times.
  */
-export async function attemptDelivery(ctx: AppContext, deliveryId: string, attempt: number): Promise<void> {
+export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, attempt: number): Promise<void> {
   const { rows } = await ctx.store.query<DeliveryRow>(
     `select d.id, d.kind, d.url, d.message_id, d.body, d.status, d.attempts, d.webhook_id,
             w.secret_encrypted, w.is_active as webhook_active
@@ -96,14 +97,14 @@ export async function attemptDelivery(ctx: AppContext, deliveryId: string, attem
     );
     if (!moved.rowCount) return;
     await ctx.jobs.send(
-      'delivery-attempt',
+      deliveryJob,
       { deliveryId: d.id, attempt: attempt + 1 },
       { tx, id: stableUuid('delivery', d.id, String(attempt + 1)), startAfter: new Date(Date.now() + delay) },
     );
   });
 }
 
-async function finish(ctx: AppContext, id: string, status: 'delivered' | 'failed', code: number | null, error: string | null, attempt: number) {
+async function finish(ctx: ServiceContext, id: string, status: 'delivered' | 'failed', code: number | null, error: string | null, attempt: number) {
   await ctx.store.query(
     `update deliveries set status = $2, attempts = $5, last_status = $3, last_error = $4,
             delivered_at = case when $2 = 'delivered' then now() else null end

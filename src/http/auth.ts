@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext, AuthInfo } from '../context';
+import type { AuthInfo } from '../context';
 import { hashApiKey } from '../lib/crypto';
 import { planOf } from '../lib/plans';
-import { Forbidden, LimitReached, NotFound, Unauthorized } from './errors';
+import { Forbidden, LimitReached, NotFound, Unauthorized } from '../lib/errors';
+import type { HttpContext } from './context';
 import { TIER_LIMITS, type RateDecision } from './rate-limit';
 
 export type AuthMode = 'key' | 'public' | 'operator';
@@ -43,7 +44,8 @@ function safeEqual(a: string, b: string): boolean {
  * endpoints, failed authentication, unknown routes) per client address, standard tier.
  * The limit headers go on every response, errors included.
  */
-export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
+  const { config } = ctx.services;
   app.decorateRequest('auth', null);
 
   const limitByAddress = async (req: FastifyRequest, reply: FastifyReply, limit = TIER_LIMITS.standard) => {
@@ -61,10 +63,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     if (mode === 'operator') {
       // Limited (and the limit headers set) first: every response carries them, this 404 too.
       await limitByAddress(req, reply, TIER_LIMITS.premium);
-      if (!ctx.config.adminToken) throw new NotFound('The operator API is off (ADMIN_TOKEN is not set)');
+      if (!config.adminToken) throw new NotFound('The operator API is off (ADMIN_TOKEN is not set)');
       const header = req.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      if (!token || !safeEqual(token, ctx.config.adminToken)) throw new Unauthorized('Invalid operator token');
+      if (!token || !safeEqual(token, config.adminToken)) throw new Unauthorized('Invalid operator token');
       return;
     }
 
@@ -95,7 +97,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
 
   app.addHook('preValidation', async (req) => {
     if (req.routeOptions.config?.scope === 'admin' && req.auth && req.auth.scope !== 'admin') {
-      throw new Forbidden('This API key is read-only; an admin key is required for this operation');
+      throw new Forbidden('This API key is read-only; an admin key is required for this operation', 'read_only_key');
     }
   });
 }

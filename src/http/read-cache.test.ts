@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { seedProject, type SeedResult } from '../collection/seed';
-import { storeAnswers } from '../collection/store-answers';
+import { storeAnswers } from '../modules/answers/store-answers';
 import { createAnalyzer } from '../analysis';
-import { loadBrandSpecs, loadProjectFacts } from '../collection/brands';
+import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands';
 import { loadConfig } from '../config';
 import { createRuntime } from '../runtime';
 import { utcDay } from '../lib/time';
@@ -56,7 +56,7 @@ describe('cached analytics responses follow every change', () => {
   });
 
   it('a second read is served from the cache, byte for byte', async () => {
-    const cache = t.runtime.ctx.readCache;
+    const cache = t.runtime.http!.readCache;
     const first = await api.get(`${base()}/overview?duration_days=30`);
     const hits = cache.hits;
     const second = await api.get(`${base()}/overview?duration_days=30`);

@@ -1,15 +1,21 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext, RequestContext } from '../context';
-import { Unauthorized } from './errors';
+import type { RequestContext, ServiceContext } from '../context';
+import { Unauthorized } from '../lib/errors';
+import type { HttpContext } from './context';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ctx: AppContext;
+    http: HttpContext;
   }
+}
+
+/** The service context for a call that needs no caller (account and operator routes). */
+export function servicesOf(req: FastifyRequest): ServiceContext {
+  return { ...req.server.http.services, log: req.log };
 }
 
 /** The service context of an authenticated request. */
 export function ctxOf(req: FastifyRequest): RequestContext {
   if (!req.auth) throw new Unauthorized('Missing X-API-Key header');
-  return { ...req.server.ctx, auth: req.auth, log: req.log };
+  return { ...req.server.http.services, auth: req.auth, log: req.log };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/helpers';
+import { refreshJob } from './catalog';
 import { Leases } from './leases';
 
 // A worker killed mid-job (no graceful stop, no lease release) must not strand its job:
@@ -21,7 +22,7 @@ describe('job leases', () => {
       `insert into worker_processes (id, role, host, pid, heartbeat_at) values ('dead-worker', 'worker', 'h', 1, now() - interval '1 second')`,
     );
     const send = () =>
-      jobs.send('project-refresh', { projectId: crypto.randomUUID(), day: '2030-01-01', runId: crypto.randomUUID(), kind: 'manual' });
+      jobs.send(refreshJob, { projectId: crypto.randomUUID(), day: '2030-01-01', runId: crypto.randomUUID(), kind: 'manual' });
     const [a, b] = [await send(), await send()];
     await store.query(`update pgboss.job set state = 'active', started_on = now() where id = any($1::uuid[])`, [[a, b]]);
     await store.query(`insert into job_leases (job_id, queue, worker_id) values ($1, 'project-refresh', 'dead-worker')`, [a]);

@@ -1,18 +1,9 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Logger } from '../lib/log';
+import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from '../config';
 import type { Store } from '../store';
 
-export interface LeaseTimings {
-  /** How often this process says it is alive. */
-  heartbeatMs: number;
-  /** Silence after which a process counts as dead and its jobs go back to the queue. */
-  deadAfterMs: number;
-  /** How often this process looks for dead ones. */
-  reapEveryMs: number;
-}
-
-export const DEFAULT_LEASE_TIMINGS: LeaseTimings = { heartbeatMs: 5_000, deadAfterMs: 30_000, reapEveryMs: 10_000 };
 
 /**
  * Leases of running jobs, so a worker killed mid-job loses no work: another worker (or the

@@ -1,12 +1,11 @@
-import type { AppContext } from '../context';
-import { emitEvent } from '../deliveries/events';
+import type { ServiceContext } from '../context';
+import { emitEvent } from '../modules/deliveries/events';
 import type { ArticleBrief } from '../ports/writer/types';
-import { CHECKPOINT_OPTIONS, loadWorkflow, type Step, type WorkflowRow } from './state';
+import { CHECKPOINT_OPTIONS, loadWorkflow, type Step, type WorkflowRow } from '../modules/actions/workflow-state';
 
-export const WORKFLOW_STEP_JOB = 'workflow-step';
 
 /** The brief of the article an action asks for: from the action and its project. */
-async function briefOf(ctx: AppContext, w: WorkflowRow): Promise<ArticleBrief> {
+async function briefOf(ctx: ServiceContext, w: WorkflowRow): Promise<ArticleBrief> {
   const { rows } = await ctx.store.query<{ title: string; description: string; targets: Array<{ type: string; value: string }>; brand: string; domain: string | null }>(
     `select a.title, a.description, a.targets, coalesce(p.brand_name, p.name) as brand, p.domain
        from actions a join projects p on p.id = a.project_id where a.id = $1`,
@@ -22,7 +21,7 @@ async function briefOf(ctx: AppContext, w: WorkflowRow): Promise<ArticleBrief> {
   };
 }
 
-async function write(ctx: AppContext, w: WorkflowRow, step: Step): Promise<{ text: string; title?: string }> {
+async function write(ctx: ServiceContext, w: WorkflowRow, step: Step): Promise<{ text: string; title?: string }> {
   const brief = await briefOf(ctx, w);
   const writer = ctx.ports.writer;
   if (step === 'outline') return { text: await writer.writeOutline(brief) };
@@ -36,7 +35,7 @@ async function write(ctx: AppContext, w: WorkflowRow, step: Step): Promise<{ tex
  * it to the team's webhooks in the same transaction. A job queued for an older version of
  * the workflow (a reply moved it on meanwhile) does nothing.
  */
-export async function runStep(ctx: AppContext, workflowId: string, version: number, isLastAttempt: boolean): Promise<void> {
+export async function runStep(ctx: ServiceContext, workflowId: string, version: number, isLastAttempt: boolean): Promise<void> {
   const w = await loadWorkflow(ctx.store, workflowId);
   if (!w || w.status !== 'running' || w.version !== version) return;
   const step = w.step;
@@ -66,7 +65,7 @@ export async function runStep(ctx: AppContext, workflowId: string, version: numb
   });
 }
 
-export async function fail(ctx: AppContext, w: WorkflowRow, error: string): Promise<void> {
+export async function fail(ctx: ServiceContext, w: WorkflowRow, error: string): Promise<void> {
   await ctx.store.tx(async (tx) => {
     const moved = await tx.query(
       `update workflows set status = 'failed', error = $2, version = version + 1, updated_at = now()

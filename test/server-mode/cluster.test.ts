@@ -5,7 +5,7 @@ import path from 'node:path';
 import PgBoss from 'pg-boss';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobDefinitions } from '../../src/jobs/registry';
+import { jobCatalog } from '../../src/jobs/catalog';
 import { PROVIDERS } from '../../src/ports/providers/types';
 import { startFakeProvider, type FakeProvider } from '../fakes';
 import { startReceiver, type Receiver } from '../fakes/receiver';
@@ -101,7 +101,7 @@ describe.skipIf(SKIP !== null)(`server mode: 2 API + 2 worker processes on Postg
     expect(tables).toHaveLength(3);
     // ...and the job queue's schema with every queue, so the processes started next create nothing.
     const queues = await rows<{ name: string }>(fresh, `select name from pgboss.queue where name not like '\\_\\_%'`);
-    expect(queues.map((q) => q.name).sort()).toEqual(jobDefinitions.map((d) => d.name).sort());
+    expect(queues.map((q) => q.name).sort()).toEqual(jobCatalog.map((d) => d.name).sort());
     await fresh.drop();
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { b, errors } from '../../http/envelope';
-import { ctxOf } from '../../http/request';
+import { b, errors } from '../envelope';
+import { ctxOf, servicesOf } from '../../http/request';
 import { createProject } from '../projects/service';
 import * as s from './schema';
 import { createAccount, getAccountKey } from './service';
@@ -21,7 +21,7 @@ export default async function accountRoutes(base: FastifyInstance) {
         response: { 200: s.AccountCreated, ...errors(400, 409, 429) },
       },
     },
-    async (req) => b(await createAccount(req.server.ctx, req.body)),
+    async (req) => b(await createAccount(servicesOf(req), req.body)),
   );
 
   app.post(
@@ -36,7 +36,7 @@ export default async function accountRoutes(base: FastifyInstance) {
         response: { 200: s.ApiKeyResult, ...errors(400, 401, 429, 500) },
       },
     },
-    async (req) => b(await getAccountKey(req.server.ctx, req.body)),
+    async (req) => b(await getAccountKey(servicesOf(req), req.body)),
   );
 
   app.post(

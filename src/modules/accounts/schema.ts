@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envB } from '../../http/envelope';
+import { envB } from '../envelope';
 
 const EMAIL = 'A valid email is required';
 

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../context';
-import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../http/errors';
+import type { ServiceContext } from '../../context';
+import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto';
 import { users } from '../../store/schema';
 import { isUniqueViolation } from '../common';
 import { createKey, findActiveAdminKey } from '../keys/service';
 
-export async function createAccount(ctx: AppContext, input: { email: string }) {
+export async function createAccount(ctx: ServiceContext, input: { email: string }) {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   try {
@@ -31,7 +31,7 @@ export async function createAccount(ctx: AppContext, input: { email: string }) {
  * The account's active admin key, or a new one (standard tier, one year) when it has
  * none. Any store failure here is the spec's 500 "Authentication service unavailable".
  */
-export async function getAccountKey(ctx: AppContext, input: { email: string; password: string }) {
+export async function getAccountKey(ctx: ServiceContext, input: { email: string; password: string }) {
   try {
     const [user] = await ctx.store.db.select().from(users).where(eq(users.email, input.email)).limit(1);
     // Same work whether or not the user exists, so timing does not reveal accounts.

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context';
-import { AppError, Invalid, NotFound } from '../../http/errors';
+import { AppError, Invalid, NotFound } from '../../lib/errors';
 import { OutboundError } from '../../ports/http/safe-request';
 import { readArticle, type ArticleInfo } from '../../ports/pages/extract';
 import { fetchPage, PageFetchError } from '../../ports/pages/fetcher';

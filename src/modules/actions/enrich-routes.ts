@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { a, envA, errors } from '../../http/envelope';
+import { a, envA, errors } from '../envelope';
 import { ctxOf } from '../../http/request';
 import { Uuid } from '../common';
 import { enrichContent, enrichForum } from './enrich-content';

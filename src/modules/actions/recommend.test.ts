@@ -3,7 +3,9 @@ import { client, startTestApp, until, type TestApp } from '../../../test/helpers
 import { seedProject, type SeedResult } from '../../collection/seed';
 import { PROVIDERS } from '../../ports/providers/types';
 import type { Writer } from '../../ports/writer';
-import { recommendJob, runRecommendTask } from './jobs';
+import { recommendJob } from '../../jobs/catalog';
+import { jobRegistry } from '../../jobs/registry';
+import { runRecommendTask } from './recommend-task';
 import { CAPTURE, deriveRecommendations, impactOf, priorityOf, RULES, type Candidate } from './recommend';
 import type { CitedUrl, PromptSignal, Signals } from './signals';
 
@@ -389,12 +391,13 @@ describe('recommendation tasks under concurrency and failure', () => {
       // a late attempt of a settled task changes nothing
       await expect(runRecommendTask(t.runtime.ctx, p, true)).resolves.toBeNull();
 
-      // the definition's handler knows its last attempt from pg-boss's retry count
+      // the registry's handler knows its last attempt from pg-boss's retry count
       const other = await newTask();
       const job = { projectId: s.projectId, taskId: other };
-      await expect(recommendJob.handle!(t.runtime.ctx, job, { id: 'j', retryCount: 0 })).rejects.toThrow();
+      const handle = jobRegistry.find((b) => b.spec === recommendJob)!.handle;
+      await expect(handle(t.runtime.ctx, job, { id: 'j', retryCount: 0 })).rejects.toThrow();
       expect((await api.get(`/projects/${s.projectId}/actions/tasks/${other}`)).json().data.status).toBe('running');
-      await expect(recommendJob.handle!(t.runtime.ctx, job, { id: 'j', retryCount: recommendJob.retry.limit })).rejects.toThrow();
+      await expect(handle(t.runtime.ctx, job, { id: 'j', retryCount: recommendJob.retry.limit })).rejects.toThrow();
       expect((await api.get(`/projects/${s.projectId}/actions/tasks/${other}`)).json().data.status).toBe('failed');
       expect(await listActions(s)).toEqual([]);
     } finally {

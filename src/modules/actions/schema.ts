@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../../http/envelope';
+import { envA } from '../envelope';
 import { IsoDate, Uuid } from '../common';
 
 export const STATUSES = ['suggested', 'accepted', 'in_progress', 'completed', 'ignored'] as const;

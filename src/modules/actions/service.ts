@@ -1,9 +1,9 @@
 import type { RequestContext } from '../../context';
-import { AppError, Conflict, Invalid, NotFound } from '../../http/errors';
+import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
 import type { Tx } from '../../store';
 import { iso, isUniqueViolation } from '../common';
 import { requireProject } from '../projects/service';
-import { recommendJob } from './jobs';
+import { recommendJob } from '../../jobs/catalog';
 import { projectFacts } from './enrich-facts';
 import type { ActionStatus, CreateActionInput, EnrichActionBodyInput, Operation, TransitionInput } from './schema';
 
@@ -177,7 +177,7 @@ export async function startRecommendation(ctx: RequestContext, projectId: string
       `insert into recommendation_tasks (project_id, status) values ($1, 'running') returning id`,
       [projectId],
     );
-    await ctx.jobs.send(recommendJob.name, { projectId, taskId: rows[0].id }, { tx });
+    await ctx.jobs.send(recommendJob, { projectId, taskId: rows[0].id }, { tx });
     return { task_id: rows[0].id };
   });
 }

@@ -1,4 +1,4 @@
-import { loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../../collection/brands';
+import { loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../projects/brands';
 import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types';
 import { utcDay } from '../../lib/time';
 import type { BrandFacts } from '../../ports/writer/types';

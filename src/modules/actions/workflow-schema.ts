@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../../http/envelope';
+import { envA } from '../envelope';
 import { IsoDate, Uuid } from '../common';
 
 export const ActionParams = z.strictObject({ project_id: Uuid, action_id: Uuid });

@@ -1,9 +1,9 @@
 import type { RequestContext } from '../../context';
-import { emitEvent, hasSubscriber } from '../../deliveries/events';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { emitEvent, hasSubscriber } from '../deliveries/events';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import type { Tx } from '../../store';
-import { WORKFLOW_STEP_JOB } from '../../workflows/engine';
-import { latestWorkflow, nextStep, STEPS, stepText, type Step, type WorkflowRow } from '../../workflows/state';
+import { workflowStepJob } from '../../jobs/catalog';
+import { latestWorkflow, nextStep, STEPS, stepText, type Step, type WorkflowRow } from './workflow-state';
 import { isUniqueViolation, iso } from '../common';
 import { requireProject } from '../projects/service';
 
@@ -76,7 +76,7 @@ export async function executeAction(ctx: RequestContext, projectId: string, acti
       actionId,
       EXECUTABLE,
     ]);
-    await ctx.jobs.send(WORKFLOW_STEP_JOB, { workflowId, version: 1 }, { tx });
+    await ctx.jobs.send(workflowStepJob, { workflowId, version: 1 }, { tx });
     return { workflow_id: workflowId, status: 'running' as const };
   });
 }
@@ -130,7 +130,7 @@ export async function respond(ctx: RequestContext, projectId: string, actionId: 
         `update workflows set status = 'running', checkpoint = null, feedback = $2, version = version + 1, updated_at = now() where id = $1`,
         [w.id, input.feedback ?? null],
       );
-      await ctx.jobs.send(WORKFLOW_STEP_JOB, { workflowId: w.id, version: w.version + 1 }, { tx });
+      await ctx.jobs.send(workflowStepJob, { workflowId: w.id, version: w.version + 1 }, { tx });
     } else {
       const next = nextStep(step);
       if (next) {
@@ -139,7 +139,7 @@ export async function respond(ctx: RequestContext, projectId: string, actionId: 
             where id = $1`,
           [w.id, next, content],
         );
-        await ctx.jobs.send(WORKFLOW_STEP_JOB, { workflowId: w.id, version: w.version + 1 }, { tx });
+        await ctx.jobs.send(workflowStepJob, { workflowId: w.id, version: w.version + 1 }, { tx });
       } else {
         const result = { title: w.title ?? 'Untitled', content: content ?? '' };
         await tx.query(

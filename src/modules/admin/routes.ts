@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../http/envelope';
+import { servicesOf } from '../../http/request';
+import { a, errors } from '../envelope';
 import * as s from './schema';
 import * as svc from './service';
 
@@ -23,7 +24,7 @@ export default async function adminRoutes(base: FastifyInstance) {
         response: { 200: s.TeamEnvelope, ...errors(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.patchTeam(req.server.ctx, req.params.team_id, req.body)),
+    async (req) => a(await svc.patchTeam(servicesOf(req), req.params.team_id, req.body)),
   );
 
   app.post(
@@ -38,7 +39,7 @@ export default async function adminRoutes(base: FastifyInstance) {
         response: { 200: s.RefreshEnvelope, ...errors(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.refreshProject(req.server.ctx, req.params.project_id)),
+    async (req) => a(await svc.refreshProject(servicesOf(req), req.params.project_id)),
   );
 
   app.get(
@@ -47,6 +48,6 @@ export default async function adminRoutes(base: FastifyInstance) {
       config: { auth: 'operator' },
       schema: { tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errors(400, 401, 404, 429) } },
     },
-    async (req) => a(await svc.getJob(req.server.ctx, req.params.job_id)),
+    async (req) => a(await svc.getJob(servicesOf(req), req.params.job_id)),
   );
 }

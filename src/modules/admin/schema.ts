@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../../http/envelope';
+import { envA } from '../envelope';
 import { PLAN_NAMES, RATE_LIMIT_TIERS } from '../../lib/plans';
 import { IsoDate, Uuid } from '../common';
 

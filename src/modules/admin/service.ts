@@ -1,12 +1,13 @@
-import type { AppContext } from '../../context';
-import { Invalid, NotFound } from '../../http/errors';
+import type { ServiceContext } from '../../context';
+import { refreshJob } from '../../jobs/catalog';
+import { Invalid, NotFound } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import crypto from 'node:crypto';
 import { utcDay, utcMonth } from '../../lib/time';
 import { iso } from '../common';
 
 /** Operator: change a team's plan or rate-limit tier (the spec's "contact the operator"). */
-export async function patchTeam(ctx: AppContext, teamId: string, input: { plan?: string; rate_limit_tier?: string }) {
+export async function patchTeam(ctx: ServiceContext, teamId: string, input: { plan?: string; rate_limit_tier?: string }) {
   if (input.plan === undefined && input.rate_limit_tier === undefined) {
     throw new Invalid('Request body must contain plan or rate_limit_tier');
   }
@@ -18,7 +19,7 @@ export async function patchTeam(ctx: AppContext, teamId: string, input: { plan?:
     [teamId, input.plan ?? null, input.rate_limit_tier ?? null, utcMonth()],
   );
   if (!rows[0]) throw new NotFound('Team not found');
-  ctx.authCache.invalidateTeam(teamId);
+  ctx.teamChanged(teamId);
   const r = rows[0];
   return {
     team_id: r.id,
@@ -31,15 +32,15 @@ export async function patchTeam(ctx: AppContext, teamId: string, input: { plan?:
 }
 
 /** Runs a project's collection now, as the daily scheduler would. */
-export async function refreshProject(ctx: AppContext, projectId: string) {
+export async function refreshProject(ctx: ServiceContext, projectId: string) {
   const { rows } = await ctx.store.query(`select id from projects where id = $1`, [projectId]);
   if (!rows[0]) throw new NotFound('Project not found');
   const runId = crypto.randomUUID();
-  await ctx.jobs.send('project-refresh', { projectId, day: utcDay(), runId, kind: 'manual' }, { id: runId });
+  await ctx.jobs.send(refreshJob, { projectId, day: utcDay(), runId, kind: 'manual' }, { id: runId });
   return { job_id: runId };
 }
 
-export async function getJob(ctx: AppContext, jobId: string) {
+export async function getJob(ctx: ServiceContext, jobId: string) {
   const job = await ctx.jobs.find(jobId);
   if (!job) throw new NotFound('Job not found');
   const out = job.output as { message?: string } | null;

@@ -1,4 +1,4 @@
-import { OWN_BRAND_ID, loadBrandSpecs, loadProjectFacts } from '../../collection/brands';
+import { OWN_BRAND_ID, loadBrandSpecs, loadProjectFacts } from '../projects/brands';
 import { faviconUrls } from '../../lib/url';
 import type { Tx } from '../../store';
 

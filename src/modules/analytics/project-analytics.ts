@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context';
-import { OWN_BRAND_ID } from '../../collection/brands';
+import { OWN_BRAND_ID } from '../projects/brands';
 import type { Tx } from '../../store';
 import type { CompetitorMetrics } from '../competitors/service';
 import { activeCompetitors, presentCompetitor } from '../competitors/service';

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 import { PROVIDERS } from '../../ports/providers/types';
 import { URL_TYPES } from '../../analysis/types';
 import { faviconUrls } from '../../lib/url';

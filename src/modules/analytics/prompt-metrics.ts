@@ -1,8 +1,16 @@
 import type { Tx } from '../../store';
-import type { PromptMetrics } from '../prompts/service';
 import * as m from './metrics';
 import { windowParams, windowRows } from './rollup-window';
 import { providerFilter, type Window } from './window';
+
+export interface PromptMetrics {
+  visibility: number | null;
+  sentiment: number | null;
+  position: number | null;
+  volume: number | null;
+  cvr: number | null;
+  trend: 'up' | 'down' | 'stable' | null;
+}
 
 const COLUMNS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own'] as const;
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../http/envelope';
+import { a, errors } from '../envelope';
 import { ctxOf } from '../../http/request';
-import { cachedRead } from '../../http/read-cache';
+import { cachedRead } from '../../http/cached-read';
 import { ProjectParams } from '../common';
 import * as pa from './prompt-analytics';
 import * as pj from './project-analytics';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { mondayOf, utcDay } from '../../lib/time';
 import { PROVIDERS, type ProviderName } from '../../ports/providers/types';
 

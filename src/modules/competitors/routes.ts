@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../../http/envelope';
+import { a, b, errors } from '../envelope';
 import { ctxOf } from '../../http/request';
-import { cachedRead } from '../../http/read-cache';
+import { cachedRead } from '../../http/cached-read';
 import { ProjectParams } from '../common';
 import { competitorsWithMetrics } from '../analytics/project-analytics';
 import { resolveWindow, WindowQuery } from '../analytics/window';

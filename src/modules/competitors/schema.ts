@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../../http/envelope';
+import { envA, envB } from '../envelope';
 import { normalizeWebsite } from '../../lib/url';
 import { Uuid } from '../common';
 

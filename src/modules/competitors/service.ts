@@ -1,14 +1,14 @@
 import type { RequestContext } from '../../context';
-import { Conflict, Invalid, LimitReached, NotFound } from '../../http/errors';
+import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors';
 import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url';
 import type { Tx } from '../../store';
 import { isUniqueViolation } from '../common';
 import { requireProject, type ProjectRow } from '../projects/service';
-import { reanalyseJob } from '../../collection/jobs';
+import { reanalyseJob } from '../../jobs/catalog';
 
 /** The tracked brands changed: analyse the project's answers again (one queued run per project). */
 async function queueReanalysis(ctx: RequestContext, tx: Tx, projectId: string): Promise<void> {
-  await ctx.jobs.send(reanalyseJob.name, { projectId }, { tx, singletonKey: projectId });
+  await ctx.jobs.send(reanalyseJob, { projectId }, { tx, singletonKey: projectId });
 }
 
 export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';

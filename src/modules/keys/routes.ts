@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../http/envelope';
+import { a, errors } from '../envelope';
 import { ctxOf } from '../../http/request';
 import * as s from './schema';
 import * as svc from './service';

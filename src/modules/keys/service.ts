@@ -1,5 +1,5 @@
-import type { AppContext, RequestContext } from '../../context';
-import { NotFound } from '../../http/errors';
+import type { ServiceContext, RequestContext } from '../../context';
+import { NotFound } from '../../lib/errors';
 import { generateApiKey } from '../../lib/crypto';
 import type { Tx } from '../../store';
 import { iso } from '../common';
@@ -37,7 +37,7 @@ function present(row: KeyRow) {
 
 /** Creates a key; the full key is returned here and kept only encrypted and hashed. */
 export async function createKey(
-  ctx: AppContext,
+  ctx: ServiceContext,
   teamId: string,
   input: { scope: 'admin' | 'viewer'; name?: string; expiresAt?: Date; userId?: string },
   tx: Tx = ctx.store,
@@ -54,7 +54,7 @@ export async function createKey(
 }
 
 /** The team's newest usable admin key, decrypted, in the account endpoint's shape. */
-export async function findActiveAdminKey(ctx: AppContext, teamId: string) {
+export async function findActiveAdminKey(ctx: ServiceContext, teamId: string) {
   const { rows } = await ctx.store.query<KeyRow>(
     `${SELECT} where k.team_id = $1 and k.scope = 'admin' and k.is_active and k.expires_at > now()
       order by k.created_at desc limit 1`,
@@ -92,7 +92,7 @@ export async function setKeyActive(ctx: RequestContext, keyId: string, isActive:
     isActive,
   ]);
   if (!rowCount) throw new NotFound('API key not found');
-  ctx.authCache.invalidateTeam(ctx.auth.teamId);
+  ctx.teamChanged(ctx.auth.teamId);
   const { rows } = await ctx.store.query<KeyRow>(`${SELECT} where k.id = $1`, [keyId]);
   return present(rows[0]);
 }
@@ -100,6 +100,6 @@ export async function setKeyActive(ctx: RequestContext, keyId: string, isActive:
 export async function deleteKey(ctx: RequestContext, keyId: string) {
   const { rowCount } = await ctx.store.query(`delete from api_keys where id = $1 and team_id = $2`, [keyId, ctx.auth.teamId]);
   if (!rowCount) throw new NotFound('API key not found');
-  ctx.authCache.invalidateTeam(ctx.auth.teamId);
+  ctx.teamChanged(ctx.auth.teamId);
   return { id: keyId, message: 'API key deleted' };
 }

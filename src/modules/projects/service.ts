@@ -1,24 +1,14 @@
 import type { RequestContext } from '../../context';
-import { Forbidden, NotFound } from '../../http/errors';
+import { Forbidden, NotFound } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { registrableDomain } from '../../lib/url';
 import type { Tx } from '../../store';
 import { iso } from '../common';
-import { bootstrapJob } from '../../collection/jobs';
+import type { ProjectRow } from './project-row';
 
-export interface ProjectRow {
-  id: string;
-  team_id: string;
-  name: string;
-  brand_name: string | null;
-  website_url: string | null;
-  domain: string | null;
-  location: string | null;
-  language: string | null;
-  brand_aliases: string[];
-  status: string;
-  created_at: Date;
-}
+export type { ProjectRow } from './project-row';
+import { bootstrapJob } from '../../jobs/catalog';
+
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
 
@@ -101,7 +91,7 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
       ],
     );
     const projectId = rows[0].id;
-    await ctx.jobs.send(bootstrapJob.name, { projectId }, { tx });
+    await ctx.jobs.send(bootstrapJob, { projectId }, { tx });
     return { project_id: projectId, status: 'initializing' as const };
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../../http/envelope';
+import { envA, envB } from '../envelope';
 import { IsoDate, Uuid } from '../common';
 
 export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;

@@ -1,14 +1,16 @@
 import type { RequestContext } from '../../context';
-import { Conflict, Invalid, LimitReached, NotFound } from '../../http/errors';
+import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
+import { refreshJob } from '../../jobs/catalog';
+import { stableUuid } from '../../lib/crypto';
+import { utcDay } from '../../lib/time';
 import type { Tx } from '../../store';
 import { iso, isUniqueViolation, textKey } from '../common';
 import { requireProject } from '../projects/service';
 import { topicInProject } from '../topics/service';
 import { classifyIntent } from './intent';
-import { enqueuePromptCollection } from '../../collection/refresh';
-import { removePromptFromRollups } from '../../collection/store-answers';
-import { noData, promptMetrics } from '../analytics/prompt-metrics';
+import { removePromptFromRollups } from '../answers/store-answers';
+import { noData, promptMetrics, type PromptMetrics } from '../analytics/prompt-metrics';
 import { resolveWindow, type Window } from '../analytics/window';
 
 export interface PromptRow {
@@ -23,14 +25,6 @@ export interface PromptRow {
 }
 
 /** Window metrics of a prompt (DECISIONS section 4); all null until answers exist. */
-export interface PromptMetrics {
-  visibility: number | null;
-  sentiment: number | null;
-  position: number | null;
-  volume: number | null;
-  cvr: number | null;
-  trend: 'up' | 'down' | 'stable' | null;
-}
 
 export const NO_METRICS: PromptMetrics = { visibility: null, sentiment: null, position: null, volume: null, cvr: null, trend: null };
 
@@ -237,4 +231,12 @@ export async function deletePrompt(ctx: RequestContext, projectId: string, promp
     await tx.query(`delete from prompts where id = $1 and project_id = $2`, [promptId, projectId]);
     return { promptId, message: 'Prompt and its analytics deleted' };
   });
+}
+
+/** Tracking of new or re-activated prompts begins at once: a run for them, today. */
+async function enqueuePromptCollection(ctx: RequestContext, tx: Tx, projectId: string, promptIds: string[]): Promise<void> {
+  if (promptIds.length === 0) return;
+  const day = utcDay();
+  const runId = stableUuid('new-prompts', projectId, day, ...[...promptIds].sort());
+  await ctx.jobs.send(refreshJob, { projectId, day, runId, kind: 'new_prompts', promptIds }, { tx, id: runId });
 }

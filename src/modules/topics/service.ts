@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import type { Tx } from '../../store';
 import { iso, isUniqueViolation, textKey } from '../common';
 import { requireProject } from '../projects/service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../../http/envelope';
+import { envA } from '../envelope';
 import { isHttpsUrl } from '../../lib/url';
 import { IsoDate } from '../common';
 

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context';
-import { Conflict, NotFound } from '../../http/errors';
+import { Conflict, NotFound } from '../../lib/errors';
 import { generateWebhookSecret, randomBase62 } from '../../lib/crypto';
 import { iso, isUniqueViolation } from '../common';
 

@@ -1,45 +1,29 @@
 import PgBoss from 'pg-boss';
-import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { AppContext } from '../context';
-import type { SqlExecutor, Store } from '../store';
-import type { JobDefinition } from './definition';
-import { Leases, type LeaseTimings } from './leases';
+import type { ServiceContext } from '../context';
+import type { Logger } from '../lib/log';
+import type { Store } from '../store';
+import type { JobQueue, JobSpec, JobStatus, SendOptions } from './catalog';
+import type { LeaseTimings } from '../config';
+import { Leases } from './leases';
+import type { BoundJob } from './registry';
 
 /** Advisory lock key that serialises queue set-up when several processes start at once. */
 export const JOBS_SETUP_LOCK_KEY = 7_403_112_902;
 
-export interface SendOptions {
-  /** Send inside this transaction: the job exists only if the transaction commits. */
-  tx?: SqlExecutor;
-  /** A fixed id makes the send idempotent (a second send of the same id is a no-op). */
-  id?: string;
-  startAfter?: Date | number;
-  singletonKey?: string;
-}
-
-export interface JobStatus {
-  id: string;
-  name: string;
-  state: string;
-  output: unknown;
-  createdOn: Date;
-  completedOn: Date | null;
-}
-
-/** pg-boss on our own connection (PGlite or PostgreSQL), with the project's job definitions. */
-export class Jobs {
+/** pg-boss on our own connection (PGlite or PostgreSQL): the queues of the job catalog. */
+export class Jobs implements JobQueue {
   readonly boss: PgBoss;
-  readonly #defs = new Map<string, JobDefinition>();
+  readonly #defs = new Map<string, JobSpec<any>>();
   #started = false;
   #leases: Leases | null = null;
 
   constructor(
     private readonly store: Store,
-    definitions: JobDefinition[],
+    catalog: JobSpec<any>[],
     private readonly log: Logger,
     private readonly opts: { supervise: boolean; schedule: boolean; role?: string; leaseTimings?: LeaseTimings },
   ) {
-    for (const d of definitions) this.#defs.set(d.name, d);
+    for (const d of catalog) this.#defs.set(d.name, d);
     this.boss = new PgBoss({
       db: store,
       schema: 'pgboss',
@@ -99,12 +83,11 @@ export class Jobs {
     }
   }
 
-  /** Starts handlers for every definition that has one (worker and all roles). */
-  async work(ctx: AppContext): Promise<void> {
+  /** Starts the handlers of the registry (worker and all roles). */
+  async work(ctx: ServiceContext, registry: BoundJob[]): Promise<void> {
     const leases = (this.#leases = new Leases(this.store, this.log, this.opts.role ?? 'worker', this.opts.leaseTimings));
     await leases.start();
-    for (const d of this.#defs.values()) {
-      if (!d.handle) continue;
+    for (const { spec: d, handle } of registry) {
       for (let i = 0; i < (d.concurrency ?? 1); i++) {
         // includeMetadata: without it pg-boss leaves out retryCount, and no handler could tell its last attempt
         let workerId = '';
@@ -119,7 +102,7 @@ export class Jobs {
           }
           await leases.take(job.id, d.name);
           try {
-            return await d.handle!(ctx, parsed.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
+            return await handle(ctx, parsed.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
           } finally {
             await leases.release(job.id).catch(() => {});
           }
@@ -128,11 +111,10 @@ export class Jobs {
     }
   }
 
-  async send<P>(name: string, payload: P, opts: SendOptions = {}): Promise<string | null> {
-    const def = this.#defs.get(name);
-    if (!def) throw new Error(`Unknown job ${name}`);
-    const data = def.payload.parse(payload);
-    return this.boss.send(name, data as object, {
+  async send<P>(job: JobSpec<P>, payload: P, opts: SendOptions = {}): Promise<string | null> {
+    if (this.#defs.get(job.name) !== job) throw new Error(`Unknown job ${job.name}`);
+    const data = job.payload.parse(payload);
+    return this.boss.send(job.name, data as object, {
       id: opts.id,
       startAfter: opts.startAfter as any,
       singletonKey: opts.singletonKey,

@@ -1,4 +1,4 @@
-import type { Tx } from '../store';
+import type { Tx } from '../../store';
 
 export const STEPS = ['outline', 'draft', 'final'] as const;
 export type Step = (typeof STEPS)[number];

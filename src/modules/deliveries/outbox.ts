@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../context';
-import type { Tx } from '../store';
-import { deliveryJob } from './jobs';
+import type { ServiceContext } from '../../context';
+import type { Tx } from '../../store';
+import { deliveryJob } from '../../jobs/catalog';
 
 export interface NewDelivery {
   kind: 'callback' | 'webhook';
@@ -16,7 +16,7 @@ export interface NewDelivery {
  * Writes a delivery and its first attempt in the caller's transaction: the event and its
  * delivery commit together or not at all, and a restart loses neither.
  */
-export async function enqueueDelivery(ctx: AppContext, tx: Tx, d: NewDelivery): Promise<string> {
+export async function enqueueDelivery(ctx: ServiceContext, tx: Tx, d: NewDelivery): Promise<string> {
   const messageId = `msg_${crypto.randomUUID()}`;
   const body = JSON.stringify(d.body);
   const { rows } = await tx.query<{ id: string }>(
@@ -24,6 +24,6 @@ export async function enqueueDelivery(ctx: AppContext, tx: Tx, d: NewDelivery): 
      values ($1, $2, $3, $4, $5, $6, $7) returning id`,
     [d.kind, d.teamId, d.webhookId ?? null, d.url, d.event, messageId, body],
   );
-  await ctx.jobs.send(deliveryJob.name, { deliveryId: rows[0].id, attempt: 1 }, { tx });
+  await ctx.jobs.send(deliveryJob, { deliveryId: rows[0].id, attempt: 1 }, { tx });
   return rows[0].id;
 }

@@ -1,20 +1,7 @@
-import { z } from 'zod';
-import type { AppContext } from '../../context';
-import { loadProjectFacts } from '../../collection/brands';
-import { defineJob } from '../../jobs/definition';
+import type { ServiceContext } from '../../context';
+import { loadProjectFacts } from '../projects/brands';
 import { deriveRecommendations, type Candidate } from './recommend';
 import { loadSignals } from './signals';
-
-export const RECOMMEND_RETRIES = 2;
-
-export const recommendJob = defineJob({
-  name: 'actions-recommend',
-  payload: z.object({ projectId: z.uuid(), taskId: z.uuid() }),
-  retry: { limit: RECOMMEND_RETRIES, delaySeconds: 15, backoff: true },
-  expireInSeconds: 15 * 60,
-  concurrency: 2,
-  handle: (ctx, p, meta) => runRecommendTask(ctx, p, meta.retryCount >= RECOMMEND_RETRIES),
-});
 
 const OPEN = `('suggested', 'accepted', 'in_progress')`;
 
@@ -26,7 +13,7 @@ class TaskSettled extends Error {}
  * second), one the user ignored, and one completed inside the window (its data predates
  * the work).
  */
-async function settledFingerprints(ctx: AppContext, projectId: string, fingerprints: string[], since: string): Promise<Set<string>> {
+async function settledFingerprints(ctx: ServiceContext, projectId: string, fingerprints: string[], since: string): Promise<Set<string>> {
   const { rows } = await ctx.store.query<{ fingerprint: string }>(
     `select distinct fingerprint from actions
       where project_id = $1 and fingerprint = any($2::text[])
@@ -43,7 +30,7 @@ async function settledFingerprints(ctx: AppContext, projectId: string, fingerpri
  * task failed with the error.
  */
 export async function runRecommendTask(
-  ctx: AppContext,
+  ctx: ServiceContext,
   p: { projectId: string; taskId: string },
   isLastAttempt: boolean,
 ): Promise<{ created: number } | null> {

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
-import type { Store } from '../store';
-import { generateWebhookSecret } from './crypto';
+import type { Store } from './';
+import { generateWebhookSecret } from '../lib/crypto';
 
 /**
  * SECRET_KEY encrypts stored keys and webhook secrets. Server mode requires it (config

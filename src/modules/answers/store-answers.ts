@@ -1,9 +1,9 @@
-import type { Analysis } from '../analysis/types';
-import type { ProviderAnswer } from '../ports/providers/types';
-import type { Tx } from '../store';
-import { touchAnalytics } from '../store/analytics-version';
-import { weekOf } from '../lib/time';
-import { OWN_BRAND_ID } from './brands';
+import type { Analysis } from '../../analysis/types';
+import type { ProviderAnswer } from '../../ports/providers/types';
+import type { Tx } from '../../store';
+import { touchAnalytics } from '../../store/analytics-version';
+import { weekOf } from '../../lib/time';
+import { OWN_BRAND_ID } from '../projects/brands';
 import * as T from './rollup-tables';
 import type { Sums, SumsRows } from './rollup-tables';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
-import type { Tx } from '../store';
+import type { ServiceContext } from '../../context';
+import type { Tx } from '../../store';
 import { enqueueDelivery } from './outbox';
 
 export type WebhookEvent = 'action.checkpoint' | 'action.completed' | 'action.failed';
@@ -8,7 +8,7 @@ export type WebhookEvent = 'action.checkpoint' | 'action.completed' | 'action.fa
  * Emits a registered-webhook event (spec 6.2): one delivery per active webhook of the
  * team subscribed to it, written in the caller's transaction. Returns how many.
  */
-export async function emitEvent(ctx: AppContext, tx: Tx, teamId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<number> {
+export async function emitEvent(ctx: ServiceContext, tx: Tx, teamId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<number> {
   const { rows } = await tx.query<{ id: string; url: string }>(
     `select id, url from webhooks where team_id = $1 and is_active and events @> $2::jsonb order by created_at, id`,
     [teamId, JSON.stringify([event])],

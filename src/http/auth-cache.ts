@@ -1,5 +1,5 @@
-import type { Store } from '../../store';
-import { utcMonth } from '../../lib/time';
+import type { Store } from '../store';
+import { utcMonth } from '../lib/time';
 
 export interface KeyRecord {
   keyId: string;

@@ -1,0 +1,13 @@
+import type { ServiceContext } from '../context';
+import type { AuthCache } from './auth-cache';
+import type { RateLimiter } from './rate-limit';
+import type { ReadCache } from './read-cache';
+
+/** What the HTTP surface holds besides the services: its caches and its rate limiter. */
+export interface HttpContext {
+  services: ServiceContext;
+  limiter: RateLimiter;
+  authCache: AuthCache;
+  /** Serialized analytics responses by URL, valid for one analytics version of their project. */
+  readCache: ReadCache;
+}
