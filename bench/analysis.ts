@@ -1,9 +1,9 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { createAnalyzer } from '../src/analysis/index';
-import type { BrandSpec } from '../src/analysis/types';
-import type { Reference } from '../src/ports/providers/types';
-import type { Suite } from './lib';
+import { createAnalyzer } from '../src/analysis/index.js';
+import type { BrandSpec } from '../src/analysis/types.js';
+import type { Reference } from '../src/ports/providers/types.js';
+import type { Suite } from './lib/index.js';
 
 // Analysis throughput: answers analysed per second on one core (this thread), for answers of
 // about 2 KB that name 10 tracked brands and carry 8 citations (references and links in the

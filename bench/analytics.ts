@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from '../src/config';
-import { createRuntime } from '../src/runtime';
-import { seedProject, type SeedResult } from '../src/collection/seed';
-import { PROVIDERS } from '../src/ports/providers/types';
+import { loadConfig } from '../src/config.js';
+import { createRuntime } from '../src/runtime.js';
+import { seedProject, type SeedResult } from '../src/collection/seed.js';
+import { PROVIDERS } from '../src/ports/providers/types.js';
 import {
   ADMIN_URL,
   APP_DIR,
@@ -21,7 +21,7 @@ import {
   type ServerProcess,
   type Suite,
   withAdmin,
-} from './lib';
+} from './lib/index.js';
 
 // Issue 3: seeding a year of answers (100 prompts × 5 providers × 365 days = 182,500) on
 // both stores, answers/s and peak memory. Issue 4: latency and requests/s of the analytics

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { loadConfig } from '../src/config';
-import { emitEvent } from '../src/modules/deliveries/events';
-import { createRuntime } from '../src/runtime';
-import { selfSignedCert } from '../test/fixtures/tls';
-import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, waitForQuiet, withAdmin, type Suite } from './lib';
+import { loadConfig } from '../src/config.js';
+import { emitEvent } from '../src/modules/deliveries/events.js';
+import { createRuntime } from '../src/runtime.js';
+import { selfSignedCert } from '../test/fixtures/tls.js';
+import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, waitForQuiet, withAdmin, type Suite } from './lib/index.js';
 
 // Issue 5: 10,000 webhook events queued at once (the outbox: a delivery row and its job,
 // written in the transaction that makes the event), delivered signed over HTTPS to a local

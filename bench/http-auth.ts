@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { http } from './lib/http';
-import { runLoad, type LoadResult } from './lib/load';
-import { describeMachine, machineInfo, revision, waitForQuiet, type Machine } from './lib/machine';
-import { summarizeCpuProfile } from './lib/profile';
-import { fmt, table, updateReadmeSection } from './lib/report';
-import { startServer, type ServerProcess } from './lib/servers';
-import { backendPids, BENCH_DB, redisPid, redisScriptCalls, seedAccount, startSightline } from './lib/sightline';
-import { APP_DIR, ROOT, type Suite, type SuiteOptions } from './lib/suite';
+import { http } from './lib/http.js';
+import { runLoad, type LoadResult } from './lib/load.js';
+import { describeMachine, machineInfo, revision, waitForQuiet, type Machine } from './lib/machine.js';
+import { summarizeCpuProfile } from './lib/profile.js';
+import { fmt, table, updateReadmeSection } from './lib/report.js';
+import { startServer, type ServerProcess } from './lib/servers.js';
+import { backendPids, BENCH_DB, redisPid, redisScriptCalls, seedAccount, startSightline } from './lib/sightline.js';
+import { APP_DIR, ROOT, type Suite, type SuiteOptions } from './lib/suite.js';
 
 // An authenticated `GET /v1/projects/{id}` on each store, beside a bare Fastify route
 // returning the same JSON. Each server runs in its own process; autocannon drives it from

@@ -3,17 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { seedProject, type SeedResult } from '../src/collection/seed';
-import { loadConfig } from '../src/config';
-import { dailyTickJob } from '../src/jobs/catalog';
-import { PLANS } from '../src/lib/plans';
-import { normalizeWebsite } from '../src/lib/url';
-import { textKey } from '../src/modules/common';
-import { classifyIntent } from '../src/modules/prompts/intent';
-import { DEFAULT_HTTP_SETTINGS } from '../src/ports/providers/http';
-import { PROVIDERS, type ProviderName } from '../src/ports/providers/types';
-import { createRuntime, type Runtime } from '../src/runtime';
-import { startFakeProvider, type FakeProvider } from '../test/fakes';
+import { seedProject, type SeedResult } from '../src/collection/seed.js';
+import { loadConfig } from '../src/config.js';
+import { dailyTickJob } from '../src/jobs/catalog.js';
+import { PLANS } from '../src/lib/plans.js';
+import { normalizeWebsite } from '../src/lib/url.js';
+import { textKey } from '../src/modules/common.js';
+import { classifyIntent } from '../src/modules/prompts/intent.js';
+import { DEFAULT_HTTP_SETTINGS } from '../src/ports/providers/http.js';
+import { PROVIDERS, type ProviderName } from '../src/ports/providers/types.js';
+import { createRuntime, type Runtime } from '../src/runtime.js';
+import { startFakeProvider, type FakeProvider } from '../test/fakes/index.js';
 import {
   ADMIN_URL,
   APP_DIR,
@@ -39,7 +39,7 @@ import {
   type Suite,
   type SuiteOptions,
   withAdmin,
-} from './lib';
+} from './lib/index.js';
 
 // The issue's load figures, in server mode (PostgreSQL + Redis, `src/cluster.ts`):
 // 1. Reads: a mix of read requests on a project holding a year of answers, at 1, 2 and 4

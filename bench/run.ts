@@ -1,10 +1,10 @@
-import { analysisSuite } from './analysis';
-import { analyticsSuite } from './analytics';
-import { deliverySuite } from './delivery';
-import { httpAuth } from './http-auth';
-import { loadSuite } from './load';
-import { stopAll } from './lib/servers';
-import type { Suite, SuiteOptions } from './lib/suite';
+import { analysisSuite } from './analysis.js';
+import { analyticsSuite } from './analytics.js';
+import { deliverySuite } from './delivery.js';
+import { httpAuth } from './http-auth.js';
+import { loadSuite } from './load.js';
+import { stopAll } from './lib/servers.js';
+import type { Suite, SuiteOptions } from './lib/suite.js';
 
 // `npm run bench` runs every suite; `npm run bench -- <name> [<name>…] [--diagnose] [--profile]`
 // runs the named ones. A missed goal is reported, never an exit code: only real errors

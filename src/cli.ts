@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import pino from 'pino';
-import { loadConfig } from './config';
-import { PROVIDERS, type ProviderName } from './ports/providers/types';
-import { Jobs } from './jobs/queue';
-import { jobCatalog } from './jobs/catalog';
-import { createRuntime } from './runtime';
-import { openStore } from './store';
+import { loadConfig } from './config.js';
+import { PROVIDERS, type ProviderName } from './ports/providers/types.js';
+import { Jobs } from './jobs/queue.js';
+import { jobCatalog } from './jobs/catalog.js';
+import { createRuntime } from './runtime.js';
+import { openStore } from './store/index.js';
 
 const program = new Command('sightline').description('Sightline operator commands');
 
@@ -40,7 +40,7 @@ program
     const config = loadConfig({ ...process.env, PROVIDERS_MODE: 'simulated' }, { role: 'api' });
     const runtime = await createRuntime(config, pino({ level: 'warn' }));
     try {
-      const { seedProject } = await import('./collection/seed');
+      const { seedProject } = await import('./collection/seed.js');
       const r = await seedProject(runtime.ctx, {
         prompts: Number(o.prompts),
         providers,

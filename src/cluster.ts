@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import os from 'node:os';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './config.js';
 
 /**
  * `npm run start:cluster`: N API processes sharing one port (Node's cluster module) plus
@@ -56,5 +56,5 @@ if (cluster.isPrimary) {
   process.on('SIGINT', () => stop('SIGTERM'));
   console.log(`Sightline cluster: ${apis} API process(es) on port ${config.port}, ${workers} worker process(es)`);
 } else {
-  await import('./main');
+  await import('./main.js');
 }

@@ -1,12 +1,12 @@
-import type { Config } from './config';
-import type { JobQueue } from './jobs/catalog';
-import type { SecretBox } from './lib/crypto';
-import type { Logger } from './lib/log';
-import type { TtlCache } from './lib/ttl-cache';
-import type { ProjectRow } from './modules/projects/project-row';
-import type { ProviderAdapter, ProviderName } from './ports/providers/types';
-import type { Writer } from './ports/writer';
-import type { Store } from './store';
+import type { Config } from './config.js';
+import type { JobQueue } from './jobs/catalog.js';
+import type { SecretBox } from './lib/crypto.js';
+import type { Logger } from './lib/log.js';
+import type { TtlCache } from './lib/ttl-cache.js';
+import type { ProjectRow } from './modules/projects/project-row.js';
+import type { ProviderAdapter, ProviderName } from './ports/providers/types.js';
+import type { Writer } from './ports/writer/index.js';
+import type { Store } from './store/index.js';
 
 /** Adapters to the outside world (AI providers, the writer model). */
 export interface Ports {

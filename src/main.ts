@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig } from './config';
-import { createRuntime } from './runtime';
-import { StoreLockedError } from './store/lock';
+import { ConfigError, loadConfig } from './config.js';
+import { createRuntime } from './runtime.js';
+import { StoreLockedError } from './store/lock.js';
 import pino from 'pino';
 
 async function main(): Promise<void> {

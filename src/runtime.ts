@@ -1,21 +1,21 @@
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config';
-import type { Ports, ServiceContext } from './context';
-import { AuthCache } from './http/auth-cache';
-import type { HttpContext } from './http/context';
-import { createRateLimiter } from './http/rate-limit';
-import { ReadCache } from './http/read-cache';
-import { jobCatalog } from './jobs/catalog';
-import { Jobs } from './jobs/queue';
-import { jobRegistry } from './jobs/registry';
-import { SecretBox } from './lib/crypto';
-import { TtlCache } from './lib/ttl-cache';
-import { createProviders } from './ports/providers';
-import { createWriter } from './ports/writer';
-import { buildServer } from './server';
-import { openStore } from './store';
-import { resolveCallbackSecret, resolveSecretKey } from './store/secrets';
+import type { Config } from './config.js';
+import type { Ports, ServiceContext } from './context.js';
+import { AuthCache } from './http/auth-cache.js';
+import type { HttpContext } from './http/context.js';
+import { createRateLimiter } from './http/rate-limit/index.js';
+import { ReadCache } from './http/read-cache.js';
+import { jobCatalog } from './jobs/catalog.js';
+import { Jobs } from './jobs/queue.js';
+import { jobRegistry } from './jobs/registry.js';
+import { SecretBox } from './lib/crypto.js';
+import { TtlCache } from './lib/ttl-cache.js';
+import { createProviders } from './ports/providers/index.js';
+import { createWriter } from './ports/writer/index.js';
+import { buildServer } from './server.js';
+import { openStore } from './store/index.js';
+import { resolveCallbackSecret, resolveSecretKey } from './store/secrets.js';
 
 export interface Runtime {
   /** What services and job handlers run with. */

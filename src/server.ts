@@ -7,10 +7,10 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { HttpContext } from './http/context';
-import { registerAuth } from './http/auth';
-import { registerErrorHandling } from './http/error-handler';
-import { moduleRoutes } from './modules';
+import type { HttpContext } from './http/context.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 

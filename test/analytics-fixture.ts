@@ -2,12 +2,12 @@
 // answers through the real write path (storeAnswers), so every expected figure can be
 // worked out by hand, independent of the text analyser.
 import { expect } from 'vitest';
-import { chatPreview } from '../src/analysis/preview';
-import type { Analysis, Citation } from '../src/analysis/types';
-import { OWN_BRAND_ID } from '../src/modules/projects/brands';
-import { storeAnswers, type AnalysedAnswer } from '../src/modules/answers/store-answers';
-import type { ProviderName } from '../src/ports/providers/types';
-import { client, createAccount, createProject, setTeam, type TestApp } from './helpers';
+import { chatPreview } from '../src/analysis/preview.js';
+import type { Analysis, Citation } from '../src/analysis/types.js';
+import { OWN_BRAND_ID } from '../src/modules/projects/brands.js';
+import { storeAnswers, type AnalysedAnswer } from '../src/modules/answers/store-answers.js';
+import type { ProviderName } from '../src/ports/providers/types.js';
+import { client, createAccount, createProject, setTeam, type TestApp } from './helpers.js';
 
 export const OWN = OWN_BRAND_ID;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { randomBase62 } from '../src/lib/crypto';
-import type { RouteEntry } from '../src/server';
-import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from './helpers';
-import { isWrite, routeName, sampleBodies, sampleBody, sampleQuery, sampleUrl, uuid } from './route-samples';
+import { randomBase62 } from '../src/lib/crypto.js';
+import type { RouteEntry } from '../src/server.js';
+import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from './helpers.js';
+import { isWrite, routeName, sampleBodies, sampleBody, sampleQuery, sampleUrl, uuid } from './route-samples.js';
 
 // The security matrix of spec section 5 and DECISIONS 2-2b, walked over app.routeTable so
 // that every route a module registers later is covered without touching this file.

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import type { RouteEntry } from '../src/server';
-import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from './helpers';
-import { objectKeys, paramNames, routeName, sampleBody, sampleOf, sampleUrl } from './route-samples';
+import type { RouteEntry } from '../src/server.js';
+import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from './helpers.js';
+import { objectKeys, paramNames, routeName, sampleBody, sampleOf, sampleUrl } from './route-samples.js';
 
 // Property-based: for every route of app.routeTable, random JSON bodies, query strings,
 // path parameters and headers never produce a 5xx, and every error is JSON `{detail}`

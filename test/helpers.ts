@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { loadConfig, type Config } from '../src/config';
-import { createRuntime, type Runtime } from '../src/runtime';
+import { loadConfig, type Config } from '../src/config.js';
+import { createRuntime, type Runtime } from '../src/runtime.js';
 
 /** Which store this run of the suite uses: PGlite in memory, or a fresh PostgreSQL database. */
 export const STORE: 'pglite' | 'postgres' = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'pglite';

@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { BODY_LIMIT } from '../src/server';
-import { STORE, createAccount, createProject, startTestApp, type Account, type TestApp } from './helpers';
-import { routeName } from './route-samples';
+import { BODY_LIMIT } from '../src/server.js';
+import { STORE, createAccount, createProject, startTestApp, type Account, type TestApp } from './helpers.js';
+import { routeName } from './route-samples.js';
 
 // The HTTP conventions every route shares (spec sections 1 and 7, DECISIONS 1): JSON
 // errors as {detail}, body limits and media types, the OpenAPI document and docs page,
@@ -283,8 +283,8 @@ describe('when the store is unreachable', () => {
       return;
     }
     // PostgreSQL: run a second API on the same database through a proxy, then cut it.
-    const { createRuntime } = await import('../src/runtime');
-    const { loadConfig } = await import('../src/config');
+    const { createRuntime } = await import('../src/runtime.js');
+    const { loadConfig } = await import('../src/config.js');
     const pino = (await import('pino')).default;
     const db = new URL(t.config.databaseUrl!);
     const proxy = await tcpProxy(db);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STORE } from './helpers';
+import { STORE } from './helpers.js';
 
 // The real service as an operator runs it (DECISIONS 1, ARCHITECTURE "known traps"):
 // `node --import tsx src/main.ts` on an embedded store folder. One folder, one process;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
-import { loadConfig } from '../src/config';
-import { createRuntime } from '../src/runtime';
-import { STORE, createAccount, setTeam, startTestApp, type TestApp } from './helpers';
+import { loadConfig } from '../src/config.js';
+import { createRuntime } from '../src/runtime.js';
+import { STORE, createAccount, setTeam, startTestApp, type TestApp } from './helpers.js';
 
 // Spec section 8 through HTTP: a sliding 60-second window per key, 70 standard / 350
 // premium, per client address for the account endpoints, headers on every response.

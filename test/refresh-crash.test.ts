@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROVIDERS } from '../src/ports/providers/types';
-import { startFakeProvider, type FakeProvider } from './fakes';
-import { startReceiver, type Receiver } from './fakes/receiver';
-import { call, startService, type ServiceProcess } from './child-service';
-import { STORE, uniqueEmail, until } from './helpers';
+import { PROVIDERS } from '../src/ports/providers/types.js';
+import { startFakeProvider, type FakeProvider } from './fakes/index.js';
+import { startReceiver, type Receiver } from './fakes/receiver.js';
+import { call, startService, type ServiceProcess } from './child-service.js';
+import { STORE, uniqueEmail, until } from './helpers.js';
 
 // A collection run killed with SIGKILL mid-run and started again loses nothing and counts
 // nothing twice: every (prompt, provider, day) is stored once, rollups match, and the

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Store } from '../src/store';
+import type { Store } from '../src/store/index.js';
 
 /**
  * The rollups of a project agree with each other and with the answers stored: project

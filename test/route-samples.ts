@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { RouteEntry } from '../src/server';
+import type { RouteEntry } from '../src/server.js';
 
 // Valid sample requests for any route of app.routeTable, derived from its zod schemas, so
 // the tests that walk every route (auth matrix, fuzz) cover routes added later without a

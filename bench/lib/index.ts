@@ -1,9 +1,9 @@
 // The benchmark helpers in one import (`from './lib'`); each file holds one concern.
-export * from './suite';
-export * from './servers';
-export * from './http';
-export * from './load';
-export * from './machine';
-export * from './report';
-export * from './profile';
-export * from './sightline';
+export * from './suite.js';
+export * from './servers.js';
+export * from './http.js';
+export * from './load.js';
+export * from './machine.js';
+export * from './report.js';
+export * from './profile.js';
+export * from './sightline.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { sleep } from './servers';
+import { sleep } from './servers.js';
 
 export interface LoadOptions {
   url: string;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { APP_DIR } from './suite';
-import { sleep } from './servers';
+import { APP_DIR } from './suite.js';
+import { sleep } from './servers.js';
 
 export interface Machine {
   date: string;

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ROOT } from './suite';
+import { ROOT } from './suite.js';
 
 interface CpuProfileNode {
   id: number;

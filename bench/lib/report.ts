@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { BENCH_README } from './suite';
+import { BENCH_README } from './suite.js';
 
 export function table(headers: string[], rows: (string | number)[][]): string {
   const align = headers.map((_, i) => (rows.every((r) => typeof r[i] === 'number' || /^[\d.,×%-]+( ms)?$/.test(String(r[i]))) ? '---:' : '---'));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './suite';
+import { ROOT } from './suite.js';
 
 // Servers under test run in child processes of their own. Every child is tracked, so the
 // run stops all of them at the end, on an error and on Ctrl-C.

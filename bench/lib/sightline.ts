@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { http } from './http';
-import { startServer, type ServerProcess } from './servers';
-import { APP_DIR } from './suite';
+import { http } from './http.js';
+import { startServer, type ServerProcess } from './servers.js';
+import { APP_DIR } from './suite.js';
 
 // A Sightline server under test on a store of its own, and data put in through its API.
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWERS, type AnswerFixture, type Band, type Coverage } from './fixtures/answers';
-import { CRM_BRANDS } from './fixtures/brands';
-import { analyzeAnswer, compileBrands, createAnalyzer } from './index';
-import { CATEGORY_IDS, CATEGORY_NAMES, URL_TYPES, type Analysis } from './types';
+import { ANSWERS, type AnswerFixture, type Band, type Coverage } from './fixtures/answers.js';
+import { CRM_BRANDS } from './fixtures/brands.js';
+import { analyzeAnswer, compileBrands, createAnalyzer } from './index.js';
+import { CATEGORY_IDS, CATEGORY_NAMES, URL_TYPES, type Analysis } from './types.js';
 
 const band = (score: number): Band => (score < 40 ? 'negative' : score > 60 ? 'positive' : 'neutral');
 

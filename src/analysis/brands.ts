@@ -1,10 +1,10 @@
 import { parse } from 'tldts';
-import { isCommonWord } from './data/dictionary';
-import { hashLower, lowerCode } from './doc';
-import { ALWAYS_CAPITALISED, DERIVED_ALIAS_SUFFIXES } from './data/words';
-import type { BrandSpec, CompiledBrands, Variant } from './types';
+import { isCommonWord } from './data/dictionary.js';
+import { hashLower, lowerCode } from './doc.js';
+import { ALWAYS_CAPITALISED, DERIVED_ALIAS_SUFFIXES } from './data/words.js';
+import type { BrandSpec, CompiledBrands, Variant } from './types.js';
 
-export type { CompiledBrands, Variant } from './types';
+export type { CompiledBrands, Variant } from './types.js';
 
 const DERIVED = new Set(DERIVED_ALIAS_SUFFIXES);
 const ALWAYS_CAP = new Set(ALWAYS_CAPITALISED);

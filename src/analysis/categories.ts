@@ -1,12 +1,12 @@
 import { parse } from 'tldts';
-import { COMPANY_DOMAINS } from './data/company-domains';
-import { EDITORIAL_DOMAINS } from './data/editorial-domains';
-import { INSTITUTIONAL_DOMAINS, INSTITUTIONAL_SECOND_LEVELS, INSTITUTIONAL_TLDS } from './data/institutional-domains';
-import { PAGE_TYPE_RULES } from './data/page-types';
-import { PLACEHOLDER_HOSTS, PLACEHOLDER_TLDS } from './data/placeholders';
-import { REFERENCE_DOMAINS, REFERENCE_SUBDOMAINS } from './data/reference-domains';
-import { UGC_DOMAINS, UGC_SUBDOMAINS } from './data/ugc-domains';
-import { CATEGORY_IDS, URL_TYPES, type UrlTypeName } from './types';
+import { COMPANY_DOMAINS } from './data/company-domains.js';
+import { EDITORIAL_DOMAINS } from './data/editorial-domains.js';
+import { INSTITUTIONAL_DOMAINS, INSTITUTIONAL_SECOND_LEVELS, INSTITUTIONAL_TLDS } from './data/institutional-domains.js';
+import { PAGE_TYPE_RULES } from './data/page-types.js';
+import { PLACEHOLDER_HOSTS, PLACEHOLDER_TLDS } from './data/placeholders.js';
+import { REFERENCE_DOMAINS, REFERENCE_SUBDOMAINS } from './data/reference-domains.js';
+import { UGC_DOMAINS, UGC_SUBDOMAINS } from './data/ugc-domains.js';
+import { CATEGORY_IDS, URL_TYPES, type UrlTypeName } from './types.js';
 
 /** What the rules need to know about a host, computed once per host name. */
 export interface HostInfo {

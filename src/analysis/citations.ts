@@ -1,9 +1,9 @@
-import type { Reference } from '../ports/providers/types';
-import type { CompiledBrands } from './brands';
-import { categorize, hostInfo, pageType, type HostInfo } from './categories';
-import { CAP, lowerAt, type Doc } from './doc';
-import { normalizeUrl, type NormalizedUrl } from './urls';
-import type { Citation } from './types';
+import type { Reference } from '../ports/providers/types.js';
+import type { CompiledBrands } from './brands.js';
+import { categorize, hostInfo, pageType, type HostInfo } from './categories.js';
+import { CAP, lowerAt, type Doc } from './doc.js';
+import { normalizeUrl, type NormalizedUrl } from './urls.js';
+import type { Citation } from './types.js';
 
 /** A citation with the host facts the other steps reuse. */
 export interface CitationDraft extends Citation {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CRM_BRANDS } from './fixtures/brands';
-import { ANSWERS } from './fixtures/answers';
-import { analyzeAnswer, createAnalyzer, detectCompetitors } from './index';
-import { cleanName } from './competitors';
+import { CRM_BRANDS } from './fixtures/brands.js';
+import { ANSWERS } from './fixtures/answers.js';
+import { analyzeAnswer, createAnalyzer, detectCompetitors } from './index.js';
+import { cleanName } from './competitors.js';
 
 const own = CRM_BRANDS[0];
 const known = CRM_BRANDS.slice(1, 4); // Salesforce, Pipedrive, Zoho CRM

@@ -1,11 +1,11 @@
-import { nameTokens, type CompiledBrands } from './brands';
-import { CURATED } from './categories';
-import type { CitationDraft } from './citations';
-import { COMPETITOR_STOPLIST } from './data/competitor-stoplist';
-import { isCommonWord } from './data/dictionary';
-import { DERIVED_ALIAS_SUFFIXES } from './data/words';
-import { CAP, LIST, SENT_START, TABLE, hashLower, lowerAt, type Doc } from './doc';
-import { CATEGORY_IDS } from './types';
+import { nameTokens, type CompiledBrands } from './brands.js';
+import { CURATED } from './categories.js';
+import type { CitationDraft } from './citations.js';
+import { COMPETITOR_STOPLIST } from './data/competitor-stoplist.js';
+import { isCommonWord } from './data/dictionary.js';
+import { DERIVED_ALIAS_SUFFIXES } from './data/words.js';
+import { CAP, LIST, SENT_START, TABLE, hashLower, lowerAt, type Doc } from './doc.js';
+import { CATEGORY_IDS } from './types.js';
 
 /** A brand-like name in one answer that is not a tracked brand. */
 export interface Candidate {

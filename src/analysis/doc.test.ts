@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAP, HEADING, LIST, SENT_START, TABLE, hashLower, lowerAt, parseDoc } from './doc';
+import { CAP, HEADING, LIST, SENT_START, TABLE, hashLower, lowerAt, parseDoc } from './doc.js';
 
 const sentences = (text: string) => {
   const d = parseDoc(text);

@@ -1,5 +1,5 @@
-import { ABBREVIATIONS } from './data/words';
-import { findUrls, type UrlSpan } from './urls';
+import { ABBREVIATIONS } from './data/words.js';
+import { findUrls, type UrlSpan } from './urls.js';
 
 /** Token flags. */
 export const CAP = 1; // first letter upper-case

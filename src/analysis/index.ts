@@ -1,19 +1,19 @@
-import type { Reference } from '../ports/providers/types';
-import { compileBrands, isCompiled, type CompiledBrands } from './brands';
-import { buildCitations } from './citations';
-import { extractCandidates, rankCandidates } from './competitors';
-import { parseDoc } from './doc';
-import { findMentions } from './mentions';
-import { chatPreview } from './preview';
-import { brandSentiments } from './sentiment';
-import type { Analysis, AnalysisInput, BrandResult, BrandSpec, Citation } from './types';
+import type { Reference } from '../ports/providers/types.js';
+import { compileBrands, isCompiled, type CompiledBrands } from './brands.js';
+import { buildCitations } from './citations.js';
+import { extractCandidates, rankCandidates } from './competitors.js';
+import { parseDoc } from './doc.js';
+import { findMentions } from './mentions.js';
+import { chatPreview } from './preview.js';
+import { brandSentiments } from './sentiment.js';
+import type { Analysis, AnalysisInput, BrandResult, BrandSpec, Citation } from './types.js';
 
-export { compileBrands, isCompiled, type CompiledBrands } from './brands';
-export { categorize, hostInfo, pageType } from './categories';
-export { chatPreview } from './preview';
-export { normalizeUrl } from './urls';
-export { vaderCompound } from './vader';
-export * from './types';
+export { compileBrands, isCompiled, type CompiledBrands } from './brands.js';
+export { categorize, hostInfo, pageType } from './categories.js';
+export { chatPreview } from './preview.js';
+export { normalizeUrl } from './urls.js';
+export { vaderCompound } from './vader.js';
+export * from './types.js';
 
 /** Analyses one answer with brands compiled beforehand: the fast path for batches. */
 export type Analyzer = (text: string, references?: readonly Reference[]) => Analysis;

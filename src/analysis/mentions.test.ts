@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { brandDomain, compileBrands, withinOneEdit } from './brands';
-import { parseDoc } from './doc';
-import { CHAT_BRANDS, CRM_BRANDS } from './fixtures/brands';
-import { findMentions } from './mentions';
-import type { BrandSpec } from './types';
+import { brandDomain, compileBrands, withinOneEdit } from './brands.js';
+import { parseDoc } from './doc.js';
+import { CHAT_BRANDS, CRM_BRANDS } from './fixtures/brands.js';
+import { findMentions } from './mentions.js';
+import type { BrandSpec } from './types.js';
 
 function named(text: string, brands: BrandSpec[] = CRM_BRANDS): string[] {
   const cb = compileBrands(brands);

@@ -1,7 +1,7 @@
-import { withinOneEdit, type CompiledBrands, type Variant } from './brands';
-import { isCommonWord } from './data/dictionary';
-import { NAME_CUE_WORDS, PRODUCT_CUES, WEB_SUFFIX_CUES } from './data/words';
-import { CAP, HEADING, LIST, SENT_START, hashRange, lowerAt, lowerCode, type Doc } from './doc';
+import { withinOneEdit, type CompiledBrands, type Variant } from './brands.js';
+import { isCommonWord } from './data/dictionary.js';
+import { NAME_CUE_WORDS, PRODUCT_CUES, WEB_SUFFIX_CUES } from './data/words.js';
+import { CAP, HEADING, LIST, SENT_START, hashRange, lowerAt, lowerCode, type Doc } from './doc.js';
 
 /** A tracked brand named in the text: tokens `tok`..`tokEnd` (inclusive), sentence `sent`. */
 export interface Mention {

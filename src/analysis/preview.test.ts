@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatPreview, stripMarkdown, truncate } from './preview';
+import { chatPreview, stripMarkdown, truncate } from './preview.js';
 
 describe('stripMarkdown', () => {
   it('keeps link and image text, drops emphasis, code, HTML and citation marks', () => {

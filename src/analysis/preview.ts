@@ -1,4 +1,4 @@
-import { ABBREVIATIONS } from './data/words';
+import { ABBREVIATIONS } from './data/words.js';
 
 export const PREVIEW_MAX = 150;
 const ABBREV = new Set(ABBREVIATIONS);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compileBrands } from './brands';
-import { parseDoc } from './doc';
-import { CRM_BRANDS } from './fixtures/brands';
-import { findMentions } from './mentions';
-import { brandSentiments, clauses, toScale } from './sentiment';
-import { vaderCompound } from './vader';
+import { compileBrands } from './brands.js';
+import { parseDoc } from './doc.js';
+import { CRM_BRANDS } from './fixtures/brands.js';
+import { findMentions } from './mentions.js';
+import { brandSentiments, clauses, toScale } from './sentiment.js';
+import { vaderCompound } from './vader.js';
 
 const cb = compileBrands(CRM_BRANDS);
 const id = (b: number) => cb.brands[b].id;

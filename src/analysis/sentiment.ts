@@ -1,7 +1,7 @@
-import { CONTRAST_WORDS, LIST_JOINERS } from './data/words';
-import { lowerAt, type Doc } from './doc';
-import type { Mention } from './mentions';
-import { vaderCompound } from './vader';
+import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
+import { lowerAt, type Doc } from './doc.js';
+import type { Mention } from './mentions.js';
+import { vaderCompound } from './vader.js';
 
 const CONTRAST = new Set(CONTRAST_WORDS);
 const JOINERS = new Set(LIST_JOINERS);

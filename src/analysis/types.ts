@@ -1,4 +1,4 @@
-import type { Reference } from '../ports/providers/types';
+import type { Reference } from '../ports/providers/types.js';
 
 /** A tracked brand: the project's own brand or one of its competitors. */
 export interface BrandSpec {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUrls, normalizeUrl } from './urls';
+import { findUrls, normalizeUrl } from './urls.js';
 
 const raws = (text: string) => findUrls(text).map((u) => u.raw);
 

@@ -1,5 +1,5 @@
 import { parse } from 'tldts';
-import { TRACKING_PARAMS, TRACKING_PARAM_PREFIXES } from './data/tracking-params';
+import { TRACKING_PARAMS, TRACKING_PARAM_PREFIXES } from './data/tracking-params.js';
 
 /** A URL written in the answer's text, with its markdown link text when it is a link target. */
 export interface UrlSpan {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { LEXICON_ADDITIONS } from './data/lexicon-additions';
-import { FNV_SEED, hashLower, lowerCode } from './doc';
+import { LEXICON_ADDITIONS } from './data/lexicon-additions.js';
+import { FNV_SEED, hashLower, lowerCode } from './doc.js';
 
 // The input side of VADER: its lexicon, and a text cut into words the way VADER cuts it.
 

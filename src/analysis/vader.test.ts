@@ -1,8 +1,8 @@
 import vader from 'vader-sentiment';
 import { describe, expect, it } from 'vitest';
-import { LEXICON_ADDITIONS } from './data/lexicon-additions';
-import { toScale } from './sentiment';
-import { vaderCompound, vaderLexicon } from './vader';
+import { LEXICON_ADDITIONS } from './data/lexicon-additions.js';
+import { toScale } from './sentiment.js';
+import { vaderCompound, vaderLexicon } from './vader.js';
 
 // Plain sentences on which our port must agree with the vader-sentiment package.
 const SENTENCES = [

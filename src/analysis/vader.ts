@@ -1,8 +1,8 @@
-import { BOOSTER_DAMPENERS, BOOSTER_INCREMENTS, NEGATIONS, SPECIAL_IDIOMS } from './data/vader-words';
-import { hashLower } from './doc';
-import { HashedLexicon, Words, vaderLexicon } from './vader-input';
+import { BOOSTER_DAMPENERS, BOOSTER_INCREMENTS, NEGATIONS, SPECIAL_IDIOMS } from './data/vader-words.js';
+import { hashLower } from './doc.js';
+import { HashedLexicon, Words, vaderLexicon } from './vader-input.js';
 
-export { vaderLexicon } from './vader-input';
+export { vaderLexicon } from './vader-input.js';
 
 /**
  * VADER (Hutto & Gilbert, 2014) compound score, on the lexicon shipped by the

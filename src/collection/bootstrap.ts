@@ -1,18 +1,18 @@
-import type { ServiceContext } from '../context';
-import { detectCompetitors } from '../analysis';
-import { enqueueDelivery } from '../modules/deliveries/outbox';
-import { stableUuid } from '../lib/crypto';
-import { utcDay } from '../lib/time';
-import { normalizeWebsite } from '../lib/url';
-import { readSite } from '../ports/pages/extract';
-import { fetchPage } from '../ports/pages/fetcher';
-import type { ProviderName } from '../ports/providers/types';
-import { textKey } from '../modules/common';
-import { classifyIntent } from '../modules/prompts/intent';
-import { activePromptQuota } from '../modules/prompts/service';
-import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from '../modules/projects/brands';
-import { collectAnswers } from './collect';
-import { reanalyseProject } from './reanalyse';
+import type { ServiceContext } from '../context.js';
+import { detectCompetitors } from '../analysis/index.js';
+import { enqueueDelivery } from '../modules/deliveries/outbox.js';
+import { stableUuid } from '../lib/crypto.js';
+import { utcDay } from '../lib/time.js';
+import { normalizeWebsite } from '../lib/url.js';
+import { readSite } from '../ports/pages/extract.js';
+import { fetchPage } from '../ports/pages/fetcher.js';
+import type { ProviderName } from '../ports/providers/types.js';
+import { textKey } from '../modules/common.js';
+import { classifyIntent } from '../modules/prompts/intent.js';
+import { activePromptQuota } from '../modules/prompts/service.js';
+import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from '../modules/projects/brands.js';
+import { collectAnswers } from './collect.js';
+import { reanalyseProject } from './reanalyse.js';
 
 /** DECISIONS 3: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
 export const BOOTSTRAP_PROVIDERS: ProviderName[] = ['chatgpt', 'perplexity', 'google_ai_overview'];

@@ -1,9 +1,9 @@
-import type { ServiceContext } from '../context';
-import { createAnalyzer } from '../analysis';
-import { ProviderError, type ProviderName } from '../ports/providers/types';
-import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands';
-import { reserveCredits, settleCredits, type AnswerKey } from './credits';
-import { storeAnswers } from '../modules/answers/store-answers';
+import type { ServiceContext } from '../context.js';
+import { createAnalyzer } from '../analysis/index.js';
+import { ProviderError, type ProviderName } from '../ports/providers/types.js';
+import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands.js';
+import { reserveCredits, settleCredits, type AnswerKey } from './credits.js';
+import { storeAnswers } from '../modules/answers/store-answers.js';
 
 export interface RunTally {
   planned: number;

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { startFakeProvider, type FakeProvider } from '../../test/fakes';
-import { startReceiver, type Receiver } from '../../test/fakes/receiver';
-import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures';
-import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers';
-import { loadProjectFacts } from '../modules/projects/brands';
-import { collectAnswers } from './collect';
-import { creditState } from './credits';
-import { scheduleDailyRefreshes } from './refresh';
-import { utcDay } from '../lib/time';
-import { expectConsistentRollups } from '../../test/rollup-invariants';
+import { startFakeProvider, type FakeProvider } from '../../test/fakes/index.js';
+import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
+import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures.js';
+import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers.js';
+import { loadProjectFacts } from '../modules/projects/brands.js';
+import { collectAnswers } from './collect.js';
+import { creditState } from './credits.js';
+import { scheduleDailyRefreshes } from './refresh.js';
+import { utcDay } from '../lib/time.js';
+import { expectConsistentRollups } from '../../test/rollup-invariants.js';
 
 const BOOTSTRAP = ['chatgpt', 'perplexity', 'google_ai_overview'] as const;
 
@@ -184,7 +184,7 @@ describe('rollups stay consistent', () => {
   afterAll(async () => t?.stop());
 
   it('after seeding, a prompt deletion and a re-analysis', async () => {
-    const { seedProject } = await import('./seed');
+    const { seedProject } = await import('./seed.js');
     const ctx = t.runtime.ctx;
     const seeded = await seedProject(ctx, { prompts: 6, providers: ['chatgpt', 'perplexity', 'claude'], days: 4, competitors: 4 });
     await expectConsistentRollups(ctx.store, seeded.projectId);
@@ -204,7 +204,7 @@ describe('rollups stay consistent', () => {
       [seeded.projectId],
     );
     expect(own.visibility).toBeCloseTo((100 * mentioned.rows[0].n) / (5 * 3 * 4), 2);
-    const { reanalyseProject } = await import('./reanalyse');
+    const { reanalyseProject } = await import('./reanalyse.js');
     expect(await reanalyseProject(ctx, seeded.projectId)).toBe(5 * 3 * 4);
     await expectConsistentRollups(ctx.store, seeded.projectId);
     expect((await c.get(`/projects/${seeded.projectId}/competitors?duration_days=30`)).json().data).toEqual(comps);

@@ -1,6 +1,6 @@
-import { planOf } from '../lib/plans';
-import { utcMonth } from '../lib/time';
-import type { Tx } from '../store';
+import { planOf } from '../lib/plans.js';
+import { utcMonth } from '../lib/time.js';
+import type { Tx } from '../store/index.js';
 
 export interface AnswerKey {
   promptId: string;

@@ -1,10 +1,10 @@
-import type { ServiceContext } from '../context';
-import { createAnalyzer } from '../analysis';
-import { touchAnalytics } from '../store/analytics-version';
-import type { Tx } from '../store';
-import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands';
-import { SUMS_TABLES } from '../modules/answers/rollup-tables';
-import { addToRollups, type RollupInput } from '../modules/answers/store-answers';
+import type { ServiceContext } from '../context.js';
+import { createAnalyzer } from '../analysis/index.js';
+import { touchAnalytics } from '../store/analytics-version.js';
+import type { Tx } from '../store/index.js';
+import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
+import { SUMS_TABLES } from '../modules/answers/rollup-tables.js';
+import { addToRollups, type RollupInput } from '../modules/answers/store-answers.js';
 
 const ROLLUP_TABLES = ['citations', ...SUMS_TABLES, 'project_domain_daily'];
 const BATCH = 1000;

@@ -1,9 +1,9 @@
-import type { ServiceContext } from '../context';
-import { stableUuid } from '../lib/crypto';
-import { utcDay } from '../lib/time';
-import { refreshJob } from '../jobs/catalog';
-import { loadProjectFacts } from '../modules/projects/brands';
-import { collectAnswers, projectProviders, type RunTally } from './collect';
+import type { ServiceContext } from '../context.js';
+import { stableUuid } from '../lib/crypto.js';
+import { utcDay } from '../lib/time.js';
+import { refreshJob } from '../jobs/catalog.js';
+import { loadProjectFacts } from '../modules/projects/brands.js';
+import { collectAnswers, projectProviders, type RunTally } from './collect.js';
 
 export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
 

@@ -1,15 +1,15 @@
 import crypto from 'node:crypto';
-import type { ServiceContext } from '../context';
-import { createAnalyzer } from '../analysis';
-import { createKey } from '../modules/keys/service';
-import { textKey } from '../modules/common';
-import { classifyIntent } from '../modules/prompts/intent';
-import { generatePassword, hashPassword } from '../lib/crypto';
-import { utcDay } from '../lib/time';
-import { normalizeWebsite } from '../lib/url';
-import type { ProviderName } from '../ports/providers/types';
-import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands';
-import { storeAnswers, type AnalysedAnswer } from '../modules/answers/store-answers';
+import type { ServiceContext } from '../context.js';
+import { createAnalyzer } from '../analysis/index.js';
+import { createKey } from '../modules/keys/service.js';
+import { textKey } from '../modules/common.js';
+import { classifyIntent } from '../modules/prompts/intent.js';
+import { generatePassword, hashPassword } from '../lib/crypto.js';
+import { utcDay } from '../lib/time.js';
+import { normalizeWebsite } from '../lib/url.js';
+import type { ProviderName } from '../ports/providers/types.js';
+import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
+import { storeAnswers, type AnalysedAnswer } from '../modules/answers/store-answers.js';
 
 export interface SeedOptions {
   prompts: number;

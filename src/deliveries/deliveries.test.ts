@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../../test/fakes/receiver';
-import { selfSignedCert } from '../../test/fixtures/tls';
-import { createAccount, startTestApp, until, type TestApp } from '../../test/helpers';
-import { emitEvent } from '../modules/deliveries/events';
-import { retryDelayMs } from './send';
+import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
+import { selfSignedCert } from '../../test/fixtures/tls.js';
+import { createAccount, startTestApp, until, type TestApp } from '../../test/helpers.js';
+import { emitEvent } from '../modules/deliveries/events.js';
+import { retryDelayMs } from './send.js';
 
 // Registered-webhook delivery (spec 6.2, DECISIONS 8) against local receivers: signed,
 // retried up to 3 times with backoff, 3xx not followed, 10 s deadline (shortened here),

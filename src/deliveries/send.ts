@@ -1,8 +1,8 @@
-import type { ServiceContext } from '../context';
-import { deliveryJob } from '../jobs/catalog';
-import { stableUuid } from '../lib/crypto';
-import { OutboundError, safeRequest } from '../ports/http/safe-request';
-import { standardWebhookHeaders, webhookHeaders } from './sign';
+import type { ServiceContext } from '../context.js';
+import { deliveryJob } from '../jobs/catalog.js';
+import { stableUuid } from '../lib/crypto.js';
+import { OutboundError, safeRequest } from '../ports/http/safe-request.js';
+import { standardWebhookHeaders, webhookHeaders } from './sign.js';
 
 /** Retries after the first attempt (spec 6.2: up to 3). */
 export const MAX_RETRIES = 3;

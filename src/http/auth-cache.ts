@@ -1,5 +1,5 @@
-import type { Store } from '../store';
-import { utcMonth } from '../lib/time';
+import type { Store } from '../store/index.js';
+import { utcMonth } from '../lib/time.js';
 
 export interface KeyRecord {
   keyId: string;

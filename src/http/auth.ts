@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthInfo } from '../context';
-import { hashApiKey } from '../lib/crypto';
-import { planOf } from '../lib/plans';
-import { Forbidden, LimitReached, NotFound, Unauthorized } from '../lib/errors';
-import type { HttpContext } from './context';
-import { TIER_LIMITS, type RateDecision } from './rate-limit';
+import type { AuthInfo } from '../context.js';
+import { hashApiKey } from '../lib/crypto.js';
+import { planOf } from '../lib/plans.js';
+import { Forbidden, LimitReached, NotFound, Unauthorized } from '../lib/errors.js';
+import type { HttpContext } from './context.js';
+import { TIER_LIMITS, type RateDecision } from './rate-limit/index.js';
 
 export type AuthMode = 'key' | 'public' | 'operator';
 

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { utcDay } from '../lib/time';
-import { requireProject } from '../modules/projects/service';
-import { analyticsVersion } from '../store/analytics-version';
-import { ctxOf } from './request';
+import { utcDay } from '../lib/time.js';
+import { requireProject } from '../modules/projects/service.js';
+import { analyticsVersion } from '../store/analytics-version.js';
+import { ctxOf } from './request.js';
 
 /**
  * A project's GET answered from the cache, or computed, serialized by the route's schema

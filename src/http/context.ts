@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../context';
-import type { AuthCache } from './auth-cache';
-import type { RateLimiter } from './rate-limit';
-import type { ReadCache } from './read-cache';
+import type { ServiceContext } from '../context.js';
+import type { AuthCache } from './auth-cache.js';
+import type { RateLimiter } from './rate-limit/index.js';
+import type { ReadCache } from './read-cache.js';
 
 /** What the HTTP surface holds besides the services: its caches and its rate limiter. */
 export interface HttpContext {

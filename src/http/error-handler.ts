@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, Invalid, isUnavailableError } from '../lib/errors';
+import { AppError, Invalid, isUnavailableError } from '../lib/errors.js';
 
 interface ValidationItem {
   keyword: string;

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { seedProject, type SeedResult } from '../collection/seed';
-import { storeAnswers } from '../modules/answers/store-answers';
-import { createAnalyzer } from '../analysis';
-import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands';
-import { loadConfig } from '../config';
-import { createRuntime } from '../runtime';
-import { utcDay } from '../lib/time';
-import { analyticsVersion } from '../store/analytics-version';
-import { client, createAccount, startTestApp, STORE, type TestApp } from '../../test/helpers';
-import { ReadCache } from './read-cache';
+import { seedProject, type SeedResult } from '../collection/seed.js';
+import { storeAnswers } from '../modules/answers/store-answers.js';
+import { createAnalyzer } from '../analysis/index.js';
+import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
+import { loadConfig } from '../config.js';
+import { createRuntime } from '../runtime.js';
+import { utcDay } from '../lib/time.js';
+import { analyticsVersion } from '../store/analytics-version.js';
+import { client, createAccount, startTestApp, STORE, type TestApp } from '../../test/helpers.js';
+import { ReadCache } from './read-cache.js';
 
 describe('ReadCache', () => {
   it('serves a body for its version only, most recently used kept within the byte limit', () => {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext, ServiceContext } from '../context';
-import { Unauthorized } from '../lib/errors';
-import type { HttpContext } from './context';
+import type { RequestContext, ServiceContext } from '../context.js';
+import { Unauthorized } from '../lib/errors.js';
+import type { HttpContext } from './context.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

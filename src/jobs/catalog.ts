@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SqlExecutor } from '../store/types';
+import type { SqlExecutor } from '../store/types.js';
 
 /**
  * The job catalog: every job's queue name, payload schema and retry policy, and nothing

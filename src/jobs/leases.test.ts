@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/helpers';
-import { refreshJob } from './catalog';
-import { Leases } from './leases';
+import { startTestApp, type TestApp } from '../../test/helpers.js';
+import { refreshJob } from './catalog.js';
+import { Leases } from './leases.js';
 
 // A worker killed mid-job (no graceful stop, no lease release) must not strand its job:
 // once its heartbeat is older than deadAfterMs, any other worker's reap hands the job back.

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { Logger } from '../lib/log';
-import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from '../config';
-import type { Store } from '../store';
+import type { Logger } from '../lib/log.js';
+import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from '../config.js';
+import type { Store } from '../store/index.js';
 
 
 /**

@@ -1,11 +1,11 @@
 import PgBoss from 'pg-boss';
-import type { ServiceContext } from '../context';
-import type { Logger } from '../lib/log';
-import type { Store } from '../store';
-import type { JobQueue, JobSpec, JobStatus, SendOptions } from './catalog';
-import type { LeaseTimings } from '../config';
-import { Leases } from './leases';
-import type { BoundJob } from './registry';
+import type { ServiceContext } from '../context.js';
+import type { Logger } from '../lib/log.js';
+import type { Store } from '../store/index.js';
+import type { JobQueue, JobSpec, JobStatus, SendOptions } from './catalog.js';
+import type { LeaseTimings } from '../config.js';
+import { Leases } from './leases.js';
+import type { BoundJob } from './registry.js';
 
 /** Advisory lock key that serialises queue set-up when several processes start at once. */
 export const JOBS_SETUP_LOCK_KEY = 7_403_112_902;

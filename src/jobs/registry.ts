@@ -1,11 +1,11 @@
-import { runBootstrap } from '../collection/bootstrap';
-import { reanalyseProject } from '../collection/reanalyse';
-import { runRefresh, scheduleDailyRefreshes } from '../collection/refresh';
-import type { ServiceContext } from '../context';
-import { attemptDelivery } from '../deliveries/send';
-import { runRecommendTask } from '../modules/actions/recommend-task';
-import { runStep } from '../workflows/engine';
-import * as C from './catalog';
+import { runBootstrap } from '../collection/bootstrap.js';
+import { reanalyseProject } from '../collection/reanalyse.js';
+import { runRefresh, scheduleDailyRefreshes } from '../collection/refresh.js';
+import type { ServiceContext } from '../context.js';
+import { attemptDelivery } from '../deliveries/send.js';
+import { runRecommendTask } from '../modules/actions/recommend-task.js';
+import { runStep } from '../workflows/engine.js';
+import * as C from './catalog.js';
 
 export interface JobMeta {
   id: string;

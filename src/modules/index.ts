@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import accountRoutes from './accounts/routes';
-import actionRoutes from './actions/routes';
-import enrichRoutes from './actions/enrich-routes';
-import adminRoutes from './admin/routes';
-import analyticsRoutes from './analytics/routes';
-import sourceRoutes from './sources/routes';
-import competitorRoutes from './competitors/routes';
-import keyRoutes from './keys/routes';
-import projectRoutes from './projects/routes';
-import promptRoutes from './prompts/routes';
-import topicRoutes from './topics/routes';
-import webhookRoutes from './webhooks/routes';
-import workflowRoutes from './actions/workflow-routes';
+import accountRoutes from './accounts/routes.js';
+import actionRoutes from './actions/routes.js';
+import enrichRoutes from './actions/enrich-routes.js';
+import adminRoutes from './admin/routes.js';
+import analyticsRoutes from './analytics/routes.js';
+import sourceRoutes from './sources/routes.js';
+import competitorRoutes from './competitors/routes.js';
+import keyRoutes from './keys/routes.js';
+import projectRoutes from './projects/routes.js';
+import promptRoutes from './prompts/routes.js';
+import topicRoutes from './topics/routes.js';
+import webhookRoutes from './webhooks/routes.js';
+import workflowRoutes from './actions/workflow-routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [

@@ -1,14 +1,14 @@
-import type { Config } from '../config';
-import type { Store } from './types';
+import type { Config } from '../config.js';
+import type { Store } from './types.js';
 
-export type { Store, Tx, Db, SqlExecutor } from './types';
+export type { Store, Tx, Db, SqlExecutor } from './types.js';
 
 /** The embedded store by default; PostgreSQL when DATABASE_URL is set. */
 export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl) {
-    const { openPostgres } = await import('./postgres');
+    const { openPostgres } = await import('./postgres.js');
     return openPostgres({ url: config.databaseUrl, poolSize: config.role === 'worker' ? 10 : 20 });
   }
-  const { openPglite } = await import('./pglite');
+  const { openPglite } = await import('./pglite.js');
   return openPglite({ dataDir: config.memoryStore ? undefined : config.dataDir });
 }

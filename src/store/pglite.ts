@@ -2,9 +2,9 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { acquireDirLock } from './lock';
-import type { Db, QueryResult, Store, Tx } from './types';
-import { MIGRATIONS_FOLDER } from './migrations';
+import { acquireDirLock } from './lock.js';
+import type { Db, QueryResult, Store, Tx } from './types.js';
+import { MIGRATIONS_FOLDER } from './migrations.js';
 
 type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
 

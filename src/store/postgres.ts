@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import type { Db, QueryResult, Store, Tx } from './types';
-import { MIGRATION_LOCK_KEY, MIGRATIONS_FOLDER } from './migrations';
+import type { Db, QueryResult, Store, Tx } from './types.js';
+import { MIGRATION_LOCK_KEY, MIGRATIONS_FOLDER } from './migrations.js';
 
 // int8 as JS number (counts), numeric as float: analytics never exceed 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));

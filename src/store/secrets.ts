@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
-import type { Store } from './';
-import { generateWebhookSecret } from '../lib/crypto';
+import type { Config } from '../config.js';
+import type { Store } from './index.js';
+import { generateWebhookSecret } from '../lib/crypto.js';
 
 /**
  * SECRET_KEY encrypts stored keys and webhook secrets. Server mode requires it (config

@@ -1,5 +1,5 @@
-import type { FakeAnswer } from './answer';
-import type { FakeWire } from './wire';
+import type { FakeAnswer } from './answer.js';
+import type { FakeWire } from './wire.js';
 
 // Anthropic Messages: POST /v1/messages with x-api-key and anthropic-version. With the
 // web_search_20250305 server tool the content is: a preamble text, server_tool_use,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpSettings } from '../../src/ports/providers/http';
-import { ProviderError, type ProviderAdapter, type ProviderName } from '../../src/ports/providers/types';
-import { FAKE_API_KEY, startFakeProvider, type FakeBehaviour, type FakeProvider } from './server';
+import type { HttpSettings } from '../../src/ports/providers/http.js';
+import { ProviderError, type ProviderAdapter, type ProviderName } from '../../src/ports/providers/types.js';
+import { FAKE_API_KEY, startFakeProvider, type FakeBehaviour, type FakeProvider } from './server.js';
 
 export type MakeAdapter = (fake: FakeProvider, http: Partial<HttpSettings>, apiKey?: string) => ProviderAdapter;
 

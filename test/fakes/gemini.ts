@@ -1,5 +1,5 @@
-import { hostOf, type FakeAnswer } from './answer';
-import type { FakeWire, RecordedRequest } from './wire';
+import { hostOf, type FakeAnswer } from './answer.js';
+import type { FakeWire, RecordedRequest } from './wire.js';
 
 // Gemini API: POST /v1beta/models/{model}:generateContent with x-goog-api-key (or ?key=).
 // Grounding with Google Search puts sources in groundingMetadata: groundingChunks (web

@@ -1,5 +1,5 @@
-import { hostOf, type FakeAnswer } from './answer';
-import { bearer, type FakeWire } from './wire';
+import { hostOf, type FakeAnswer } from './answer.js';
+import { bearer, type FakeWire } from './wire.js';
 
 // OpenAI Responses API: POST /v1/responses, Authorization: Bearer. The answer is a message
 // output item whose output_text carries url_citation annotations over inline links.

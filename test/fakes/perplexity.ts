@@ -1,5 +1,5 @@
-import type { FakeAnswer } from './answer';
-import { bearer, type FakeWire } from './wire';
+import type { FakeAnswer } from './answer.js';
+import { bearer, type FakeWire } from './wire.js';
 
 // Perplexity Sonar: POST /chat/completions, Authorization: Bearer. The text cites [n]
 // markers into the top-level `citations`; `search_results` adds titles, dates, snippets.

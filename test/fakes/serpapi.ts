@@ -1,5 +1,5 @@
-import type { FakeAnswer } from './answer';
-import type { FakeWire, RecordedRequest, WireState } from './wire';
+import type { FakeAnswer } from './answer.js';
+import type { FakeWire, RecordedRequest, WireState } from './wire.js';
 
 // SerpApi: GET /search?engine=google&q=…&api_key=… returns `ai_overview` with text_blocks
 // and references, or only a page_token when Google loads the overview lazily; then

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderName } from '../../src/ports/providers/types';
-import { anthropicWire } from './anthropic';
-import { DEFAULT_ANSWER, type FakeAnswer } from './answer';
-import { geminiWire } from './gemini';
-import { openAIWire } from './openai';
-import { perplexityWire } from './perplexity';
-import { serpApiWire } from './serpapi';
-import type { ErrorKind, FakeWire, RecordedRequest, Reply, WireState } from './wire';
+import type { ProviderName } from '../../src/ports/providers/types.js';
+import { anthropicWire } from './anthropic.js';
+import { DEFAULT_ANSWER, type FakeAnswer } from './answer.js';
+import { geminiWire } from './gemini.js';
+import { openAIWire } from './openai.js';
+import { perplexityWire } from './perplexity.js';
+import { serpApiWire } from './serpapi.js';
+import type { ErrorKind, FakeWire, RecordedRequest, Reply, WireState } from './wire.js';
 
 export const WIRES: Record<ProviderName, FakeWire> = {
   chatgpt: openAIWire,

@@ -1,4 +1,4 @@
-import type { FakeAnswer } from './answer';
+import type { FakeAnswer } from './answer.js';
 
 export interface RecordedRequest {
   method: string;

@@ -5,12 +5,12 @@ import path from 'node:path';
 import PgBoss from 'pg-boss';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobCatalog } from '../../src/jobs/catalog';
-import { PROVIDERS } from '../../src/ports/providers/types';
-import { startFakeProvider, type FakeProvider } from '../fakes';
-import { startReceiver, type Receiver } from '../fakes/receiver';
-import { selfSignedCert } from '../fixtures/tls';
-import { until } from '../helpers';
+import { jobCatalog } from '../../src/jobs/catalog.js';
+import { PROVIDERS } from '../../src/ports/providers/types.js';
+import { startFakeProvider, type FakeProvider } from '../fakes/index.js';
+import { startReceiver, type Receiver } from '../fakes/receiver.js';
+import { selfSignedCert } from '../fixtures/tls.js';
+import { until } from '../helpers.js';
 import {
   call,
   cleanup,
@@ -27,7 +27,7 @@ import {
   type Database,
   type Proc,
   type Tenant,
-} from './harness';
+} from './harness.js';
 
 // Server mode as deployed: `npm run migrate`, then two ROLE=api and two ROLE=worker
 // processes on one PostgreSQL database and one Redis, with the AI providers and the

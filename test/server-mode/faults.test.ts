@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDERS } from '../../src/ports/providers/types';
-import { startFakeProvider, type FakeProvider } from '../fakes';
-import { startReceiver } from '../fakes/receiver';
-import { until } from '../helpers';
+import { PROVIDERS } from '../../src/ports/providers/types.js';
+import { startFakeProvider, type FakeProvider } from '../fakes/index.js';
+import { startReceiver } from '../fakes/receiver.js';
+import { until } from '../helpers.js';
 import {
   call,
   cleanup,
@@ -25,7 +25,7 @@ import {
   type Database,
   type Proc,
   type Tenant,
-} from './harness';
+} from './harness.js';
 
 // Server mode under faults, with real processes: a worker killed with SIGKILL in the
 // middle of a collection run and of a webhook delivery (its jobs come back through the

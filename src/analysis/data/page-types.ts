@@ -1,4 +1,4 @@
-import type { UrlTypeName } from '../types';
+import type { UrlTypeName } from '../types.js';
 
 /**
  * Page-type rules, tried in order after the homepage rule (empty path or "/"); the first

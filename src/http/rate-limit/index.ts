@@ -1,9 +1,9 @@
-import type { Config } from '../../config';
-import { MemoryRateLimiter } from './memory';
-import { RedisRateLimiter } from './redis';
-import type { RateLimiter } from './types';
+import type { Config } from '../../config.js';
+import { MemoryRateLimiter } from './memory.js';
+import { RedisRateLimiter } from './redis.js';
+import type { RateLimiter } from './types.js';
 
-export type { RateLimiter, RateDecision } from './types';
+export type { RateLimiter, RateDecision } from './types.js';
 export { MemoryRateLimiter, RedisRateLimiter };
 
 /** Effective limit per 60-second window by tier (spec section 8: rate + burst). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRateLimiter } from './memory';
+import { MemoryRateLimiter } from './memory.js';
 
 // The in-process sliding-window log, on an injected clock (no sleeping, exact edges).
 

@@ -1,4 +1,4 @@
-import type { RateDecision, RateLimiter } from './types';
+import type { RateDecision, RateLimiter } from './types.js';
 
 /** One process: timestamps of passed requests per subject, oldest first. */
 export class MemoryRateLimiter implements RateLimiter {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { RedisRateLimiter } from './redis';
+import { RedisRateLimiter } from './redis.js';
 
 // The shared limiter of server mode, against a real Redis (TEST_REDIS_URL). Every test
 // uses its own key prefix, so runs and parallel files never see each other's windows.

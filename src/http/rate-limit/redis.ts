@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { RateDecision, RateLimiter } from './types';
+import type { RateDecision, RateLimiter } from './types.js';
 
 // The whole check-and-record runs inside Redis, atomically, on Redis's own clock, so
 // every API process shares one window per subject. A sorted set holds the passed

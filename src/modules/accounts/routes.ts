@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { b, errors } from '../envelope';
-import { ctxOf, servicesOf } from '../../http/request';
-import { createProject } from '../projects/service';
-import * as s from './schema';
-import { createAccount, getAccountKey } from './service';
+import { b, errors } from '../envelope.js';
+import { ctxOf, servicesOf } from '../../http/request.js';
+import { createProject } from '../projects/service.js';
+import * as s from './schema.js';
+import { createAccount, getAccountKey } from './service.js';
 
 export default async function accountRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

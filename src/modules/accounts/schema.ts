@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envB } from '../envelope';
+import { envB } from '../envelope.js';
 
 const EMAIL = 'A valid email is required';
 

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { ServiceContext } from '../../context';
-import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors';
-import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto';
-import { users } from '../../store/schema';
-import { isUniqueViolation } from '../common';
-import { createKey, findActiveAdminKey } from '../keys/service';
+import type { ServiceContext } from '../../context.js';
+import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors.js';
+import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
+import { users } from '../../store/schema.js';
+import { isUniqueViolation } from '../common.js';
+import { createKey, findActiveAdminKey } from '../keys/service.js';
 
 export async function createAccount(ctx: ServiceContext, input: { email: string }) {
   const password = generatePassword();

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, type TestApp } from '../../../test/helpers';
-import { OPERATIONS, STATUSES } from './schema';
-import { TRANSITIONS } from './service';
+import { client, createAccount, createProject, setTeam, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { OPERATIONS, STATUSES } from './schema.js';
+import { TRANSITIONS } from './service.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
-import type { RequestContext } from '../../context';
-import { AppError, Invalid, NotFound } from '../../lib/errors';
-import { OutboundError } from '../../ports/http/safe-request';
-import { readArticle, type ArticleInfo } from '../../ports/pages/extract';
-import { fetchPage, PageFetchError } from '../../ports/pages/fetcher';
-import { countWords, WriterError, type BrandFacts, type EditSuggestion } from '../../ports/writer';
-import { requireProject, type ProjectRow } from '../projects/service';
+import type { RequestContext } from '../../context.js';
+import { AppError, Invalid, NotFound } from '../../lib/errors.js';
+import { OutboundError } from '../../ports/http/safe-request.js';
+import { readArticle, type ArticleInfo } from '../../ports/pages/extract.js';
+import { fetchPage, PageFetchError } from '../../ports/pages/fetcher.js';
+import { countWords, WriterError, type BrandFacts, type EditSuggestion } from '../../ports/writer/index.js';
+import { requireProject, type ProjectRow } from '../projects/service.js';
 
 // POST /actions/{id}/enrich-content and /enrich-forum: read the action's target page
 // through the page fetcher (SSRF-guarded, size and time bounded) and ask the writer for

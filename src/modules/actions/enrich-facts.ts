@@ -1,8 +1,8 @@
-import type { BrandFacts } from '../../ports/writer/types';
-import type { Tx } from '../../store';
-import { textKey } from '../common';
-import { opportunityDomains } from './recommend';
-import { loadSignals, WINDOW_DAYS, type ProjectRef } from './signals';
+import type { BrandFacts } from '../../ports/writer/types.js';
+import type { Tx } from '../../store/index.js';
+import { textKey } from '../common.js';
+import { opportunityDomains } from './recommend.js';
+import { loadSignals, WINDOW_DAYS, type ProjectRef } from './signals.js';
 
 /**
  * Brand facts and figures the writer may ground an enriched action in. Keys the writer

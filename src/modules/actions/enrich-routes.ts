@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { a, envA, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import { Uuid } from '../common';
-import { enrichContent, enrichForum } from './enrich-content';
+import { a, envA, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import { Uuid } from '../common.js';
+import { enrichContent, enrichForum } from './enrich-content.js';
 
 // Envelope A, admin scope (DECISIONS section 2). Both fetch a page and call the writer,
 // so they can take several seconds.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readArticle } from '../../ports/pages/extract';
-import { fixtureHtml, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures';
-import { client, createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from '../../../test/helpers';
+import { readArticle } from '../../ports/pages/extract.js';
+import { fixtureHtml, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures.js';
+import { client, createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from '../../../test/helpers.js';
 
 // POST /actions/{id}/enrich-content and /enrich-forum over HTTP, against a local page
 // server (test/fixtures/pages) and the built-in writer. Action rows are inserted directly.

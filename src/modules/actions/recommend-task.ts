@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../context';
-import { loadProjectFacts } from '../projects/brands';
-import { deriveRecommendations, type Candidate } from './recommend';
-import { loadSignals } from './signals';
+import type { ServiceContext } from '../../context.js';
+import { loadProjectFacts } from '../projects/brands.js';
+import { deriveRecommendations, type Candidate } from './recommend.js';
+import { loadSignals } from './signals.js';
 
 const OPEN = `('suggested', 'accepted', 'in_progress')`;
 

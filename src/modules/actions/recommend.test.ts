@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestApp, until, type TestApp } from '../../../test/helpers';
-import { seedProject, type SeedResult } from '../../collection/seed';
-import { PROVIDERS } from '../../ports/providers/types';
-import type { Writer } from '../../ports/writer';
-import { recommendJob } from '../../jobs/catalog';
-import { jobRegistry } from '../../jobs/registry';
-import { runRecommendTask } from './recommend-task';
-import { CAPTURE, deriveRecommendations, impactOf, priorityOf, RULES, type Candidate } from './recommend';
-import type { CitedUrl, PromptSignal, Signals } from './signals';
+import { client, startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { seedProject, type SeedResult } from '../../collection/seed.js';
+import { PROVIDERS } from '../../ports/providers/types.js';
+import type { Writer } from '../../ports/writer/index.js';
+import { recommendJob } from '../../jobs/catalog.js';
+import { jobRegistry } from '../../jobs/registry.js';
+import { runRecommendTask } from './recommend-task.js';
+import { CAPTURE, deriveRecommendations, impactOf, priorityOf, RULES, type Candidate } from './recommend.js';
+import type { CitedUrl, PromptSignal, Signals } from './signals.js';
 
 // ---------------------------------------------------------------------------------------
 // The rules, on hand-made signals.

@@ -1,8 +1,8 @@
-import { CATEGORY_NAMES } from '../../analysis/types';
-import type { ActionCategory, ActionFields } from '../../ports/writer/types';
-import { textKey } from '../common';
-import { OPPORTUNITY_THRESHOLD } from '../sources/service';
-import { WINDOW_DAYS, type Counts, type Signals } from './signals';
+import { CATEGORY_NAMES } from '../../analysis/types.js';
+import type { ActionCategory, ActionFields } from '../../ports/writer/types.js';
+import { textKey } from '../common.js';
+import { OPPORTUNITY_THRESHOLD } from '../sources/service.js';
+import { WINDOW_DAYS, type Counts, type Signals } from './signals.js';
 
 /**
  * The recommendation rules: what the last 30 days of a project's data say it should do.

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import { ProjectParams } from '../common';
-import * as s from './schema';
-import * as svc from './service';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import { ProjectParams } from '../common.js';
+import * as s from './schema.js';
+import * as svc from './service.js';
 
 /**
  * Actions (spec 4.7; Envelope A throughout, DECISIONS 2). The routes under

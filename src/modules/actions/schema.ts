@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { envA } from '../envelope';
-import { IsoDate, Uuid } from '../common';
+import { envA } from '../envelope.js';
+import { IsoDate, Uuid } from '../common.js';
 
 export const STATUSES = ['suggested', 'accepted', 'in_progress', 'completed', 'ignored'] as const;
 export const CATEGORIES = ['on_page_seo', 'new_content', 'content_update', 'forum_engagement'] as const;

@@ -1,11 +1,11 @@
-import type { RequestContext } from '../../context';
-import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
-import type { Tx } from '../../store';
-import { iso, isUniqueViolation } from '../common';
-import { requireProject } from '../projects/service';
-import { recommendJob } from '../../jobs/catalog';
-import { projectFacts } from './enrich-facts';
-import type { ActionStatus, CreateActionInput, EnrichActionBodyInput, Operation, TransitionInput } from './schema';
+import type { RequestContext } from '../../context.js';
+import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors.js';
+import type { Tx } from '../../store/index.js';
+import { iso, isUniqueViolation } from '../common.js';
+import { requireProject } from '../projects/service.js';
+import { recommendJob } from '../../jobs/catalog.js';
+import { projectFacts } from './enrich-facts.js';
+import type { ActionStatus, CreateActionInput, EnrichActionBodyInput, Operation, TransitionInput } from './schema.js';
 
 export interface ActionRow {
   id: string;

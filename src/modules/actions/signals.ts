@@ -1,10 +1,10 @@
-import { loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../projects/brands';
-import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types';
-import { utcDay } from '../../lib/time';
-import type { BrandFacts } from '../../ports/writer/types';
-import type { Tx } from '../../store';
-import { addDays } from '../analytics/window';
-import * as m from '../analytics/metrics';
+import { loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../projects/brands.js';
+import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types.js';
+import { utcDay } from '../../lib/time.js';
+import type { BrandFacts } from '../../ports/writer/types.js';
+import type { Tx } from '../../store/index.js';
+import { addDays } from '../analytics/window.js';
+import * as m from '../analytics/metrics.js';
 
 /** What the recommendation rules read: the last 30 days of a project's rollups and citations. */
 export const WINDOW_DAYS = 30;

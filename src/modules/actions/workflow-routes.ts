@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import * as s from './workflow-schema';
-import * as svc from './workflow-service';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import * as s from './workflow-schema.js';
+import * as svc from './workflow-service.js';
 
 /** The article workflow of an action (DECISIONS 7): execute, read, answer a checkpoint. */
 export default async function workflowRoutes(base: FastifyInstance) {

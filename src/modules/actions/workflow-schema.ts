@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { envA } from '../envelope';
-import { IsoDate, Uuid } from '../common';
+import { envA } from '../envelope.js';
+import { IsoDate, Uuid } from '../common.js';
 
 export const ActionParams = z.strictObject({ project_id: Uuid, action_id: Uuid });
 

@@ -1,11 +1,11 @@
-import type { RequestContext } from '../../context';
-import { emitEvent, hasSubscriber } from '../deliveries/events';
-import { Conflict, Invalid, NotFound } from '../../lib/errors';
-import type { Tx } from '../../store';
-import { workflowStepJob } from '../../jobs/catalog';
-import { latestWorkflow, nextStep, STEPS, stepText, type Step, type WorkflowRow } from './workflow-state';
-import { isUniqueViolation, iso } from '../common';
-import { requireProject } from '../projects/service';
+import type { RequestContext } from '../../context.js';
+import { emitEvent, hasSubscriber } from '../deliveries/events.js';
+import { Conflict, Invalid, NotFound } from '../../lib/errors.js';
+import type { Tx } from '../../store/index.js';
+import { workflowStepJob } from '../../jobs/catalog.js';
+import { latestWorkflow, nextStep, STEPS, stepText, type Step, type WorkflowRow } from './workflow-state.js';
+import { isUniqueViolation, iso } from '../common.js';
+import { requireProject } from '../projects/service.js';
 
 const EXECUTABLE = ['suggested', 'accepted', 'in_progress'];
 

@@ -1,4 +1,4 @@
-import type { Tx } from '../../store';
+import type { Tx } from '../../store/index.js';
 
 export const STEPS = ['outline', 'draft', 'final'] as const;
 export type Step = (typeof STEPS)[number];

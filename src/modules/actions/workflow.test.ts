@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver, type Received } from '../../../test/fakes/receiver';
-import { selfSignedCert } from '../../../test/fixtures/tls';
-import { client, createAccount, createProject, STORE, startTestApp, until, type TestApp } from '../../../test/helpers';
+import { startReceiver, type Receiver, type Received } from '../../../test/fakes/receiver.js';
+import { selfSignedCert } from '../../../test/fixtures/tls.js';
+import { client, createAccount, createProject, STORE, startTestApp, until, type TestApp } from '../../../test/helpers.js';
 
 // The article workflow of DECISIONS 7 over HTTP, with an HTTPS receiver that checks every
 // signature: approve, edit, regenerate and reject paths, the 4xx cases, and a restart of

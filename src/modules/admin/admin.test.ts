@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers';
+import { client, createAccount, createProject, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
 
 const TOKEN = 'x'.repeat(20);
 

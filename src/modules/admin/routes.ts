@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { servicesOf } from '../../http/request';
-import { a, errors } from '../envelope';
-import * as s from './schema';
-import * as svc from './service';
+import { servicesOf } from '../../http/request.js';
+import { a, errors } from '../envelope.js';
+import * as s from './schema.js';
+import * as svc from './service.js';
 
 /** The operator API (DECISIONS section 6): Bearer ADMIN_TOKEN, off while it is unset. */
 export default async function adminRoutes(base: FastifyInstance) {

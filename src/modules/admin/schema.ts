@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envA } from '../envelope';
-import { PLAN_NAMES, RATE_LIMIT_TIERS } from '../../lib/plans';
-import { IsoDate, Uuid } from '../common';
+import { envA } from '../envelope.js';
+import { PLAN_NAMES, RATE_LIMIT_TIERS } from '../../lib/plans.js';
+import { IsoDate, Uuid } from '../common.js';
 
 export const TeamParams = z.strictObject({ team_id: Uuid });
 

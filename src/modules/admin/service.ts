@@ -1,10 +1,10 @@
-import type { ServiceContext } from '../../context';
-import { refreshJob } from '../../jobs/catalog';
-import { Invalid, NotFound } from '../../lib/errors';
-import { planOf } from '../../lib/plans';
+import type { ServiceContext } from '../../context.js';
+import { refreshJob } from '../../jobs/catalog.js';
+import { Invalid, NotFound } from '../../lib/errors.js';
+import { planOf } from '../../lib/plans.js';
 import crypto from 'node:crypto';
-import { utcDay, utcMonth } from '../../lib/time';
-import { iso } from '../common';
+import { utcDay, utcMonth } from '../../lib/time.js';
+import { iso } from '../common.js';
 
 /** Operator: change a team's plan or rate-limit tier (the spec's "contact the operator"). */
 export async function patchTeam(ctx: ServiceContext, teamId: string, input: { plan?: string; rate_limit_tier?: string }) {

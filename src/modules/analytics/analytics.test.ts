@@ -11,10 +11,10 @@ const ORIGINAL_TZ = process.env.TZ;
 process.env.TZ = 'Pacific/Honolulu';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREVIEW_MAX } from '../../analysis/preview';
-import { utcDay } from '../../lib/time';
-import { sourceId } from '../sources/service';
-import { startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers';
+import { PREVIEW_MAX } from '../../analysis/preview.js';
+import { utcDay } from '../../lib/time.js';
+import { sourceId } from '../sources/service.js';
+import { startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
 import {
   brandInfo,
   data,
@@ -28,9 +28,9 @@ import {
   type AnswerSpec,
   type Cite,
   type FixtureProject,
-} from '../../../test/analytics-fixture';
-import * as metrics from './metrics';
-import { resolveWindow } from './window';
+} from '../../../test/analytics-fixture.js';
+import * as metrics from './metrics.js';
+import { resolveWindow } from './window.js';
 
 let t: TestApp;
 beforeAll(async () => {

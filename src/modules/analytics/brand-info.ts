@@ -1,6 +1,6 @@
-import { OWN_BRAND_ID, loadBrandSpecs, loadProjectFacts } from '../projects/brands';
-import { faviconUrls } from '../../lib/url';
-import type { Tx } from '../../store';
+import { OWN_BRAND_ID, loadBrandSpecs, loadProjectFacts } from '../projects/brands.js';
+import { faviconUrls } from '../../lib/url.js';
+import type { Tx } from '../../store/index.js';
 
 export interface BrandInfo {
   id: string;

@@ -1,14 +1,14 @@
-import type { RequestContext } from '../../context';
-import { OWN_BRAND_ID } from '../projects/brands';
-import type { Tx } from '../../store';
-import type { CompetitorMetrics } from '../competitors/service';
-import { activeCompetitors, presentCompetitor } from '../competitors/service';
-import { requireProject, type ProjectRow } from '../projects/service';
-import { brandInfo } from './brand-info';
-import * as m from './metrics';
-import { promptSums } from './prompt-metrics';
-import { windowParams, windowRows } from './rollup-window';
-import { daysOf, providerFilter, type Window } from './window';
+import type { RequestContext } from '../../context.js';
+import { OWN_BRAND_ID } from '../projects/brands.js';
+import type { Tx } from '../../store/index.js';
+import type { CompetitorMetrics } from '../competitors/service.js';
+import { activeCompetitors, presentCompetitor } from '../competitors/service.js';
+import { requireProject, type ProjectRow } from '../projects/service.js';
+import { brandInfo } from './brand-info.js';
+import * as m from './metrics.js';
+import { promptSums } from './prompt-metrics.js';
+import { windowParams, windowRows } from './rollup-window.js';
+import { daysOf, providerFilter, type Window } from './window.js';
 
 /** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
 const rollupId = (c: { id: string; is_own_brand: boolean }) => (c.is_own_brand ? OWN_BRAND_ID : c.id);

@@ -1,13 +1,13 @@
-import type { RequestContext } from '../../context';
-import { NotFound } from '../../lib/errors';
-import { PROVIDERS } from '../../ports/providers/types';
-import { URL_TYPES } from '../../analysis/types';
-import { faviconUrls } from '../../lib/url';
-import { iso } from '../common';
-import { requireProject } from '../projects/service';
-import { brandInfo, publicBrand, type BrandInfo } from './brand-info';
-import * as m from './metrics';
-import { daysOf, providerFilter, type Window } from './window';
+import type { RequestContext } from '../../context.js';
+import { NotFound } from '../../lib/errors.js';
+import { PROVIDERS } from '../../ports/providers/types.js';
+import { URL_TYPES } from '../../analysis/types.js';
+import { faviconUrls } from '../../lib/url.js';
+import { iso } from '../common.js';
+import { requireProject } from '../projects/service.js';
+import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
+import * as m from './metrics.js';
+import { daysOf, providerFilter, type Window } from './window.js';
 
 async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
   await requireProject(ctx, projectId);

@@ -1,7 +1,7 @@
-import type { Tx } from '../../store';
-import * as m from './metrics';
-import { windowParams, windowRows } from './rollup-window';
-import { providerFilter, type Window } from './window';
+import type { Tx } from '../../store/index.js';
+import * as m from './metrics.js';
+import { windowParams, windowRows } from './rollup-window.js';
+import { providerFilter, type Window } from './window.js';
 
 export interface PromptMetrics {
   visibility: number | null;

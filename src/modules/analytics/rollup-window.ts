@@ -1,4 +1,4 @@
-import { coverWindow, type Cover } from './window';
+import { coverWindow, type Cover } from './window.js';
 
 /**
  * Windowed reads of the prompt rollups, which come in three sizes: daily, weekly (Monday)

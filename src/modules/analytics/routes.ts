@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import { cachedRead } from '../../http/cached-read';
-import { ProjectParams } from '../common';
-import * as pa from './prompt-analytics';
-import * as pj from './project-analytics';
-import * as s from './schema';
-import { resolveWindow, WindowQuery } from './window';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import { cachedRead } from '../../http/cached-read.js';
+import { ProjectParams } from '../common.js';
+import * as pa from './prompt-analytics.js';
+import * as pj from './project-analytics.js';
+import * as s from './schema.js';
+import { resolveWindow, WindowQuery } from './window.js';
 
 /** Analytics (spec 4.4 analytics, 4.6): every figure from the daily rollups, except chats. */
 export default async function analyticsRoutes(base: FastifyInstance) {

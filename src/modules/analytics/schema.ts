@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envA } from '../envelope';
-import { IsoDate, Uuid } from '../common';
-import { WindowQueryShape } from './window';
+import { envA } from '../envelope.js';
+import { IsoDate, Uuid } from '../common.js';
+import { WindowQueryShape } from './window.js';
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
 

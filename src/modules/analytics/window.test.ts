@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { weekOf } from '../../lib/time';
-import { addDays, coverWindow, daysOf, type Cover } from './window';
+import { weekOf } from '../../lib/time.js';
+import { addDays, coverWindow, daysOf, type Cover } from './window.js';
 
 describe('weekOf', () => {
   it('is the Monday of the UTC week', () => {

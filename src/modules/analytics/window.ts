@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Invalid } from '../../lib/errors';
-import { mondayOf, utcDay } from '../../lib/time';
-import { PROVIDERS, type ProviderName } from '../../ports/providers/types';
+import { Invalid } from '../../lib/errors.js';
+import { mondayOf, utcDay } from '../../lib/time.js';
+import { PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 
 /** The common query parameters (spec section 1): window and provider filter. */
 export const WindowQueryShape = {

@@ -1,4 +1,4 @@
-import type { Tx } from '../../store';
+import type { Tx } from '../../store/index.js';
 
 // The rollups of sums and the one upsert they share (store-answers.ts adds every stored
 // answer to each of them, in the answer's transaction).

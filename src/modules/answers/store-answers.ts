@@ -1,11 +1,11 @@
-import type { Analysis } from '../../analysis/types';
-import type { ProviderAnswer } from '../../ports/providers/types';
-import type { Tx } from '../../store';
-import { touchAnalytics } from '../../store/analytics-version';
-import { weekOf } from '../../lib/time';
-import { OWN_BRAND_ID } from '../projects/brands';
-import * as T from './rollup-tables';
-import type { Sums, SumsRows } from './rollup-tables';
+import type { Analysis } from '../../analysis/types.js';
+import type { ProviderAnswer } from '../../ports/providers/types.js';
+import type { Tx } from '../../store/index.js';
+import { touchAnalytics } from '../../store/analytics-version.js';
+import { weekOf } from '../../lib/time.js';
+import { OWN_BRAND_ID } from '../projects/brands.js';
+import * as T from './rollup-tables.js';
+import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
   promptId: string;

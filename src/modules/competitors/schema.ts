@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope';
-import { normalizeWebsite } from '../../lib/url';
-import { Uuid } from '../common';
+import { envA, envB } from '../envelope.js';
+import { normalizeWebsite } from '../../lib/url.js';
+import { Uuid } from '../common.js';
 
 export const CompetitorMetrics = z
   .object({

@@ -1,10 +1,10 @@
-import type { RequestContext } from '../../context';
-import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors';
-import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url';
-import type { Tx } from '../../store';
-import { isUniqueViolation } from '../common';
-import { requireProject, type ProjectRow } from '../projects/service';
-import { reanalyseJob } from '../../jobs/catalog';
+import type { RequestContext } from '../../context.js';
+import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors.js';
+import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url.js';
+import type { Tx } from '../../store/index.js';
+import { isUniqueViolation } from '../common.js';
+import { requireProject, type ProjectRow } from '../projects/service.js';
+import { reanalyseJob } from '../../jobs/catalog.js';
 
 /** The tracked brands changed: analyse the project's answers again (one queued run per project). */
 async function queueReanalysis(ctx: RequestContext, tx: Tx, projectId: string): Promise<void> {

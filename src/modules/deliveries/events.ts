@@ -1,6 +1,6 @@
-import type { ServiceContext } from '../../context';
-import type { Tx } from '../../store';
-import { enqueueDelivery } from './outbox';
+import type { ServiceContext } from '../../context.js';
+import type { Tx } from '../../store/index.js';
+import { enqueueDelivery } from './outbox.js';
 
 export type WebhookEvent = 'action.checkpoint' | 'action.completed' | 'action.failed';
 

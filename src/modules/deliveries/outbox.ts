@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { ServiceContext } from '../../context';
-import type { Tx } from '../../store';
-import { deliveryJob } from '../../jobs/catalog';
+import type { ServiceContext } from '../../context.js';
+import type { Tx } from '../../store/index.js';
+import { deliveryJob } from '../../jobs/catalog.js';
 
 export interface NewDelivery {
   kind: 'callback' | 'webhook';

@@ -1,8 +1,8 @@
-import type { ServiceContext, RequestContext } from '../../context';
-import { NotFound } from '../../lib/errors';
-import { generateApiKey } from '../../lib/crypto';
-import type { Tx } from '../../store';
-import { iso } from '../common';
+import type { ServiceContext, RequestContext } from '../../context.js';
+import { NotFound } from '../../lib/errors.js';
+import { generateApiKey } from '../../lib/crypto.js';
+import type { Tx } from '../../store/index.js';
+import { iso } from '../common.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 

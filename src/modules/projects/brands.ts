@@ -1,6 +1,6 @@
-import type { BrandSpec } from '../../analysis/types';
-import { normalizeWebsite } from '../../lib/url';
-import type { Tx } from '../../store';
+import type { BrandSpec } from '../../analysis/types.js';
+import { normalizeWebsite } from '../../lib/url.js';
+import type { Tx } from '../../store/index.js';
 
 /** The own brand's id in analyses and rollups, whether or not it is a competitor record. */
 export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers';
+import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 // role 'api': no job workers, so the enqueued bootstrap stays in the queue to be inspected

@@ -1,13 +1,13 @@
-import type { RequestContext } from '../../context';
-import { Forbidden, NotFound } from '../../lib/errors';
-import { planOf } from '../../lib/plans';
-import { registrableDomain } from '../../lib/url';
-import type { Tx } from '../../store';
-import { iso } from '../common';
-import type { ProjectRow } from './project-row';
+import type { RequestContext } from '../../context.js';
+import { Forbidden, NotFound } from '../../lib/errors.js';
+import { planOf } from '../../lib/plans.js';
+import { registrableDomain } from '../../lib/url.js';
+import type { Tx } from '../../store/index.js';
+import { iso } from '../common.js';
+import type { ProjectRow } from './project-row.js';
 
-export type { ProjectRow } from './project-row';
-import { bootstrapJob } from '../../jobs/catalog';
+export type { ProjectRow } from './project-row.js';
+import { bootstrapJob } from '../../jobs/catalog.js';
 
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, type TestApp } from '../../../test/helpers';
+import { client, createAccount, createProject, setTeam, startTestApp, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {

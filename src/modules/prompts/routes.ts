@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import { cachedRead } from '../../http/cached-read';
-import { ProjectParams } from '../common';
-import { resolveWindow, WindowQuery } from '../analytics/window';
-import * as s from './schema';
-import * as svc from './service';
+import { a, b, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import { cachedRead } from '../../http/cached-read.js';
+import { ProjectParams } from '../common.js';
+import { resolveWindow, WindowQuery } from '../analytics/window.js';
+import * as s from './schema.js';
+import * as svc from './service.js';
 
 export default async function promptRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope';
-import { IsoDate, Uuid } from '../common';
+import { envA, envB } from '../envelope.js';
+import { IsoDate, Uuid } from '../common.js';
 
 export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;
 

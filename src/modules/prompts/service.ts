@@ -1,17 +1,17 @@
-import type { RequestContext } from '../../context';
-import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors';
-import { planOf } from '../../lib/plans';
-import { refreshJob } from '../../jobs/catalog';
-import { stableUuid } from '../../lib/crypto';
-import { utcDay } from '../../lib/time';
-import type { Tx } from '../../store';
-import { iso, isUniqueViolation, textKey } from '../common';
-import { requireProject } from '../projects/service';
-import { topicInProject } from '../topics/service';
-import { classifyIntent } from './intent';
-import { removePromptFromRollups } from '../answers/store-answers';
-import { noData, promptMetrics, type PromptMetrics } from '../analytics/prompt-metrics';
-import { resolveWindow, type Window } from '../analytics/window';
+import type { RequestContext } from '../../context.js';
+import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors.js';
+import { planOf } from '../../lib/plans.js';
+import { refreshJob } from '../../jobs/catalog.js';
+import { stableUuid } from '../../lib/crypto.js';
+import { utcDay } from '../../lib/time.js';
+import type { Tx } from '../../store/index.js';
+import { iso, isUniqueViolation, textKey } from '../common.js';
+import { requireProject } from '../projects/service.js';
+import { topicInProject } from '../topics/service.js';
+import { classifyIntent } from './intent.js';
+import { removePromptFromRollups } from '../answers/store-answers.js';
+import { noData, promptMetrics, type PromptMetrics } from '../analytics/prompt-metrics.js';
+import { resolveWindow, type Window } from '../analytics/window.js';
 
 export interface PromptRow {
   id: string;

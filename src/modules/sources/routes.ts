@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import { cachedRead } from '../../http/cached-read';
-import { PagedWindowQuery } from '../analytics/schema';
-import { resolveWindow, WindowQuery } from '../analytics/window';
-import { ProjectParams } from '../common';
-import * as s from './schema';
-import * as svc from './service';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import { cachedRead } from '../../http/cached-read.js';
+import { PagedWindowQuery } from '../analytics/schema.js';
+import { resolveWindow, WindowQuery } from '../analytics/window.js';
+import { ProjectParams } from '../common.js';
+import * as s from './schema.js';
+import * as svc from './service.js';
 
 export default async function sourceRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

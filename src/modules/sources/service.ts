@@ -1,9 +1,9 @@
-import type { RequestContext } from '../../context';
-import { CATEGORY_NAMES } from '../../analysis/types';
-import { stableUuid } from '../../lib/crypto';
-import * as m from '../analytics/metrics';
-import { daysOf, providerFilter, type Window } from '../analytics/window';
-import { requireProject } from '../projects/service';
+import type { RequestContext } from '../../context.js';
+import { CATEGORY_NAMES } from '../../analysis/types.js';
+import { stableUuid } from '../../lib/crypto.js';
+import * as m from '../analytics/metrics.js';
+import { daysOf, providerFilter, type Window } from '../analytics/window.js';
+import { requireProject } from '../projects/service.js';
 
 export const TOP_DOMAINS = 20;
 export const CHART_DOMAINS = 10;

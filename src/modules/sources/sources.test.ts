@@ -7,9 +7,9 @@ const ORIGINAL_TZ = process.env.TZ;
 process.env.TZ = 'America/St_Johns'; // UTC-3:30: any local-time date would show
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers';
-import { data, fixtureProject, icons, OWN, storeSpecs, type AnswerSpec, type Cite, type FixtureProject } from '../../../test/analytics-fixture';
-import { CHART_DOMAINS, OPPORTUNITY_THRESHOLD, sourceId, TOP_DOMAINS } from './service';
+import { startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
+import { data, fixtureProject, icons, OWN, storeSpecs, type AnswerSpec, type Cite, type FixtureProject } from '../../../test/analytics-fixture.js';
+import { CHART_DOMAINS, OPPORTUNITY_THRESHOLD, sourceId, TOP_DOMAINS } from './service.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { envA } from '../envelope';
-import { IsoDate, ProjectParams } from '../common';
+import { envA } from '../envelope.js';
+import { IsoDate, ProjectParams } from '../common.js';
 
 export const Topic = z
   .object({

@@ -1,8 +1,8 @@
-import type { RequestContext } from '../../context';
-import { Conflict } from '../../lib/errors';
-import type { Tx } from '../../store';
-import { iso, isUniqueViolation, textKey } from '../common';
-import { requireProject } from '../projects/service';
+import type { RequestContext } from '../../context.js';
+import { Conflict } from '../../lib/errors.js';
+import type { Tx } from '../../store/index.js';
+import { iso, isUniqueViolation, textKey } from '../common.js';
+import { requireProject } from '../projects/service.js';
 
 interface TopicRow {
   id: string;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope';
-import { ctxOf } from '../../http/request';
-import * as s from './schema';
-import * as svc from './service';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import * as s from './schema.js';
+import * as svc from './service.js';
 
 export default async function webhookRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envA } from '../envelope';
-import { isHttpsUrl } from '../../lib/url';
-import { IsoDate } from '../common';
+import { envA } from '../envelope.js';
+import { isHttpsUrl } from '../../lib/url.js';
+import { IsoDate } from '../common.js';
 
 export const WEBHOOK_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'] as const;
 

@@ -1,7 +1,7 @@
-import type { RequestContext } from '../../context';
-import { Conflict, NotFound } from '../../lib/errors';
-import { generateWebhookSecret, randomBase62 } from '../../lib/crypto';
-import { iso, isUniqueViolation } from '../common';
+import type { RequestContext } from '../../context.js';
+import { Conflict, NotFound } from '../../lib/errors.js';
+import { generateWebhookSecret, randomBase62 } from '../../lib/crypto.js';
+import { iso, isUniqueViolation } from '../common.js';
 
 interface WebhookRow {
   id: string;

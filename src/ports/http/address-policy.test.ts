@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedAddressReason, ipv6Groups, isMetadataHost } from './address-policy';
+import { blockedAddressReason, ipv6Groups, isMetadataHost } from './address-policy.js';
 
 describe('blockedAddressReason', () => {
   const refused = [

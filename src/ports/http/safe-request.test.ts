@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundError, safeRequest, type HostResolver } from './safe-request';
+import { OutboundError, safeRequest, type HostResolver } from './safe-request.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

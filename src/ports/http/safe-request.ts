@@ -2,7 +2,7 @@ import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { blockedAddressReason, isMetadataHost, normalizeHost } from './address-policy';
+import { blockedAddressReason, isMetadataHost, normalizeHost } from './address-policy.js';
 
 // Every outbound request the service makes to an address a user gave it (callbacks,
 // webhooks, page fetches) goes through here (DECISIONS section 8). The address check

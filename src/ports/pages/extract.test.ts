@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readArticle, readSite } from './extract';
-import { fetchPage } from './fetcher';
-import { fixtureHtml, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures';
+import { readArticle, readSite } from './extract.js';
+import { fetchPage } from './fetcher.js';
+import { fixtureHtml, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures.js';
 
 let server: FixtureServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundError } from '../http/safe-request';
-import { fetchPage, PageFetchError } from './fetcher';
-import { fixtureBytes, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures';
+import { OutboundError } from '../http/safe-request.js';
+import { fetchPage, PageFetchError } from './fetcher.js';
+import { fixtureBytes, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures.js';
 
 let server: FixtureServer;
 

@@ -1,4 +1,4 @@
-import { safeRequest, type HostResolver } from '../http/safe-request';
+import { safeRequest, type HostResolver } from '../http/safe-request.js';
 
 // Fetches one HTML page for reading. Redirects are followed here, not in safeRequest, so
 // every hop goes through the address check again (a public page may redirect to a

@@ -1,6 +1,6 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http';
-import { numberReferences, type SourceRef } from './references';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import { numberReferences, type SourceRef } from './references.js';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ASK, FAKE_API_KEY, fastHttp, liveAdapterContract } from '../../../test/fakes/contract';
-import { DEFAULT_ANSWER, DEFAULT_SOURCES, startFakeProvider, type FakeProvider } from '../../../test/fakes';
-import { createGeminiProvider, parseGeminiResponse } from './gemini';
+import { ASK, FAKE_API_KEY, fastHttp, liveAdapterContract } from '../../../test/fakes/contract.js';
+import { DEFAULT_ANSWER, DEFAULT_SOURCES, startFakeProvider, type FakeProvider } from '../../../test/fakes/index.js';
+import { createGeminiProvider, parseGeminiResponse } from './gemini.js';
 
 const make = (fake: FakeProvider, http = fastHttp().http, apiKey = FAKE_API_KEY, resolveRedirects = true) =>
   createGeminiProvider({ apiKey, baseUrl: fake.baseUrl, http, resolveRedirects });

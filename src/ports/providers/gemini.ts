@@ -1,6 +1,6 @@
-import { badBody, joinUrl, liveClient, type HttpSettings, type LiveProviderOptions } from './http';
-import { numberReferences, type SourceRef } from './references';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+import { badBody, joinUrl, liveClient, type HttpSettings, type LiveProviderOptions } from './http.js';
+import { numberReferences, type SourceRef } from './references.js';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-flash';

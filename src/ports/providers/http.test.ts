@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, joinUrl, retryAfterMs, Semaphore } from './http';
-import { numberReferences, sentenceBefore } from './references';
+import { errorMessage, joinUrl, retryAfterMs, Semaphore } from './http.js';
+import { numberReferences, sentenceBefore } from './references.js';
 
 describe('Semaphore', () => {
   it('never lets more than its limit run at once, and runs everything in the end', async () => {

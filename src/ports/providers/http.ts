@@ -1,5 +1,5 @@
-import { Semaphore } from './semaphore';
-import { ProviderError, type ProviderName } from './types';
+import { Semaphore } from './semaphore.js';
+import { ProviderError, type ProviderName } from './types.js';
 
 export { Semaphore };
 

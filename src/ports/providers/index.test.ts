@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
-import { startFakeProvider, type FakeProvider } from '../../../test/fakes';
-import { createProviders, providerModes, PROVIDERS, ProviderError, type ProviderName } from './index';
+import { loadConfig } from '../../config.js';
+import { startFakeProvider, type FakeProvider } from '../../../test/fakes/index.js';
+import { createProviders, providerModes, PROVIDERS, ProviderError, type ProviderName } from './index.js';
 
 const ASK = { prompt: 'What is the best CRM for a small sales team?', day: '2025-08-27', country: 'US', language: 'en' };
 const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: './data', ...env });

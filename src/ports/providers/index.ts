@@ -1,16 +1,16 @@
-import type { Config } from '../../config';
-import { createAnthropicProvider } from './anthropic';
-import { createGeminiProvider } from './gemini';
-import type { HttpSettings, LiveProviderOptions } from './http';
-import { createOpenAIProvider } from './openai';
-import { createPerplexityProvider } from './perplexity';
-import { createSerpApiProvider } from './serpapi';
-import { createSimulatedProvider } from './simulated';
-import { PROVIDERS, ProviderError, type ProviderAdapter, type ProviderName } from './types';
+import type { Config } from '../../config.js';
+import { createAnthropicProvider } from './anthropic.js';
+import { createGeminiProvider } from './gemini.js';
+import type { HttpSettings, LiveProviderOptions } from './http.js';
+import { createOpenAIProvider } from './openai.js';
+import { createPerplexityProvider } from './perplexity.js';
+import { createSerpApiProvider } from './serpapi.js';
+import { createSimulatedProvider } from './simulated.js';
+import { PROVIDERS, ProviderError, type ProviderAdapter, type ProviderName } from './types.js';
 
-export * from './types';
-export { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated';
-export { Semaphore, DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './http';
+export * from './types.js';
+export { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated.js';
+export { Semaphore, DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './http.js';
 export { createOpenAIProvider, createPerplexityProvider, createGeminiProvider, createAnthropicProvider, createSerpApiProvider };
 
 /** The environment variables of each provider (DECISIONS section 1). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ASK, FAKE_API_KEY, fastHttp, liveAdapterContract } from '../../../test/fakes/contract';
-import { startFakeProvider, type FakeProvider } from '../../../test/fakes';
-import { createOpenAIProvider, withoutOpenAITracking } from './openai';
+import { ASK, FAKE_API_KEY, fastHttp, liveAdapterContract } from '../../../test/fakes/contract.js';
+import { startFakeProvider, type FakeProvider } from '../../../test/fakes/index.js';
+import { createOpenAIProvider, withoutOpenAITracking } from './openai.js';
 
 const make = (fake: FakeProvider, http = fastHttp().http, apiKey = FAKE_API_KEY) => createOpenAIProvider({ apiKey, baseUrl: fake.baseUrl, http });
 

@@ -1,6 +1,6 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http';
-import { numberReferences, sentenceBefore, type SourceRef } from './references';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import { numberReferences, sentenceBefore, type SourceRef } from './references.js';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4.1-mini';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ASK, FAKE_API_KEY, fastHttp, liveAdapterContract } from '../../../test/fakes/contract';
-import { DEFAULT_SOURCES, startFakeProvider, type FakeProvider } from '../../../test/fakes';
-import { ProviderError } from './types';
-import { createSerpApiProvider, parseAiOverview } from './serpapi';
+import { ASK, FAKE_API_KEY, fastHttp, liveAdapterContract } from '../../../test/fakes/contract.js';
+import { DEFAULT_SOURCES, startFakeProvider, type FakeProvider } from '../../../test/fakes/index.js';
+import { ProviderError } from './types.js';
+import { createSerpApiProvider, parseAiOverview } from './serpapi.js';
 
 const make = (fake: FakeProvider, http = fastHttp().http, apiKey = FAKE_API_KEY) => createSerpApiProvider({ apiKey, baseUrl: fake.baseUrl, http });
 const ref = (i: number, n: number) => ({ reference_index: n, link: DEFAULT_SOURCES[i].url, title: DEFAULT_SOURCES[i].title, snippet: DEFAULT_SOURCES[i].snippet });

@@ -1,6 +1,6 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http';
-import { numberReferences, type SourceRef } from './references';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types';
+import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import { numberReferences, type SourceRef } from './references.js';
+import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 
 export const SERPAPI_DEFAULT_BASE_URL = 'https://serpapi.com';
 /** SerpApi names no model; this is what Sightline records for an AI Overview. */

@@ -1,4 +1,4 @@
-import { MARKETS, NEWS, REVIEW_SITES, type Market } from './simulated-data';
+import { MARKETS, NEWS, REVIEW_SITES, type Market } from './simulated-data.js';
 
 export type Rng = () => number;
 export type RefKind = 'own' | 'competitor' | 'brand' | 'news' | 'review' | 'reference' | 'forum' | 'institutional';

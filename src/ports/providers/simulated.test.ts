@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated';
-import { PROVIDERS, type AskInput, type MarketContext, type ProviderName } from './types';
+import { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated.js';
+import { PROVIDERS, type AskInput, type MarketContext, type ProviderName } from './types.js';
 
 const CONTEXT: MarketContext = {
   brand: { name: 'Acme CRM', domain: 'acmecrm.com', aliases: ['Acme'] },

@@ -10,9 +10,9 @@ import {
   PRAISE,
   SEGMENTS,
   type Market,
-} from './simulated-data';
-import { between, findMarket, hash32, makeRef, mulberry32, pick, slugify, type RefKind, type Rng, type SimBrand } from './simulated-refs';
-import type { AskInput, MarketContext, ProviderAdapter, ProviderAnswer, ProviderName, Reference } from './types';
+} from './simulated-data.js';
+import { between, findMarket, hash32, makeRef, mulberry32, pick, slugify, type RefKind, type Rng, type SimBrand } from './simulated-refs.js';
+import type { AskInput, MarketContext, ProviderAdapter, ProviderAnswer, ProviderName, Reference } from './types.js';
 
 export const SIMULATED_MODEL = 'simulated';
 export const SIMULATOR_VERSION = 'sightline-simulated-1';

@@ -1,4 +1,4 @@
-import type { ActionCategory, ActionFields, EnrichActionInput, ExecutionType, RecommendationInput } from './types';
+import type { ActionCategory, ActionFields, EnrichActionInput, ExecutionType, RecommendationInput } from './types.js';
 
 // The built-in writer's wording of actions: templated, deterministic, and grounded only in
 // what the caller passed (titles, URLs, keywords, facts). It never invents a figure.

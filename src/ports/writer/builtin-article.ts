@@ -1,6 +1,6 @@
-import { plainList } from './builtin-actions';
-import { STAT_PLACEHOLDER } from './builtin-edits';
-import type { ArticleBrief } from './types';
+import { plainList } from './builtin-actions.js';
+import { STAT_PLACEHOLDER } from './builtin-edits.js';
+import type { ArticleBrief } from './types.js';
 
 // The built-in writer's article steps (outline, draft, final) for the content workflow.
 // Text is templated from the brief; facts the writer cannot know are bracketed

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readArticle } from '../pages/extract';
-import { fixtureHtml } from '../../../test/fixtures/page-fixtures';
-import { createBuiltinWriter } from './builtin';
-import { clearerWording, STAT_PLACEHOLDER } from './builtin-edits';
-import { countWords } from './builtin-forum';
-import type { ActionCategory, ArticleBrief, SuggestEditsInput } from './types';
+import { readArticle } from '../pages/extract.js';
+import { fixtureHtml } from '../../../test/fixtures/page-fixtures.js';
+import { createBuiltinWriter } from './builtin.js';
+import { clearerWording, STAT_PLACEHOLDER } from './builtin-edits.js';
+import { countWords } from './builtin-forum.js';
+import type { ActionCategory, ArticleBrief, SuggestEditsInput } from './types.js';
 
 const writer = createBuiltinWriter();
 const brand = { name: 'Pipewise', domain: 'pipewise.example' };
@@ -213,7 +213,7 @@ describe('built-in writer: article steps', () => {
 
 describe('wordRecommendation for an outside source', () => {
   it('words an opportunity domain as getting cited there, not as the brand site', async () => {
-    const { createBuiltinWriter } = await import('./builtin');
+    const { createBuiltinWriter } = await import('./builtin.js');
     const w = createBuiltinWriter();
     const brand = { name: 'Acme CRM', domain: 'acmecrm.com' };
     const outside = await w.wordRecommendation({ brand, category: 'on_page_seo', facts: { domain: 'g2.com' } });

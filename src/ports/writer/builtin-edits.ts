@@ -1,5 +1,5 @@
-import { plainList } from './builtin-actions';
-import type { EditSuggestion, SuggestEditsInput } from './types';
+import { plainList } from './builtin-actions.js';
+import type { EditSuggestion, SuggestEditsInput } from './types.js';
 
 // The built-in writer's edit suggestions for a page. Replace edits quote a real paragraph
 // of the page in `before` and keep its text in `after`, adding what the GEO study

@@ -1,5 +1,5 @@
-import { plainList } from './builtin-actions';
-import type { ForumCommentInput } from './types';
+import { plainList } from './builtin-actions.js';
+import type { ForumCommentInput } from './types.js';
 
 // The built-in writer's forum reply: useful on its own (advice that holds whatever the
 // reader picks), names the brand once, discloses the author's affiliation and carries no

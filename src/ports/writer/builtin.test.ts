@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readSite, type SiteInfo } from '../pages/extract';
-import { FIXTURE_SITES, fixtureHtml } from '../../../test/fixtures/page-fixtures';
-import { builtinSuggestions, createBuiltinWriter } from './builtin';
-import { inferMarket, offeringPhrase, placeName } from './infer';
-import type { SuggestInput, Suggestions } from './types';
+import { readSite, type SiteInfo } from '../pages/extract.js';
+import { FIXTURE_SITES, fixtureHtml } from '../../../test/fixtures/page-fixtures.js';
+import { builtinSuggestions, createBuiltinWriter } from './builtin.js';
+import { inferMarket, offeringPhrase, placeName } from './infer.js';
+import type { SuggestInput, Suggestions } from './types.js';
 
 const BRANDS: Record<(typeof FIXTURE_SITES)[number], string> = {
   'crm-vendor': 'Pipewise',

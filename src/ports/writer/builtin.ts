@@ -1,11 +1,11 @@
-import { inferMarket, placeFromSite, placeName, type Inferred } from './infer';
-import type { Market, TopicKey } from './markets';
-import { BRAND_ONLY, GENERIC, GENERIC_AUDIENCES, LOCAL, PRODUCT, SOFTWARE, type Intent, type Template } from './templates';
-import { builtinEnrichAction, builtinWordRecommendation } from './builtin-actions';
-import { builtinDraft, builtinFinal, builtinOutline } from './builtin-article';
-import { builtinSuggestEdits } from './builtin-edits';
-import { builtinForumComment } from './builtin-forum';
-import type { SuggestInput, SuggestedPrompt, SuggestedTopic, Suggestions, Writer } from './types';
+import { inferMarket, placeFromSite, placeName, type Inferred } from './infer.js';
+import type { Market, TopicKey } from './markets.js';
+import { BRAND_ONLY, GENERIC, GENERIC_AUDIENCES, LOCAL, PRODUCT, SOFTWARE, type Intent, type Template } from './templates.js';
+import { builtinEnrichAction, builtinWordRecommendation } from './builtin-actions.js';
+import { builtinDraft, builtinFinal, builtinOutline } from './builtin-article.js';
+import { builtinSuggestEdits } from './builtin-edits.js';
+import { builtinForumComment } from './builtin-forum.js';
+import type { SuggestInput, SuggestedPrompt, SuggestedTopic, Suggestions, Writer } from './types.js';
 
 // The writer used when no model is configured (DECISIONS section 1). It infers the
 // brand's market from its site and fills templated buyer questions, so the same input

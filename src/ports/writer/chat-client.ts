@@ -1,4 +1,4 @@
-import { abortableSleep, errorMessage, joinUrl, retryAfterMs } from '../providers/http';
+import { abortableSleep, errorMessage, joinUrl, retryAfterMs } from '../providers/http.js';
 
 // One Chat Completions call (`POST {base}/chat/completions`) with a timeout per attempt and
 // retries on 429, 5xx, timeouts and network errors, backing off exponentially with jitter

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
-import { createWriter } from './index';
+import { loadConfig } from '../../config.js';
+import { createWriter } from './index.js';
 
 describe('createWriter', () => {
   it('returns the built-in writer when LLM_PROVIDER is unset', () => {

@@ -1,13 +1,13 @@
-import type { Env } from '../../config';
-import { createBuiltinWriter } from './builtin';
-import { createOpenAICompatibleWriter, llmSettings, type OpenAICompatibleOptions } from './openai-compatible';
-import type { Writer } from './types';
+import type { Env } from '../../config.js';
+import { createBuiltinWriter } from './builtin.js';
+import { createOpenAICompatibleWriter, llmSettings, type OpenAICompatibleOptions } from './openai-compatible.js';
+import type { Writer } from './types.js';
 
-export { builtinSuggestions, createBuiltinWriter } from './builtin';
-export { countWords } from './builtin-forum';
-export { WriterError } from './chat-client';
-export { createOpenAICompatibleWriter, llmSettings, writerMeta, type FallbackEvent, type WriterMeta } from './openai-compatible';
-export type * from './types';
+export { builtinSuggestions, createBuiltinWriter } from './builtin.js';
+export { countWords } from './builtin-forum.js';
+export { WriterError } from './chat-client.js';
+export { createOpenAICompatibleWriter, llmSettings, writerMeta, type FallbackEvent, type WriterMeta } from './openai-compatible.js';
+export type * from './types.js';
 
 type WriterEnv = Pick<Env, 'LLM_PROVIDER' | 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_BASE_URL' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>;
 

@@ -1,5 +1,5 @@
-import type { SiteInfo } from '../pages/extract';
-import { MARKETS, type Market } from './markets';
+import type { SiteInfo } from '../pages/extract.js';
+import { MARKETS, type Market } from './markets.js';
 
 // Reads what market a brand is in from the words on its home page (or, without a site,
 // from its name): the catalogue first, then a phrase the site uses about itself.

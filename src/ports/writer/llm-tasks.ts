@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { builtinEnrichAction } from './builtin-actions';
-import { collapse as collapseSpace } from '../pages/extract';
-import type { ActionFields, ArticleBrief, EditSuggestion, EnrichActionInput, ForumCommentInput, SuggestEditsInput, SuggestInput } from './types';
+import { builtinEnrichAction } from './builtin-actions.js';
+import { collapse as collapseSpace } from '../pages/extract.js';
+import type { ActionFields, ArticleBrief, EditSuggestion, EnrichActionInput, ForumCommentInput, SuggestEditsInput, SuggestInput } from './types.js';
 
 // What the model is asked for each Writer method: the task in words, the zod schema its
 // JSON must satisfy (sent as a JSON schema too), and the checks that tie the answer to

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config';
-import { FAKE_LLM_KEY, startFakeChat, type ChatRequest, type FakeChat } from '../../../test/fakes/openai-chat';
-import { createBuiltinWriter } from './builtin';
-import { createWriter, WriterError, writerMeta, type FallbackEvent } from './index';
-import { llmSettings } from './openai-compatible';
-import type { ArticleBrief, SuggestEditsInput, Writer } from './types';
+import { ConfigError, loadConfig } from '../../config.js';
+import { FAKE_LLM_KEY, startFakeChat, type ChatRequest, type FakeChat } from '../../../test/fakes/openai-chat.js';
+import { createBuiltinWriter } from './builtin.js';
+import { createWriter, WriterError, writerMeta, type FallbackEvent } from './index.js';
+import { llmSettings } from './openai-compatible.js';
+import type { ArticleBrief, SuggestEditsInput, Writer } from './types.js';
 
 // The OpenAI-compatible writer against a local fake of the Chat Completions wire format.
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ConfigError, type Env } from '../../config';
-import { createBuiltinWriter } from './builtin';
-import { createChatClient, WriterError, type ChatMessage, type ChatSettings, type ChatUsage, type ResponseFormat } from './chat-client';
+import { ConfigError, type Env } from '../../config.js';
+import { createBuiltinWriter } from './builtin.js';
+import { createChatClient, WriterError, type ChatMessage, type ChatSettings, type ChatUsage, type ResponseFormat } from './chat-client.js';
 import {
   ACTION_TASK, actionSchema, commentTask, draftTask, editsTask, finalTask, mergeAction, outlineTask, suggestionsTask,
   SYSTEM_PROMPT, WORDING_TASK, wordingSchema, type Task,
-} from './llm-tasks';
-import type { Writer } from './types';
+} from './llm-tasks.js';
+import type { Writer } from './types.js';
 
 // The Writer behind any OpenAI-compatible Chat Completions API (LLM_PROVIDER / LLM_MODEL).
 // Each method sends the task, its input as JSON and the reply's JSON schema; the reply is

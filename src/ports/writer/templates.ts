@@ -1,4 +1,4 @@
-import type { TopicKey } from './markets';
+import type { TopicKey } from './markets.js';
 
 // The built-in writer's sentences. Placeholders: scalars ({tool}, {a_tool}, {tools},
 // {items}, {makers}, {place}, {a_place}, {places}, {offering}, {brand}, {loc}, {where})

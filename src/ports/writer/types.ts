@@ -1,4 +1,4 @@
-import type { SiteInfo } from '../pages/extract';
+import type { SiteInfo } from '../pages/extract.js';
 
 export type { SiteInfo };
 
