@@ -6,6 +6,7 @@ import { Jobs } from './jobs/queue.js';
 import { jobCatalog } from './jobs/catalog.js';
 import { createRuntime } from './runtime.js';
 import { openStore } from './store/index.js';
+import { resolveCallbackSecret } from './store/secrets.js';
 
 const program = new Command('sightline').description('Sightline operator commands');
 
@@ -67,6 +68,23 @@ program
       );
     } finally {
       await runtime.stop();
+    }
+  });
+
+program
+  .command('callback-secret')
+  .description('Print the secret that signs bootstrap callbacks (give it to your receivers; it is never logged)')
+  .action(async () => {
+    const config = loadConfig();
+    if (config.callbackSigningSecret) {
+      console.log(config.callbackSigningSecret);
+      return;
+    }
+    const store = await openStore(config);
+    try {
+      console.log((await resolveCallbackSecret(config, store)).secret);
+    } finally {
+      await store.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { z } from 'zod';
 
 // The operator contract (DECISIONS section 1): every setting comes from one environment
@@ -24,6 +25,11 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().startsWith('postgres').optional(),
   REDIS_URL: z.string().startsWith('redis').optional(),
+  // Connections each process keeps to PostgreSQL (server mode); the job queue shares them.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).optional(),
+  // Which proxies in front may set X-Forwarded-For (every per-address rate limit uses the
+  // client address it yields): unset/false (none), a hop count, or a list of addresses/CIDRs.
+  TRUST_PROXY: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   SECRET_KEY: z.string().min(16).optional(),
   ADMIN_TOKEN: z.string().min(16).optional(),
@@ -76,6 +82,10 @@ export interface Config {
   memoryStore: boolean;
   databaseUrl?: string;
   redisUrl?: string;
+  /** PostgreSQL connections per process (server mode). */
+  databasePoolSize: number;
+  /** Fastify's trustProxy: false, a hop count, or the trusted proxy addresses and CIDRs. */
+  trustProxy: boolean | number | string[];
   role: 'all' | 'api' | 'worker';
   secretKey?: string;
   adminToken?: string;
@@ -99,6 +109,33 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+const ADDRESS = /^[0-9a-fA-F:.]+$/;
+
+/**
+ * TRUST_PROXY: unset or `false` trusts no proxy (the peer address is the client); a whole
+ * number trusts that many hops; otherwise a comma-separated list of proxy addresses or
+ * CIDR ranges (`10.0.0.0/8, 127.0.0.1`). `true` (trust any hop) is refused: anyone could
+ * then choose their own address and escape the per-address limits.
+ */
+export function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const items = v.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const item of items) {
+    const [addr, bits, extra] = item.split('/');
+    const ip = net.isIP(addr ?? '');
+    const max = ip === 4 ? 32 : 128;
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= max);
+    if (!ADDRESS.test(addr ?? '') || !ip || !okBits || extra !== undefined) {
+      throw new ConfigError(
+        `Invalid configuration:\n  TRUST_PROXY: "${item}" is neither a hop count nor an IP address or CIDR range (false, 1, or 10.0.0.0/8,127.0.0.1)`,
+      );
+    }
+  }
+  return items;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   // Empty strings mean "unset" for every variable, as in most deploy tools.
   const cleaned = Object.fromEntries(
@@ -117,6 +154,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     memoryStore: false,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE ?? (env.ROLE === 'worker' ? 10 : 20),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     role: env.ROLE,
     secretKey: env.SECRET_KEY,
     adminToken: env.ADMIN_TOKEN,

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createRuntime } from './runtime.js';
 import { StoreLockedError } from './store/lock.js';
-import pino from 'pino';
+import { createLogger } from './logger.js';
 
 async function main(): Promise<void> {
   let config;
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
   let runtime;
   try {
     runtime = await createRuntime(config, log);

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Ports, ServiceContext } from './context.js';
@@ -9,7 +9,9 @@ import { ReadCache } from './http/read-cache.js';
 import { jobCatalog } from './jobs/catalog.js';
 import { Jobs } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
+import { createLogger } from './logger.js';
 import { SecretBox } from './lib/crypto.js';
+import { atMostEvery } from './lib/throttle.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { createProviders } from './ports/providers/index.js';
 import { createWriter } from './ports/writer/index.js';
@@ -33,15 +35,16 @@ export interface Runtime {
  * the caller's choice.
  */
 export async function createRuntime(config: Config, log?: Logger, ports?: Partial<Ports>): Promise<Runtime> {
-  const logger = log ?? pino({ level: config.logLevel });
+  const logger = log ?? createLogger(config);
   const store = await openStore(config);
   try {
     const box = new SecretBox(resolveSecretKey(config));
     const callback = await resolveCallbackSecret(config, store);
     if (callback.created && !config.memoryStore) {
+      // The secret itself never goes to a log: logs are shipped and kept where secrets must not be.
       logger.warn(
-        `Generated the bootstrap callback signing secret (set CALLBACK_SIGNING_SECRET to choose your own). ` +
-          `Receivers verify callbacks with: ${callback.secret}`,
+        'Generated the bootstrap callback signing secret and kept it in the store (set CALLBACK_SIGNING_SECRET to choose your own). ' +
+          'Print it for your receivers with `npm run callback-secret`, or GET /v1/admin/callback-secret with ADMIN_TOKEN.',
       );
     }
     const worker = config.role !== 'api';
@@ -74,7 +77,13 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       ? {
           services: ctx,
           authCache,
-          limiter: createRateLimiter(config, (err) => logger.warn({ err }, 'rate limiter store unavailable; failing open')),
+          limiter: createRateLimiter(
+            config,
+            // Once a minute at most: while Redis is down every request would log it.
+            atMostEvery(60_000, (err, suppressed) =>
+              logger.warn({ err, suppressed }, 'rate limiter store unavailable; failing open (requests are served without limits)'),
+            ),
+          ),
           readCache: new ReadCache(config.readCacheBytes),
         }
       : null;

@@ -8,8 +8,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { HttpContext } from './http/context.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerObservability, requestIdOf } from './http/observability.js';
+import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -28,20 +30,29 @@ declare module 'fastify' {
   }
 }
 
+/** Fastify's trustProxy for TRUST_PROXY: a hop count becomes "trust the first n hops". */
+function trustProxyOption(t: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof t === 'number' ? (_address, hop) => hop < t : t;
+}
+
 /** The HTTP API: Fastify with zod schemas as the one source of validation, types and OpenAPI. */
 export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.services.log as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
+    // Fastify's own request lines are off: one access line per request (http/observability.ts).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: trustProxyOption(ctx.services.config.trustProxy),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
       // Raw responses (before Fastify's hooks): still `{detail}`, as everywhere else.
-      onMaxParamLength: (_path: string, _req: unknown, res: any) => {
-        res.writeHead(414, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ detail: 'A path segment is too long (at most 200 characters)' }));
+      onMaxParamLength: (_path: string, req: IncomingMessage, res: ServerResponse) => {
+        const requestId = requestIdOf(req);
+        res.writeHead(414, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+        res.end(JSON.stringify({ detail: 'A path segment is too long (at most 200 characters)', code: 'invalid_request', request_id: requestId }));
       },
     } as any,
     frameworkErrors: (err, req, reply: any) => {
@@ -51,6 +62,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
         if (!d.allowed) reply.header('retry-after', d.retryAfter);
         reply.status(d.allowed ? 400 : 429).send({
           detail: d.allowed ? `Malformed URL: ${err.message}` : `Rate limit exceeded. Retry after ${d.retryAfter} seconds.`,
+          code: d.allowed ? 'invalid_request' : 'rate_limited',
+          request_id: req.id,
         });
       });
     },
@@ -71,9 +84,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
 
-  app.addHook('onResponse', async (req, reply) => {
-    if (reply.statusCode >= 500) req.log.warn({ url: req.url, status: reply.statusCode }, 'server error response');
-  });
+  registerObservability(app);
 
   await app.register(swagger, {
     openapi: {
@@ -99,12 +110,12 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   registerAuth(app, ctx);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {
       await ctx.services.store.ping();
       return { status: 'ready' };
     } catch {
-      return reply.status(503).send({ detail: 'Store is not reachable' });
+      return reply.status(503).header('retry-after', '5').send(errorBody(req, 'Store is not reachable', 'unavailable'));
     }
   });
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());

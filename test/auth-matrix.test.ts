@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { randomBase62 } from '../src/lib/crypto.js';
 import type { RouteEntry } from '../src/server.js';
-import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from './helpers.js';
+import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp, errorBody } from './helpers.js';
 import { isWrite, routeName, sampleBodies, sampleBody, sampleQuery, sampleUrl, uuid } from './route-samples.js';
 
 // The security matrix of spec section 5 and DECISIONS 2-2b, walked over app.routeTable so
@@ -56,10 +56,10 @@ async function call(route: RouteEntry, c: Call = {}): Promise<LightMyRequestResp
 
 function expectError(res: LightMyRequestResponse, status: number, detail: string | RegExp): void {
   const got = { status: res.statusCode, body: res.json() };
-  if (typeof detail === 'string') expect(got).toEqual({ status, body: { detail } });
+  if (typeof detail === 'string') expect(got).toEqual({ status, body: errorBody(detail) });
   else {
     expect(got.status, res.body).toBe(status);
-    expect(Object.keys(got.body)).toEqual(['detail']);
+    expect(Object.keys(got.body)).toEqual(['detail', 'code', 'request_id']);
     expect(got.body.detail).toMatch(detail);
   }
 }

@@ -209,7 +209,7 @@ function check(route: RouteEntry, url: string, c: Case, res: LightMyRequestRespo
   expect(() => (body = res.json()), where).not.toThrow();
   if (res.statusCode >= 400) {
     expect(body !== null && typeof body === 'object' && !Array.isArray(body), where).toBe(true);
-    expect(Object.keys(body), where).toEqual(['detail']);
+    expect(Object.keys(body), where).toEqual(['detail', 'code', 'request_id']);
     expect(typeof body.detail, where).toBe('string');
     expect(body.detail.length, where).toBeGreaterThan(0);
   }
@@ -278,7 +278,7 @@ describe('a NUL character in any string of a valid request', () => {
       ...(body === undefined || body === null ? {} : { payload: body as object }),
     });
     expect(res.statusCode, res.body).toBeLessThan(500);
-    expect(Object.keys(res.json())).toEqual(['detail']);
+    expect(Object.keys(res.json())).toEqual(['detail', 'code', 'request_id']);
     // A 400 (the NUL, or another check of the same value), or an earlier answer of the route
     // (403 plan limit, 409 duplicate) that never reaches the store with the value.
     expect([400, 403, 404, 409], res.body).toContain(res.statusCode);

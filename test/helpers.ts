@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
+import { expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';
@@ -42,7 +43,11 @@ export interface TestApp {
 }
 
 /** A whole service on a real store (the suite's store), not listening: use inject. */
-export async function startTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  env: Record<string, string> = {},
+  log: pino.Logger = pino({ level: 'silent' }),
+): Promise<TestApp> {
   let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
   const base: Partial<Config> = { memoryStore: true, logLevel: 'silent', role: 'all' };
   if (STORE === 'postgres') {
@@ -55,7 +60,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, env: Record<
   }
   const config = loadConfig({ ...env }, { ...base, ...overrides });
   const t: TestApp = {
-    runtime: await createRuntime(config, pino({ level: 'silent' })),
+    runtime: await createRuntime(config, log),
     app: null as unknown as FastifyInstance,
     config,
     async stop() {
@@ -65,7 +70,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, env: Record<
     async restart() {
       if (config.memoryStore && !config.databaseUrl) throw new Error('restart needs a store that outlives the runtime');
       await t.runtime.stop();
-      t.runtime = await createRuntime(config, pino({ level: 'silent' }));
+      t.runtime = await createRuntime(config, log);
       t.app = t.runtime.app!;
     },
   };
@@ -158,4 +163,12 @@ export async function until<T>(fn: () => Promise<T | null | undefined | false>, 
     if (Date.now() > deadline) throw new Error(`condition not met after ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * The body of every error: the detail, a stable machine-readable code (the given one, or
+ * any), and the request's id (which the X-Request-Id header carries too).
+ */
+export function errorBody(detail: unknown, code?: string) {
+  return { detail, code: code ?? expect.stringMatching(/^[a-z_]+$/), request_id: expect.any(String) };
 }

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { BODY_LIMIT } from '../src/server.js';
-import { STORE, createAccount, createProject, startTestApp, type Account, type TestApp } from './helpers.js';
+import { STORE, createAccount, createProject, startTestApp, type Account, type TestApp, errorBody } from './helpers.js';
 import { routeName } from './route-samples.js';
 
 // The HTTP conventions every route shares (spec sections 1 and 7, DECISIONS 1): JSON
@@ -19,10 +19,10 @@ afterAll(async () => t?.stop());
 
 function expectError(res: LightMyRequestResponse, status: number, detail: string | RegExp): void {
   const body = res.json();
-  if (typeof detail === 'string') expect({ status: res.statusCode, body }).toEqual({ status, body: { detail } });
+  if (typeof detail === 'string') expect({ status: res.statusCode, body }).toEqual({ status, body: errorBody(detail) });
   else {
     expect(res.statusCode, res.body).toBe(status);
-    expect(Object.keys(body)).toEqual(['detail']);
+    expect(Object.keys(body)).toEqual(['detail', 'code', 'request_id']);
     expect(body.detail).toMatch(detail);
   }
   expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -349,9 +349,9 @@ describe('over a real socket', () => {
 
     const denied = await fetch(`${base}/v1/projects/${projectId}`);
     expect(denied.status).toBe(401);
-    expect(await denied.json()).toEqual({ detail: 'Missing X-API-Key header' });
+    expect(await denied.json()).toEqual(errorBody('Missing X-API-Key header'));
     const bad = await fetch(`${base}/v1/account/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ detail: 'Malformed JSON body' });
+    expect(await bad.json()).toEqual(errorBody('Malformed JSON body'));
   });
 });

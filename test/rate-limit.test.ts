@@ -30,7 +30,7 @@ async function sequential(n: number, send: () => Promise<LightMyRequestResponse>
 function expectThrottled(res: LightMyRequestResponse, limit: number): number {
   expect(res.statusCode).toBe(429);
   const body = res.json();
-  expect(Object.keys(body)).toEqual(['detail']);
+  expect(Object.keys(body)).toEqual(['detail', 'code', 'request_id']);
   const m = RETRY.exec(body.detail);
   expect(m, body.detail).not.toBeNull();
   const n = Number(m![1]);

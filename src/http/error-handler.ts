@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, Invalid, isUnavailableError } from '../lib/errors.js';
+import { AppError, codeOfStatus, type ErrorCode, Invalid, isUnavailableError } from '../lib/errors.js';
 
 interface ValidationItem {
   keyword: string;
@@ -68,42 +68,45 @@ export function registerErrorHandling(app: FastifyInstance): void {
   // instead of the 415 every other non-JSON type gets.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const fail = (status: number, detail: string, code: ErrorCode = codeOfStatus(status)) =>
+      reply.status(status).send(errorBody(req, detail, code));
     if (err instanceof AppError) {
-      return reply.status(err.status).headers(err.headers).send({ detail: err.detail });
+      reply.headers(err.headers);
+      return fail(err.status, err.detail, err.code);
     }
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      return reply.status(400).send({ detail: validationDetail(err) });
-    }
+    if (hasZodFastifySchemaValidationErrors(err)) return fail(400, validationDetail(err));
     if (isResponseSerializationError(err)) {
-      req.log.error({ err, cause: (err as any).cause }, 'response does not match its schema');
-      return reply.status(500).send({ detail: 'Internal server error' });
+      req.log.error({ err, cause: err.cause }, 'response does not match its schema');
+      return fail(500, 'Internal server error');
     }
     if (isUnavailableError(err)) {
       req.log.warn({ err }, 'store unavailable');
-      return reply.status(503).header('retry-after', '5').send({ detail: 'Service temporarily unavailable, please retry shortly' });
+      reply.header('retry-after', '5');
+      return fail(503, 'Service temporarily unavailable, please retry shortly');
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.status(413).send({ detail: 'Request body is too large' });
+        return fail(413, 'Request body is too large');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.status(415).send({ detail: 'Content-Type must be application/json' });
+        return fail(415, 'Content-Type must be application/json');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.status(400).send({ detail: 'Request body is empty but Content-Type is application/json' });
+        return fail(400, 'Request body is empty but Content-Type is application/json');
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return reply.status(400).send({ detail: 'Content-Length does not match the body' });
+        return fail(400, 'Content-Length does not match the body');
     }
-    if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply.status(400).send({ detail: 'Malformed JSON body' });
-    }
+    if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return fail(400, 'Malformed JSON body');
     const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.status(status).send({ detail: err.message || 'Bad request' });
-    }
+    if (status >= 400 && status < 500) return fail(status, err.message || 'Bad request');
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ detail: 'Internal server error' });
+    return fail(500, 'Internal server error');
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ detail: `No route for ${req.method} ${req.url.split('?')[0]}` });
+    reply.status(404).send(errorBody(req, `No route for ${req.method} ${req.url.split('?')[0]}`, 'not_found'));
   });
+}
+
+/** The one error body of every surface's HTTP answers: `{detail, code, request_id}`. */
+export function errorBody(req: FastifyRequest, detail: string, code: ErrorCode) {
+  return { detail, code, request_id: req.id };
 }

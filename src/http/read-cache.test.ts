@@ -8,7 +8,7 @@ import { loadConfig } from '../config.js';
 import { createRuntime } from '../runtime.js';
 import { utcDay } from '../lib/time.js';
 import { analyticsVersion } from '../store/analytics-version.js';
-import { client, createAccount, startTestApp, STORE, type TestApp } from '../../test/helpers.js';
+import { client, createAccount, startTestApp, STORE, type TestApp, errorBody } from '../../test/helpers.js';
 import { ReadCache } from './read-cache.js';
 
 describe('ReadCache', () => {
@@ -139,7 +139,7 @@ describe('cached analytics responses follow every change', () => {
     const other = await createAccount(t.app);
     const res = await client(t.app, other.key).get(`${base()}/overview`);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: 'Project does not belong to your team' });
+    expect(res.json()).toEqual(errorBody('Project does not belong to your team'));
   });
 
   it('a bad window is still a 400 (checked before the cache)', async () => {

@@ -7,7 +7,7 @@ export type { Store, Tx, Db, SqlExecutor } from './types.js';
 export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl) {
     const { openPostgres } = await import('./postgres.js');
-    return openPostgres({ url: config.databaseUrl, poolSize: config.role === 'worker' ? 10 : 20 });
+    return openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   }
   const { openPglite } = await import('./pglite.js');
   return openPglite({ dataDir: config.memoryStore ? undefined : config.dataDir });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../src/ports/providers/types.js';
 import { startFakeProvider, type FakeProvider } from '../fakes/index.js';
 import { startReceiver } from '../fakes/receiver.js';
-import { until } from '../helpers.js';
+import { until, errorBody } from '../helpers.js';
 import {
   call,
   cleanup,
@@ -297,7 +297,7 @@ describe.skipIf(SKIP !== null)(`server mode under faults${SKIP ? ` (skipped: ${S
       await sleep(2_500);
       const ready = await fetch(`${api.base}/readyz`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ detail: expect.any(String) });
+      expect(await ready.json()).toEqual(errorBody(expect.any(String)));
       const restartAt = Date.now();
       await server.start();
       const upAt = Date.now();
@@ -316,7 +316,7 @@ describe.skipIf(SKIP !== null)(`server mode under faults${SKIP ? ` (skipped: ${S
       expect([...statuses].sort()).toEqual([200, 503]);
       expect(whileDown.length).toBeGreaterThan(10);
       expect(whileDown.filter((s) => s.status !== 503)).toEqual([]);
-      for (const s of unavailable) expect(s.body).toEqual({ detail: expect.any(String) });
+      for (const s of unavailable) expect(s.body).toEqual(errorBody(expect.any(String)));
       expect(samples.filter((s) => s.at < downAt).every((s) => s.status === 200)).toBe(true);
       // Both processes rode it out.
       expect(api.alive()).toBe(true);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, startTestApp, uniqueEmail, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, startTestApp, uniqueEmail, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,13 +25,13 @@ describe('POST /account/create', () => {
   it.each([[''], ['no-at-sign'], ['   '], [42]])('400 for email %j', async (email) => {
     const res = await client(t.app).post('/account/create', { email });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'A valid email is required' });
+    expect(res.json()).toEqual(errorBody('A valid email is required'));
   });
 
   it('400 without an email', async () => {
     const res = await client(t.app).post('/account/create', {});
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'A valid email is required' });
+    expect(res.json()).toEqual(errorBody('A valid email is required'));
   });
 
   it('409 for an email already registered, in any case', async () => {
@@ -39,7 +39,7 @@ describe('POST /account/create', () => {
     expect((await client(t.app).post('/account/create', { email })).statusCode).toBe(200);
     const res = await client(t.app).post('/account/create', { email: email.toUpperCase() });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ detail: 'Failed to create account. The email may already be registered.' });
+    expect(res.json()).toEqual(errorBody('Failed to create account. The email may already be registered.'));
   });
 });
 
@@ -70,7 +70,7 @@ describe('POST /account/api-key', () => {
     ]) {
       const res = await client(t.app).post('/account/api-key', body);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Invalid email or password' });
+      expect(res.json()).toEqual(errorBody('Invalid email or password'));
     }
   });
 });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, type TestApp, errorBody } from '../../../test/helpers.js';
 import { OPERATIONS, STATUSES } from './schema.js';
 import { TRANSITIONS } from './service.js';
 
@@ -162,7 +162,7 @@ describe('POST /projects/{project_id}/actions', () => {
     const { api, projectId } = await setup();
     const res = await api.post(`/projects/${projectId}/actions`, { ...BODY, ...patch });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail });
+    expect(res.json()).toEqual(errorBody(detail));
     expect((await api.get(`/projects/${projectId}/actions`)).json().data).toEqual([]);
   });
 });
@@ -204,7 +204,7 @@ describe('GET /projects/{project_id}/actions and /actions/{action_id}', () => {
     for (const id of [crypto.randomUUID(), other.id]) {
       const res = await api.get(`/projects/${ids[0]}/actions/${id}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Action not found' });
+      expect(res.json()).toEqual(errorBody('Action not found'));
     }
     expect((await api.get(`/projects/${ids[0]}/actions/not-a-uuid`)).statusCode).toBe(400);
   });
@@ -273,7 +273,7 @@ describe('PATCH /projects/{project_id}/actions/{action_id}/{action}', () => {
     expect(unknownOp.json().detail).toBe('action must be one of: accept, start, complete, ignore, reopen');
     const missing = await move(api, projectId, crypto.randomUUID(), 'accept');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: 'Action not found' });
+    expect(missing.json()).toEqual(errorBody('Action not found'));
     const withBody = await move(api, projectId, item.id, 'accept', { reason: 'why not' });
     expect(withBody.statusCode).toBe(400);
     expect(withBody.json().detail).toBe('reason and feedback apply only to ignore');
@@ -333,7 +333,7 @@ describe('POST /projects/{project_id}/actions/batch-transition', () => {
     const { api, projectId } = await setup();
     const res = await api.post(`/projects/${projectId}/actions/batch-transition`, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail });
+    expect(res.json()).toEqual(errorBody(detail));
   });
 });
 
@@ -360,7 +360,7 @@ describe('recommendation tasks (no worker in this file: the task stays running)'
     for (const id of [other, crypto.randomUUID()]) {
       const res = await api.get(`/projects/${ids[0]}/actions/tasks/${id}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Recommendation task not found' });
+      expect(res.json()).toEqual(errorBody('Recommendation task not found'));
     }
   });
 });
@@ -391,7 +391,7 @@ describe('POST /projects/{project_id}/actions/enrich', () => {
     const { api, projectId } = await setup();
     const res = await api.post(`/projects/${projectId}/actions/enrich`, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail });
+    expect(res.json()).toEqual(errorBody(detail));
   });
 });
 
@@ -433,7 +433,7 @@ describe('security', () => {
     for (const url of reads) {
       const res = await intruder.api.get(url);
       expect(res.statusCode, url).toBe(403);
-      expect(res.json()).toEqual({ detail: 'Project does not belong to your team' });
+      expect(res.json()).toEqual(errorBody('Project does not belong to your team'));
     }
     for (const [method, url, body] of writes(owner.projectId, item.id)) {
       const res = method === 'POST' ? await intruder.api.post(url, body) : await intruder.api.patch(url, body);

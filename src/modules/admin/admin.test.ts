@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, startTestApp, ZERO_UUID, type TestApp, errorBody } from '../../../test/helpers.js';
 
 const TOKEN = 'x'.repeat(20);
 
@@ -99,7 +99,7 @@ describe('PATCH /v1/admin/teams/{team_id} with ADMIN_TOKEN set', () => {
     for (const attempt of attempts) {
       const res = await attempt(acct.teamId, { plan: 'enterprise' });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
     const stored = await t.runtime.ctx.store.query<{ plan: string }>('select plan from teams where id = $1', [acct.teamId]);
     expect(stored.rows[0].plan).toBe('skip_trial');
@@ -115,7 +115,7 @@ describe('PATCH /v1/admin/teams/{team_id} with ADMIN_TOKEN set', () => {
   ])('400 for %s', async (_label, body) => {
     const res = await patch(ZERO_UUID, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
   });
 
   it('400 for a team id that is not a UUID', async () => {
@@ -127,7 +127,7 @@ describe('PATCH /v1/admin/teams/{team_id} with ADMIN_TOKEN set', () => {
     for (const id of [ZERO_UUID, crypto.randomUUID()]) {
       const res = await patch(id, { plan: 'basic' });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
   });
 
@@ -154,7 +154,7 @@ describe('the operator API with no ADMIN_TOKEN configured', () => {
     for (const token of [TOKEN, null, '']) {
       const res = await operator(t, token)(acct.teamId, { plan: 'enterprise' });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
     const stored = await t.runtime.ctx.store.query<{ plan: string }>('select plan from teams where id = $1', [acct.teamId]);
     expect(stored.rows[0].plan).toBe('skip_trial');

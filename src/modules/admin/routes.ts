@@ -50,4 +50,18 @@ export default async function adminRoutes(base: FastifyInstance) {
     },
     async (req) => a(await svc.getJob(servicesOf(req), req.params.job_id)),
   );
+
+  app.get(
+    '/admin/callback-secret',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags,
+        security,
+        summary: 'The secret that signs bootstrap callbacks (never written to the log)',
+        response: { 200: s.CallbackSecretEnvelope, ...errors(401, 404, 429) },
+      },
+    },
+    async (req) => a(svc.callbackSecret(servicesOf(req))),
+  );
 }

@@ -25,6 +25,14 @@ export const TeamEnvelope = envA(Team);
 
 export const AdminProjectParams = z.strictObject({ project_id: Uuid });
 export const JobParams = z.strictObject({ job_id: Uuid });
+export const CallbackSecretEnvelope = envA(
+  z
+    .object({
+      secret: z.string().meta({ description: 'The whsec_ secret that signs bootstrap callbacks (Standard Webhooks)' }),
+      source: z.enum(['environment', 'generated']).meta({ description: 'CALLBACK_SIGNING_SECRET, or generated at first start and kept in the store' }),
+    })
+    .meta({ id: 'CallbackSecret' }),
+);
 export const RefreshEnvelope = envA(z.object({ job_id: z.uuid() }));
 export const JobEnvelope = envA(
   z

@@ -54,3 +54,11 @@ export async function getJob(ctx: ServiceContext, jobId: string) {
     completed_at: job.completedOn ? iso(job.completedOn) : null,
   };
 }
+
+/**
+ * The secret that signs bootstrap callbacks, for the operator to give receivers. It is
+ * never written to a log; this (and `npm run callback-secret`) is where it is read.
+ */
+export function callbackSecret(ctx: ServiceContext) {
+  return { secret: ctx.callbackSecret, source: ctx.config.callbackSigningSecret ? ('environment' as const) : ('generated' as const) };
+}

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW_MAX } from '../../analysis/preview.js';
 import { utcDay } from '../../lib/time.js';
 import { sourceId } from '../sources/service.js';
-import { startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
+import { startTestApp, ZERO_UUID, type TestApp, errorBody } from '../../../test/helpers.js';
 import {
   brandInfo,
   data,
@@ -717,7 +717,7 @@ describe('GET /overview', () => {
   it.each(['pending', 'inactive', 'Active', 'ACTIVE', '', 'all'])("prompt_type=%s is a 400", async (v) => {
     const res = await f.api.get(url('/overview', `${W}&prompt_type=${v}`));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: "prompt_type must be 'active' or 'suggested'" });
+    expect(res.json()).toEqual(errorBody("prompt_type must be 'active' or 'suggested'"));
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -157,7 +157,7 @@ describe('POST /projects/{project_id}/competitors', () => {
       const { api, projectId } = await (shared ??= setup());
       const res = await api.post(`/projects/${projectId}/competitors`, competitors === undefined ? {} : { competitors });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
       expect((await list(api, projectId)).total_active).toBe(1);
     });
   });
@@ -171,7 +171,7 @@ describe('POST /projects/{project_id}/competitors', () => {
         { name: 'Again', website },
       ]);
       expect(res.statusCode, website).toBe(409);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
     const data = await list(api, projectId);
     expect(data.active_competitors.map((c) => c.name)).toEqual(['Acme', 'HubSpot']);
@@ -185,7 +185,7 @@ describe('POST /projects/{project_id}/competitors', () => {
     // 8 + 3 > 10: refused whole
     const over = await add(api, projectId, brands(3, 'late'));
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual({ detail: expect.any(String) });
+    expect(over.json()).toEqual(errorBody(expect.any(String)));
     expect((await list(api, projectId)).total_active).toBe(9);
     // the own brand's domain is not one of the 10
     expect((await add(api, projectId, [{ name: 'Acme', website: 'acme.com' }, ...brands(2, 'late')])).statusCode).toBe(200);
@@ -266,7 +266,7 @@ describe('PATCH /projects/{project_id}/competitors/{competitor_id}', () => {
       const { api, projectId, hubspot, url } = await (shared ??= withCompetitors());
       const res = await api.patch(url, body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
       const item = (await list(api, projectId)).active_competitors.find((c) => c.competitor_id === hubspot);
       expect(item).toMatchObject({ name: 'HubSpot', website: 'https://hubspot.com' });
     });
@@ -276,7 +276,7 @@ describe('PATCH /projects/{project_id}/competitors/{competitor_id}', () => {
     const { api, url } = await withCompetitors();
     const res = await api.patch(url, { website: 'https://app.pipedrive.com' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
   });
 
   it('404 for an unknown id, the zero UUID, and a competitor of another project', async () => {
@@ -288,7 +288,7 @@ describe('PATCH /projects/{project_id}/competitors/{competitor_id}', () => {
     ]) {
       const res = await api.patch(url, { name: 'Renamed' });
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
     const names = (await list(api, projectId)).active_competitors.map((c) => c.name);
     expect(names).not.toContain('Renamed');
@@ -308,7 +308,7 @@ describe('DELETE /projects/{project_id}/competitors/{competitor_id}', () => {
     expect(data.active_competitors.map((c) => c.competitor_id)).not.toContain(id);
     const again = await api.delete(`/projects/${projectId}/competitors/${id}`);
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ detail: expect.any(String) });
+    expect(again.json()).toEqual(errorBody(expect.any(String)));
     // the freed slot and the freed domain can be used again
     expect((await add(api, projectId, [{ name: created[3].name, website: created[3].website }])).statusCode).toBe(200);
   });
@@ -317,7 +317,7 @@ describe('DELETE /projects/{project_id}/competitors/{competitor_id}', () => {
     const { api, projectId } = await setup();
     const res = await api.delete(`/projects/${projectId}/competitors/${ZERO_UUID}`);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     expect((await list(api, projectId)).active_competitors[0]).toMatchObject({ competitor_id: ZERO_UUID, is_own_brand: true });
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -75,7 +75,7 @@ describe('POST /keys', () => {
     const acct = await createAccount(t.app);
     const res = await client(t.app, acct.key).post('/keys', body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     const keys = await t.runtime.ctx.store.query('select id from api_keys where team_id = $1', [acct.teamId]);
     expect(keys.rows).toHaveLength(1);
   });
@@ -143,7 +143,7 @@ describe('viewer keys', () => {
     const url = path.replace('{p}', projectId);
     const res = method === 'delete' ? await api.delete(url) : await api[method](url, body);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     const after = await t.runtime.ctx.store.query<{ n: number }>(
       `select (select count(*) from api_keys where team_id = $1) + (select count(*) from topics) +
               (select count(*) from webhooks where team_id = $1) + (select count(*) from projects where team_id = $1) as n`,
@@ -174,7 +174,7 @@ describe('PATCH /keys/{key_id}', () => {
 
     const denied = await client(t.app, second.api_key).get('/projects');
     expect(denied.statusCode).toBe(401);
-    expect(denied.json()).toEqual({ detail: 'API key is inactive' });
+    expect(denied.json()).toEqual(errorBody('API key is inactive'));
     // the other key of the team is untouched
     expect((await client(t.app, acct.key).get('/projects')).statusCode).toBe(200);
     const listed = await client(t.app, acct.key).get('/keys');
@@ -207,7 +207,7 @@ describe('PATCH /keys/{key_id}', () => {
       const id = (await client(t.app, acct.key).get('/keys')).json().data[0].id;
       const res = await client(t.app, acct.key).patch(`/keys/${id}`, body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
       expect((await client(t.app, acct.key).get('/projects')).statusCode).toBe(200);
     },
   );
@@ -225,11 +225,11 @@ describe('DELETE /keys/{key_id}', () => {
 
     const denied = await client(t.app, doomed.api_key).get('/projects');
     expect(denied.statusCode).toBe(401);
-    expect(denied.json()).toEqual({ detail: 'Invalid API key' });
+    expect(denied.json()).toEqual(errorBody('Invalid API key'));
 
     const again = await client(t.app, acct.key).delete(`/keys/${doomed.id}`);
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ detail: expect.any(String) });
+    expect(again.json()).toEqual(errorBody(expect.any(String)));
     const ids = (await client(t.app, acct.key).get('/keys')).json().data.map((k: { id: string }) => k.id);
     expect(ids).not.toContain(doomed.id);
   });
@@ -244,10 +244,10 @@ describe("another team's key", () => {
 
     const patch = await api.patch(`/keys/${target.id}`, { is_active: false });
     expect(patch.statusCode).toBe(404);
-    expect(patch.json()).toEqual({ detail: expect.any(String) });
+    expect(patch.json()).toEqual(errorBody(expect.any(String)));
     const del = await api.delete(`/keys/${target.id}`);
     expect(del.statusCode).toBe(404);
-    expect(del.json()).toEqual({ detail: expect.any(String) });
+    expect(del.json()).toEqual(errorBody(expect.any(String)));
 
     expect((await client(t.app, target.api_key).get('/projects')).statusCode).toBe(200);
     const listed = await api.get('/keys');

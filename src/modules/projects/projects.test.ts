@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, ZERO_UUID, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 // role 'api': no job workers, so the enqueued bootstrap stays in the queue to be inspected
@@ -86,7 +86,7 @@ describe('POST /account/projects', () => {
     try {
       const res = await client(t.app, acct.key).post('/account/projects', VALID);
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ detail: 'Internal server error' });
+      expect(res.json()).toEqual(errorBody('Internal server error'));
     } finally {
       jobs.send = send;
     }
@@ -117,7 +117,7 @@ describe('POST /account/projects', () => {
     const acct = (invalidAcct ??= await createAccount(t.app));
     const res = await client(t.app, acct.key).post('/account/projects', payload);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail });
+    expect(res.json()).toEqual(errorBody(detail));
     const projects = await t.runtime.ctx.store.query('select id from projects where team_id = $1', [acct.teamId]);
     expect(projects.rows).toHaveLength(0);
   });
@@ -129,7 +129,7 @@ describe('POST /account/projects', () => {
     const second = await api.post('/account/projects', { ...VALID, brand_name: 'Second' });
     expect(second.statusCode).toBe(403);
     expect(second.json().detail).toMatch(/^You've reached the maximum number of projects/);
-    expect(Object.keys(second.json())).toEqual(['detail']);
+    expect(Object.keys(second.json())).toEqual(['detail', 'code', 'request_id']);
 
     await setTeam(t, acct.teamId, { plan: 'basic' });
     await createProject(t.app, acct.key, { brand_name: 'Second' });
@@ -232,7 +232,7 @@ describe('GET /projects/{project_id}', () => {
     for (const id of [ZERO_UUID, crypto.randomUUID()]) {
       const res = await client(t.app, acct.key).get(`/projects/${id}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Project not found' });
+      expect(res.json()).toEqual(errorBody('Project not found'));
     }
   });
 
@@ -242,7 +242,7 @@ describe('GET /projects/{project_id}', () => {
     const id = await createProject(t.app, owner.key);
     const res = await client(t.app, stranger.key).get(`/projects/${id}`);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: 'Project does not belong to your team' });
+    expect(res.json()).toEqual(errorBody('Project does not belong to your team'));
   });
 
   it('400 for a project id that is not a UUID', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -163,7 +163,7 @@ describe('POST /projects/{project_id}/prompts', () => {
     const base = { prompts: ['x'], topicId: p.topicId };
     const res = await api.post(`/projects/${p.id}/prompts`, { ...base, ...patch });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     expect((await api.get(`/projects/${p.id}/prompts`)).json().data.total).toBe(0);
   });
 
@@ -185,7 +185,7 @@ describe('POST /projects/{project_id}/prompts', () => {
     const { api, projects } = await setup('basic', 2);
     const res = await api.post(`/projects/${projects[0].id}/prompts`, { prompts: ['a question'], topicId: projects[1].topicId });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
   });
 
   it('409 for content already in the project, ignoring case and white space; the batch is all or nothing', async () => {
@@ -195,7 +195,7 @@ describe('POST /projects/{project_id}/prompts', () => {
     for (const dup of ['best crm for startups', '  BEST   CRM  for startups ']) {
       const res = await create(api, p, ['a new question', dup]);
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
     const list = (await api.get(`/projects/${p.id}/prompts`)).json().data;
     expect(list.total).toBe(1);
@@ -210,7 +210,7 @@ describe('POST /projects/{project_id}/prompts', () => {
     // 20 + 6 > 25: refused whole
     const over = await create(api, q, many(6, 'Second project'));
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual({ detail: expect.any(String) });
+    expect(over.json()).toEqual(errorBody(expect.any(String)));
     expect(over.headers['retry-after']).toBeUndefined();
     expect((await api.get(`/projects/${q.id}/prompts`)).json().data.total).toBe(0);
     // exactly 25 fit
@@ -245,7 +245,7 @@ describe('GET /projects/{project_id}/prompts/{prompt_id}', () => {
     for (const url of [`/projects/${projects[1].id}/prompts/${id}`, `/projects/${projects[0].id}/prompts/${crypto.randomUUID()}`]) {
       const res = await api.get(url);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
   });
 });
@@ -302,7 +302,7 @@ describe('PATCH /projects/{project_id}/prompts/{prompt_id}', () => {
     const { api, url } = await (invalid ??= withPrompt());
     const res = await api.patch(url, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     expect((await api.get(url)).json().data).toMatchObject({ content: 'what is a CRM', prompt_type: 'active', country: 'US' });
   });
 
@@ -344,7 +344,7 @@ describe('PATCH /projects/{project_id}/prompts/{prompt_id}', () => {
     expect((await create(api, p, many(25, 'Filler'))).statusCode).toBe(200);
     const full = await api.patch(url, { promptType: 'Active' });
     expect(full.statusCode).toBe(429);
-    expect(full.json()).toEqual({ detail: expect.any(String) });
+    expect(full.json()).toEqual(errorBody(expect.any(String)));
     expect((await api.get(url)).json().data.prompt_type).toBe('inactive');
     // an edit that keeps it inactive is not a quota matter
     expect((await api.patch(url, { content: 'what is a CRM system' })).statusCode).toBe(200);
@@ -358,7 +358,7 @@ describe('PATCH /projects/{project_id}/prompts/{prompt_id}', () => {
     const { api, projects, prompt } = await withPrompt('basic', 2);
     const res = await api.patch(`/projects/${projects[1].id}/prompts/${prompt.id}`, { content: 'hijacked' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     const unknown = await api.patch(`/projects/${projects[0].id}/prompts/${crypto.randomUUID()}`, { content: 'ghost' });
     expect(unknown.statusCode).toBe(404);
     expect((await api.get(`/projects/${projects[0].id}/prompts/${prompt.id}`)).json().data.content).toBe('what is a CRM');
@@ -374,7 +374,7 @@ describe('DELETE /projects/{project_id}/prompts/{prompt_id}', () => {
     expect(res.json()).toEqual({ code: 200, message: '200 OK', data: { promptId: id, message: expect.any(String) } });
     const get = await api.get(`/projects/${p.id}/prompts/${id}`);
     expect(get.statusCode).toBe(404);
-    expect(get.json()).toEqual({ detail: expect.any(String) });
+    expect(get.json()).toEqual(errorBody(expect.any(String)));
     expect((await api.delete(`/projects/${p.id}/prompts/${id}`)).statusCode).toBe(404);
     const list = (await api.get(`/projects/${p.id}/prompts`)).json().data;
     expect(list.total).toBe(1);

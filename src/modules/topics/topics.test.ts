@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, type Account, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 let acct: Account;
@@ -52,7 +52,7 @@ describe('GET /projects/{project_id}/topics', () => {
   it('404 Project not found for an unknown project', async () => {
     const res = await client(t.app, acct.key).get(`/projects/${crypto.randomUUID()}/topics`);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: 'Project not found' });
+    expect(res.json()).toEqual(errorBody('Project not found'));
   });
 });
 
@@ -84,7 +84,7 @@ describe('POST /projects/{project_id}/topics', () => {
     for (const name of ['sales automation', '  SALES   automation ']) {
       const res = await api.post(`/projects/${projectId}/topics`, { name });
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     }
     const list = (await api.get(`/projects/${projectId}/topics`)).json().data;
     expect(list.filter((x: { name: string }) => x.name.toLowerCase() === 'sales automation')).toHaveLength(1);
@@ -102,14 +102,14 @@ describe('POST /projects/{project_id}/topics', () => {
     async (body) => {
       const res = await client(t.app, acct.key).post(`/projects/${projectId}/topics`, body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
     },
   );
 
   it('400 name is required for a missing or blank name', async () => {
     for (const body of [{}, { name: '  ' }]) {
       const res = await client(t.app, acct.key).post(`/projects/${projectId}/topics`, body);
-      expect(res.json()).toEqual({ detail: 'name is required' });
+      expect(res.json()).toEqual(errorBody('name is required'));
     }
   });
 
@@ -117,7 +117,7 @@ describe('POST /projects/{project_id}/topics', () => {
     const stranger = await createAccount(t.app);
     const res = await client(t.app, stranger.key).post(`/projects/${projectId}/topics`, { name: 'Intrusion' });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: 'Project does not belong to your team' });
+    expect(res.json()).toEqual(errorBody('Project does not belong to your team'));
     const list = (await client(t.app, acct.key).get(`/projects/${projectId}/topics`)).json().data;
     expect(list.map((x: { name: string }) => x.name)).not.toContain('Intrusion');
   });
@@ -125,6 +125,6 @@ describe('POST /projects/{project_id}/topics', () => {
   it('404 Project not found for an unknown project', async () => {
     const res = await client(t.app, acct.key).post(`/projects/${crypto.randomUUID()}/topics`, { name: 'Ghost' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: 'Project not found' });
+    expect(res.json()).toEqual(errorBody('Project not found'));
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createAccount, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, startTestApp, type TestApp, errorBody } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,7 +61,7 @@ describe('POST /webhooks', () => {
       acct ??= await createAccount(t.app);
       const res = await client(t.app, acct.key).post('/webhooks', body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.json()).toEqual(errorBody(expect.any(String)));
       expect((await client(t.app, acct.key).get('/webhooks')).json().data).toEqual([]);
     });
   });
@@ -82,7 +82,7 @@ describe('POST /webhooks', () => {
     await register(acct.key, { url, events: ['action.completed'] });
     const dup = await client(t.app, acct.key).post('/webhooks', { url, events: ['action.failed'] });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toEqual({ detail: expect.any(String) });
+    expect(dup.json()).toEqual(errorBody(expect.any(String)));
     expect((await client(t.app, acct.key).get('/webhooks')).json().data).toHaveLength(1);
     await register(other.key, { url, events: ['action.completed'] });
   });
@@ -127,7 +127,7 @@ describe('DELETE /webhooks/{webhook_id}', () => {
     expect(listed.map((w: { id: string }) => w.id)).toEqual([keep.id]);
     const again = await client(t.app, acct.key).delete(`/webhooks/${hook.id}`);
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ detail: expect.any(String) });
+    expect(again.json()).toEqual(errorBody(expect.any(String)));
     // the URL is free again
     await register(acct.key, { url: 'https://gone.example.com/h', events: ['action.failed'] });
   });
@@ -138,7 +138,7 @@ describe('DELETE /webhooks/{webhook_id}', () => {
     const hook = await register(owner.key, { url: 'https://owned.example.com/h', events: ['action.completed'] });
     const res = await client(t.app, stranger.key).delete(`/webhooks/${hook.id}`);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: expect.any(String) });
+    expect(res.json()).toEqual(errorBody(expect.any(String)));
     const listed = (await client(t.app, owner.key).get('/webhooks')).json().data;
     expect(listed.map((w: { id: string }) => w.id)).toEqual([hook.id]);
   });
