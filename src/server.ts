@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -54,8 +54,9 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
         res.writeHead(414, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
         res.end(JSON.stringify({ detail: 'A path segment is too long (at most 200 characters)', code: 'invalid_request', request_id: requestId }));
       },
+      // biome-ignore lint/suspicious/noExplicitAny: Fastify's typings do not list find-my-way's onMaxParamLength option, which it passes through.
     } as any,
-    frameworkErrors: (err, req, reply: any) => {
+    frameworkErrors: (err, req, reply: FastifyReply) => {
       // A malformed URL (bad percent-encoding): answered before routing, limited by address.
       void ctx.limiter.hit(`ip:${req.ip}`, 70).then((d) => {
         reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-credit-available', 0);

@@ -10,7 +10,7 @@ type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
 function txOf(runner: Runner, db: Db): Tx {
   const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
-    const res = await runner.query<T>(text, values as any[]);
+    const res = await runner.query<T>(text, values);
     return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
   };
   return {
@@ -43,7 +43,8 @@ export async function openPglite(opts: { dataDir?: string }): Promise<Store> {
     kind: 'pglite',
     // Inside a PGlite transaction only its own handle may be used (the outer one waits
     // for the transaction and would hang), so fn gets a Tx built on it.
-    tx: (fn) => client.transaction((t) => fn(txOf(t, drizzle(t as any) as unknown as Db))),
+    // drizzle's PGlite driver takes the client type only; a transaction answers the same queries.
+    tx: (fn) => client.transaction((t) => fn(txOf(t, drizzle(t as unknown as PGlite) as unknown as Db))),
     async ping() {
       await client.query('select 1');
     },

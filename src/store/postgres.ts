@@ -26,11 +26,11 @@ function statementName(text: string): string {
 function txOf(client: Queryable, db: Db): Tx {
   const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
     const res = values?.length
-      ? await client.query({ name: statementName(text), text, values: values as any[] })
+      ? await client.query({ name: statementName(text), text, values })
       : await client.query(text);
     return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
   };
-  return { db, query, executeSql: (text, values) => client.query(text, values as any[]) };
+  return { db, query, executeSql: (text, values) => client.query(text, values) };
 }
 
 /** Applies the migrations once, even when several processes start together. */

@@ -59,11 +59,9 @@ export class RedisRateLimiter implements RateLimiter {
   async hit(subject: string, limit: number): Promise<RateDecision> {
     try {
       if (this.#redis.status !== 'ready') await this.#connecting;
-      const [ok, remaining, waitUs] = (await (this.#redis as any).slidingHit(
-        this.prefix + subject,
-        this.windowMs * 1000,
-        limit,
-      )) as [number, number, number];
+      // defineCommand adds the method at run time; ioredis cannot type it.
+      const redis = this.#redis as Redis & { slidingHit(key: string, windowUs: number, limit: number): Promise<[number, number, number]> };
+      const [ok, remaining, waitUs] = await redis.slidingHit(this.prefix + subject, this.windowMs * 1000, limit);
       if (ok === 1) return { allowed: true, limit, remaining, retryAfter: 0 };
       return { allowed: false, limit, remaining: 0, retryAfter: Math.max(1, Math.ceil(waitUs / 1_000_000)) };
     } catch (err) {
