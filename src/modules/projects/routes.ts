@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
+import { a, b, errors } from '../envelope.js';
 import { ctxOf } from '../../http/request.js';
 import * as s from './schema.js';
 import * as svc from './service.js';
@@ -21,5 +21,34 @@ export default async function projectRoutes(base: FastifyInstance) {
       schema: { tags, summary: 'One project, with its brand aliases', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.getProject(ctxOf(req), req.params.project_id)),
+  );
+
+  app.patch(
+    '/projects/:project_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: "Edit a project's names, aliases, website or market (extension); a brand change re-analyses its answers",
+        params: s.ProjectParams,
+        body: s.PatchProjectBody,
+        response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => a(await svc.updateProject(ctxOf(req), req.params.project_id, req.body)),
+  );
+
+  app.delete(
+    '/projects/:project_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Delete a project and everything under it (extension); its plan slot is free again',
+        params: s.ProjectParams,
+        response: { 200: s.ProjectDeleted, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => b(await svc.deleteProject(ctxOf(req), req.params.project_id)),
   );
 }

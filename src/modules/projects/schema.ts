@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { isHttpUrl } from '../../lib/url.js';
+import { envA, envB } from '../envelope.js';
 import { IsoDate, ProjectParams } from '../common.js';
 
 export const Project = z
@@ -18,3 +19,32 @@ export const Project = z
 export { ProjectParams };
 export const ProjectListEnvelope = envA(z.array(Project));
 export const ProjectEnvelope = envA(Project);
+
+const trimmed = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .min(1, `${name} must not be empty`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+/** PATCH /projects/{id} (extension): send only what changes. */
+export const PatchProjectBody = z.strictObject({
+  name: trimmed('name', 200).optional(),
+  brand_name: trimmed('brand_name', 200).optional(),
+  brand_aliases: z
+    .array(trimmed('brand_aliases[]', 100), { error: 'brand_aliases must be an array of strings' })
+    .max(20, 'brand_aliases must hold at most 20 names')
+    .optional()
+    .meta({ description: 'Other names of the brand, matched like the brand name (replaces the list)' }),
+  website_url: z
+    .string({ error: 'website_url must be a valid URL' })
+    .trim()
+    .max(2048, 'website_url must be a valid URL')
+    .refine(isHttpUrl, 'website_url must be a valid URL')
+    .optional(),
+  location: z.string().trim().min(2).max(35).nullable().optional(),
+  language: z.string().trim().min(2).max(35).nullable().optional(),
+});
+export type PatchProjectInput = z.infer<typeof PatchProjectBody>;
+
+export const ProjectDeleted = envB(z.object({ projectId: z.uuid(), message: z.string() })).meta({ id: 'ProjectDeleted' });

@@ -1,13 +1,14 @@
 import type { RequestContext } from '../../context.js';
-import { Forbidden, NotFound } from '../../lib/errors.js';
+import { bootstrapJob, reanalyseJob } from '../../jobs/catalog.js';
+import { Forbidden, Invalid, NotFound } from '../../lib/errors.js';
 import { planOf } from '../../lib/plans.js';
 import { registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
 import type { ProjectRow } from './project-row.js';
+import type { PatchProjectInput } from './schema.js';
 
 export type { ProjectRow } from './project-row.js';
-import { bootstrapJob } from '../../jobs/catalog.js';
 
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
@@ -29,15 +30,16 @@ export function presentProject(row: ProjectRow, withAliases: boolean) {
  * The project, if the caller's team owns it. Every route under /projects/{id} calls this
  * first: another team's project is 403 and nothing under it is read or changed.
  */
-export async function requireProject(ctx: RequestContext, projectId: string, tx: Tx = ctx.store): Promise<ProjectRow> {
-  // Outside a transaction the row may come from the per-process cache: a project's team
-  // never changes, and the fields shown here only change at its creation.
-  const cacheable = tx === ctx.store;
+export async function requireProject(ctx: RequestContext, projectId: string, tx: Tx = ctx.store, fresh = false): Promise<ProjectRow> {
+  // Outside a transaction the row may come from the per-process cache (the ownership check
+  // of every project route): a project's team never changes. Its other fields can (PATCH),
+  // so what is shown of them is read fresh.
+  const cacheable = tx === ctx.store && !fresh;
   let row = cacheable ? ctx.projectCache.get(projectId) : undefined;
   if (!row) {
     const { rows } = await tx.query<ProjectRow>(`select ${COLUMNS} from projects where id = $1`, [projectId]);
     row = rows[0];
-    if (row && cacheable) ctx.projectCache.set(projectId, row);
+    if (row && tx === ctx.store) ctx.projectCache.set(projectId, row);
   }
   if (!row) throw new NotFound('Project not found');
   if (row.team_id !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
@@ -53,7 +55,7 @@ export async function listProjects(ctx: RequestContext) {
 }
 
 export async function getProject(ctx: RequestContext, projectId: string) {
-  return presentProject(await requireProject(ctx, projectId), true);
+  return presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
 }
 
 export interface CreateProjectInput {
@@ -96,3 +98,76 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
   });
 }
 
+
+/**
+ * Edits a project (extension). Only the fields sent change; a body that changes nothing is
+ * a 400, as for prompts. A new brand name, alias list or website changes what the answers
+ * are read for, so the project's stored answers are analysed again in the background
+ * (one queued run per project), as when competitors change.
+ */
+export async function updateProject(ctx: RequestContext, projectId: string, input: PatchProjectInput) {
+  if (Object.keys(input).length === 0) throw new Invalid('Request body must change at least one field');
+  const updated = await ctx.store.tx(async (tx) => {
+    const current = await requireProject(ctx, projectId, tx);
+    await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    const next = { ...current };
+    if (input.name !== undefined) next.name = input.name;
+    if (input.brand_name !== undefined) next.brand_name = input.brand_name;
+    if (input.brand_aliases !== undefined) next.brand_aliases = uniqueNames(input.brand_aliases);
+    if (input.website_url !== undefined) {
+      next.website_url = new URL(input.website_url).toString();
+      next.domain = registrableDomain(next.website_url);
+    }
+    if (input.location !== undefined) next.location = input.location?.toUpperCase() ?? null;
+    if (input.language !== undefined) next.language = input.language?.toLowerCase() ?? null;
+    const brandChanged =
+      next.brand_name !== current.brand_name ||
+      next.website_url !== current.website_url ||
+      JSON.stringify(next.brand_aliases ?? []) !== JSON.stringify(current.brand_aliases ?? []);
+    const changed = brandChanged || next.name !== current.name || next.location !== current.location || next.language !== current.language;
+    if (!changed) throw new Invalid('No field changed: the project already has these values');
+    const { rows } = await tx.query<ProjectRow>(
+      `update projects set name = $2, brand_name = $3, brand_aliases = $4::jsonb, website_url = $5, domain = $6, location = $7, language = $8
+        where id = $1 returning ${COLUMNS}`,
+      [projectId, next.name, next.brand_name, JSON.stringify(next.brand_aliases ?? []), next.website_url, next.domain, next.location, next.language],
+    );
+    if (brandChanged) await ctx.jobs.send(reanalyseJob, { projectId }, { tx, singletonKey: projectId });
+    return rows[0];
+  });
+  ctx.projectCache.set(projectId, updated);
+  return presentProject(updated, true);
+}
+
+/** Aliases compared as people read them: case and inner spacing do not make a new name. */
+function uniqueNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((n) => {
+    const key = n.replace(/\s+/g, ' ').toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Deletes a project and everything under it in one transaction: prompts, answers,
+ * citations, every rollup, competitors, topics, actions, workflows, runs (foreign keys
+ * cascade), and the deliveries still pending about it (its bootstrap callback, its
+ * actions' events). The plan's project slot is free again at once.
+ */
+export async function deleteProject(ctx: RequestContext, projectId: string) {
+  await ctx.store.tx(async (tx) => {
+    await requireProject(ctx, projectId, tx);
+    await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    await tx.query(
+      `delete from deliveries d
+        where d.team_id = $2 and d.status = 'pending'
+          and (d.body::jsonb ->> 'project_id' = $1::text
+               or d.body::jsonb -> 'data' ->> 'action_id' in (select id::text from actions where project_id = $1::text::uuid))`,
+      [projectId, ctx.auth.teamId],
+    );
+    await tx.query(`delete from projects where id = $1`, [projectId]);
+  });
+  ctx.projectCache.delete(projectId);
+  return { projectId, message: 'Project and everything under it deleted' };
+}

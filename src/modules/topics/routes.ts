@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
+import { a, b, errors } from '../envelope.js';
 import { ctxOf } from '../../http/request.js';
 import * as s from './schema.js';
 import * as svc from './service.js';
@@ -28,5 +28,35 @@ export default async function topicRoutes(base: FastifyInstance) {
       },
     },
     async (req, reply) => reply.status(201).send(a(await svc.createTopic(ctxOf(req), req.params.project_id, req.body))),
+  );
+
+  app.patch(
+    '/projects/:project_id/topics/:topic_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Rename a topic or change its description (extension)',
+        params: s.TopicParams,
+        body: s.PatchTopicBody,
+        response: { 200: s.TopicEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => a(await svc.updateTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.body)),
+  );
+
+  app.delete(
+    '/projects/:project_id/topics/:topic_id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags,
+        summary: 'Delete a topic (extension); one that holds prompts needs move_to',
+        params: s.TopicParams,
+        querystring: s.DeleteTopicQuery,
+        response: { 200: s.TopicDeleted, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => b(await svc.deleteTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.query.move_to)),
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
-import { IsoDate, ProjectParams } from '../common.js';
+import { envA, envB } from '../envelope.js';
+import { IsoDate, ProjectParams, Uuid } from '../common.js';
 
 export const Topic = z
   .object({
@@ -20,3 +20,17 @@ export const CreateTopicBody = z.strictObject({
 export { ProjectParams };
 export const TopicListEnvelope = envA(z.array(Topic));
 export const TopicEnvelope = envA(Topic);
+
+export const TopicParams = z.strictObject({ project_id: Uuid, topic_id: Uuid });
+
+/** PATCH a topic (extension): send only what changes; `description: null` clears it. */
+export const PatchTopicBody = z.strictObject({
+  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must be at most 200 characters').optional(),
+  description: z.string().trim().max(2000, 'description must be at most 2000 characters').nullable().optional(),
+});
+
+export const DeleteTopicQuery = z.strictObject({
+  move_to: Uuid.optional().meta({ description: "A topic of the same project that takes this topic's prompts" }),
+});
+
+export const TopicDeleted = envB(z.object({ topicId: z.uuid(), message: z.string(), moved_prompts: z.number().int() })).meta({ id: 'TopicDeleted' });

@@ -128,3 +128,60 @@ describe('POST /projects/{project_id}/topics', () => {
     expect(res.json()).toEqual(errorBody('Project not found'));
   });
 });
+
+describe('PATCH and DELETE /projects/{project_id}/topics/{topic_id}', () => {
+  const newTopic = async (name: string, pid = projectId) =>
+    (await client(t.app, acct.key).post(`/projects/${pid}/topics`, { name, description: 'About it' })).json().data.topic_id as string;
+  const promptsOf = async (topicId: string) =>
+    (await t.runtime.ctx.store.query<{ n: number }>('select count(*)::int as n from prompts where topic_id = $1', [topicId])).rows[0].n;
+
+  it('renames and clears the description; 400 on no change, 409 on a taken name', async () => {
+    const api = client(t.app, acct.key);
+    const id = await newTopic(`Edit ${Date.now()}`);
+    const taken = await newTopic(`Taken ${Date.now()}`);
+    const res = await api.patch(`/projects/${projectId}/topics/${id}`, { name: 'Pricing questions', description: null });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ topic_id: id, name: 'Pricing questions', description: null });
+    expect((await api.patch(`/projects/${projectId}/topics/${id}`, { name: 'Pricing questions' })).json()).toEqual(
+      errorBody('No field changed: the topic already has these values'),
+    );
+    expect((await api.patch(`/projects/${projectId}/topics/${id}`, {})).statusCode).toBe(400);
+    const takenName = (await api.get(`/projects/${projectId}/topics`)).json().data.find((x: { topic_id: string }) => x.topic_id === taken).name;
+    const dup = await api.patch(`/projects/${projectId}/topics/${id}`, { name: takenName.toUpperCase() });
+    expect(dup.statusCode).toBe(409);
+  });
+
+  it('a topic with prompts is kept (409) unless move_to takes them; then it is gone', async () => {
+    const api = client(t.app, acct.key);
+    const from = await newTopic(`From ${Date.now()}`);
+    const to = await newTopic(`To ${Date.now()}`);
+    const created = await api.post(`/projects/${projectId}/prompts`, { prompts: [`Which tool for ${Date.now()}?`, `Best option ${Date.now()}?`], topicId: from });
+    expect(created.statusCode).toBe(200);
+    const held = await api.delete(`/projects/${projectId}/topics/${from}`);
+    expect(held.statusCode).toBe(409);
+    expect(held.json().detail).toMatch(/holds 2 prompts/);
+    expect(await promptsOf(from)).toBe(2);
+    expect((await api.delete(`/projects/${projectId}/topics/${from}?move_to=${from}`)).statusCode).toBe(400);
+    const moved = await api.delete(`/projects/${projectId}/topics/${from}?move_to=${to}`);
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toEqual({ code: 200, message: '200 OK', data: { topicId: from, message: 'Topic deleted', moved_prompts: 2 } });
+    expect(await promptsOf(to)).toBe(2);
+    expect((await api.get(`/projects/${projectId}/topics`)).json().data.map((x: { topic_id: string }) => x.topic_id)).not.toContain(from);
+    expect((await api.delete(`/projects/${projectId}/topics/${from}`)).statusCode).toBe(404);
+    const empty = await newTopic(`Empty ${Date.now()}`);
+    expect((await api.delete(`/projects/${projectId}/topics/${empty}`)).json().data.moved_prompts).toBe(0);
+  });
+
+  it("404 for a topic of another project and for move_to outside the project; 403 for a viewer", async () => {
+    const api = client(t.app, acct.key);
+    const otherProject = await createProject(t.app, acct.key, { brand_name: `Other ${Date.now()}` });
+    const foreign = await newTopic(`Foreign ${Date.now()}`, otherProject);
+    const mine = await newTopic(`Mine ${Date.now()}`);
+    expect((await api.patch(`/projects/${projectId}/topics/${foreign}`, { name: 'X' })).statusCode).toBe(404);
+    expect((await api.delete(`/projects/${projectId}/topics/${foreign}`)).statusCode).toBe(404);
+    expect((await api.delete(`/projects/${projectId}/topics/${mine}?move_to=${foreign}`)).statusCode).toBe(404);
+    const viewer = (await api.post('/keys', { scope: 'viewer' })).json().data.api_key;
+    expect((await client(t.app, viewer).delete(`/projects/${projectId}/topics/${mine}`)).statusCode).toBe(403);
+    expect((await api.get(`/projects/${projectId}/topics`)).json().data.map((x: { topic_id: string }) => x.topic_id)).toContain(mine);
+  });
+});
