@@ -11,6 +11,7 @@ import type { HttpContext } from './http/context.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerAuth } from './http/auth.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
+import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { moduleRoutes } from './modules/index.js';
 
@@ -101,10 +102,15 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           Operator: { type: 'http', scheme: 'bearer' },
         },
+        headers: RESPONSE_HEADERS,
       },
       security: [{ ApiKey: [] }],
     },
+    // The library's pair: `transform` turns each route's zod schemas into JSON Schema with a
+    // `$ref` for every schema registered with `.meta({ id })`; its `transformObject` (called
+    // by completeDocument) writes those schemas into components.schemas, so the refs resolve.
     transform: jsonSchemaTransform,
+    transformObject: completeDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
