@@ -117,3 +117,36 @@ describe('the same brand and window: the same responses and intervals on every e
     }
   });
 });
+
+describe('the schemas describe every new field (the OpenAPI document is built from them)', () => {
+  /** Every property of a JSON schema, at any depth, with its description (or its items'). */
+  function properties(node: unknown, out = new Map<string, string | undefined>()): Map<string, string | undefined> {
+    if (Array.isArray(node)) for (const n of node) properties(n, out);
+    else if (node && typeof node === 'object') {
+      const o = node as Record<string, any>;
+      if (o.properties) for (const [k, v] of Object.entries<any>(o.properties)) if (!out.get(k)) out.set(k, v.description ?? v.items?.description);
+      for (const v of Object.values(o)) properties(v, out);
+    }
+    return out;
+  }
+  const EXT = ['responses', 'visibility_ci', 'position_ci', 'sentiment_ci'];
+
+  it.each([
+    ['Prompt', () => import('../prompts/schema.js').then((s) => s.Prompt), [...EXT, 'trend']],
+    ['CompetitorMetrics', () => import('../competitors/schema.js').then((s) => s.CompetitorMetrics), [...EXT, 'share_of_voice', 'share_of_voice_ci']],
+    ['OverviewItem', () => import('./schema.js').then((s) => s.OverviewItem), EXT],
+    ['Visibility', () => import('./schema.js').then((s) => s.Visibility), EXT],
+    ['PromptAnalytics', () => import('./schema.js').then((s) => s.PromptAnalytics), ['sentiment_ci', 'n', 'ci']],
+  ] as const)('%s', async (_name, load, fields) => {
+    const { z } = await import('zod');
+    const props = properties(z.toJSONSchema(await load(), { unrepresentable: 'any' }));
+    for (const field of fields) expect(props.get(field), field).toMatch(/^Extension: |z-test/);
+  });
+
+  it('the document shows them where it inlines the schema (GET /visibility)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const op = doc.paths['/v1/projects/{project_id}/visibility'].get;
+    const props = properties(op.responses['200']);
+    for (const field of EXT) expect(props.get(field), field).toMatch(/^Extension: /);
+  });
+});
