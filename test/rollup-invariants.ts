@@ -10,16 +10,20 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   const q = async (sql: string) => (await store.query<{ n: string }>(sql, [projectId])).rows.map((r) => JSON.stringify(r)).sort();
   // prompt_daily (per provider) == the answers stored
   expect(
-    await q(`select provider, day::text, sum(responses)::int as r, sum(mentioned)::int as m, sum(cites_own)::int as c, sum(citations)::int as n
+    await q(`select provider, day::text, sum(responses)::int as r, sum(mentioned)::int as m, sum(cites_own)::int as c, sum(citations)::int as n,
+                    sum(sentiment_sum)::int as s, sum(position_sq)::int as pq, sum(sentiment_sq)::int as sq
                from prompt_daily where project_id = $1 and provider <> '*' group by 1, 2`),
   ).toEqual(
     await q(`select provider, day::text, count(*)::int as r, (count(*) filter (where mentioned))::int as m,
-                    (count(*) filter (where cites_own))::int as c, sum(citation_count)::int as n
+                    (count(*) filter (where cites_own))::int as c, sum(citation_count)::int as n,
+                    coalesce(sum(sentiment) filter (where mentioned), 0)::int as s,
+                    coalesce(sum(coalesce(position, 0) * coalesce(position, 0)) filter (where mentioned), 0)::int as pq,
+                    coalesce(sum(sentiment * sentiment) filter (where mentioned), 0)::int as sq
                from responses where project_id = $1 group by 1, 2`),
   );
   for (const [level, key, cols] of [
-    ['daily', '', 'responses, mentioned, position_sum, sentiment_sum, cites_own, citations'],
-    ['brand_daily', ', brand_id', 'mentions, mention_count, position_sum, sentiment_sum'],
+    ['daily', '', 'responses, mentioned, position_sum, sentiment_sum, cites_own, citations, position_sq, sentiment_sq'],
+    ['brand_daily', ', brand_id', 'mentions, mention_count, position_sum, sentiment_sum, position_sq, sentiment_sq'],
   ] as const) {
     const sums = cols.split(', ').map((c) => `sum(${c})::int as ${c}`).join(', ');
     // project rows == sums of prompt rows, for every provider and '*'

@@ -180,6 +180,9 @@ const answerSums = () => ({
   sentimentSum: integer('sentiment_sum').notNull(),
   citesOwn: integer('cites_own').notNull(),
   citations: integer('citations').notNull(),
+  /** Sums of squares of position and sentiment (mentioning responses): the t intervals' variance. */
+  positionSq: integer('position_sq').notNull().default(0),
+  sentimentSq: integer('sentiment_sq').notNull().default(0),
 });
 
 /** The sums per tracked brand named (own brand = all-zero UUID). */
@@ -188,6 +191,8 @@ const brandSums = () => ({
   mentionCount: integer('mention_count').notNull(),
   positionSum: integer('position_sum').notNull(),
   sentimentSum: integer('sentiment_sum').notNull(),
+  positionSq: integer('position_sq').notNull().default(0),
+  sentimentSq: integer('sentiment_sq').notNull().default(0),
 });
 
 /** The leading columns of the per-prompt tables (answers and their rollups). */

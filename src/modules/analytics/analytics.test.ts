@@ -165,16 +165,17 @@ describe('prompts list and get: window metrics (DECISIONS 4)', () => {
   // P1 in W: 8 responses (A1..A8); mentioned A1 A3 A4 A7 = 4 -> visibility 4/8 = 50.
   //   position (1+2+1+3)/4 = 1.75; sentiment (80+60+90+45)/4 = 68.75 -> integer 69;
   //   cvr: A1, A4 cite acme.com -> 2/8 = 25; volume 8.
-  //   previous window: PA n, PB n, PC y -> 1/3 = 33.33; 50 - 33.33 = +16.67 > 5 -> up.
+  //   previous window: PA n, PB n, PC y -> 1/3 = 33.33; +16.67 points, but on 8 and 3 answers:
+  //   pooled 5/11, z = (0.5 - 0.3333) / sqrt(5/11 * 6/11 * (1/8 + 1/3)) = 0.49 -> stable.
   // P2 in W: B1..B4 = 4; mentioned B1 B3 B4 -> 75; position (1+2+1)/3 = 1.33;
   //   sentiment (70+50+35)/3 = 51.67 -> 52; cvr B1, B4 -> 2/4 = 50;
-  //   previous PD y, PE y -> 100; 75 - 100 = -25 -> down.
+  //   previous PD y, PE y -> 100; -25 points: pooled 5/6, z = -0.25 / sqrt(5/36 * (1/4 + 1/2)) = -0.77 -> stable.
   // P3 (suggested; the list shows every type): S1 -> 100, position 1, sentiment 60, cvr 0,
-  //   volume 1; previous PF y -> 100; difference 0 -> stable.
+  //   volume 1; previous PF y -> 100; both 100 % (pooled 1, no variance) -> stable.
   // P4: no response -> every figure null, volume 0 (nothing collected), trend null.
   const ALL = () => [
-    { id: P1, prompt_type: 'active', visibility: 50, sentiment: 69, position: 1.75, volume: 8, cvr: 25, trend: 'up' },
-    { id: P2, prompt_type: 'active', visibility: 75, sentiment: 52, position: 1.33, volume: 4, cvr: 50, trend: 'down' },
+    { id: P1, prompt_type: 'active', visibility: 50, sentiment: 69, position: 1.75, volume: 8, cvr: 25, trend: 'stable' },
+    { id: P2, prompt_type: 'active', visibility: 75, sentiment: 52, position: 1.33, volume: 4, cvr: 50, trend: 'stable' },
     { id: P3, prompt_type: 'suggested', visibility: 100, sentiment: 60, position: 1, volume: 1, cvr: 0, trend: 'stable' },
     { id: P4, prompt_type: 'active', visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null },
   ];
@@ -196,27 +197,27 @@ describe('prompts list and get: window metrics (DECISIONS 4)', () => {
 
   it('providers=chatgpt: the figures and trends of the chatgpt answers only', async () => {
     // P1: A1 y, A4 y, A6 n -> 66.67; position 1; sentiment (80+90)/2 = 85; cvr A1, A4 -> 66.67;
-    //     previous chatgpt PA n, PB n -> 0 -> up.
-    // P2: B1 y, B2 n -> 50; position 1; sentiment 70; cvr B1 -> 50; previous PD y -> 100 -> down.
+    //     previous chatgpt PA n, PB n -> 0: z = 0.6667 / sqrt(0.4 * 0.6 * (1/3 + 1/2)) = 1.49 -> stable.
+    // P2: B1 y, B2 n -> 50; position 1; sentiment 70; cvr B1 -> 50; previous PD y -> 100 -> stable.
     // P3: S1 -> 100; previous PF -> 100 -> stable.
     const d = await get('/prompts', `${W}&providers=chatgpt`);
     expect(d.prompts.map(pick)).toEqual([
-      { id: P1, prompt_type: 'active', visibility: 66.67, sentiment: 85, position: 1, volume: 3, cvr: 66.67, trend: 'up' },
-      { id: P2, prompt_type: 'active', visibility: 50, sentiment: 70, position: 1, volume: 2, cvr: 50, trend: 'down' },
+      { id: P1, prompt_type: 'active', visibility: 66.67, sentiment: 85, position: 1, volume: 3, cvr: 66.67, trend: 'stable' },
+      { id: P2, prompt_type: 'active', visibility: 50, sentiment: 70, position: 1, volume: 2, cvr: 50, trend: 'stable' },
       { id: P3, prompt_type: 'suggested', visibility: 100, sentiment: 60, position: 1, volume: 1, cvr: 0, trend: 'stable' },
       ALL()[3],
     ]);
   });
 
-  it('providers=perplexity,google_ai_overview turns P1 from up to down', async () => {
+  it('providers=perplexity,google_ai_overview: 60 points down, yet stable on 5 and 1 answers', async () => {
     // P1: A2 n, A3 y(2,60), A5 n, A7 y(3,45), A8 n -> 2/5 = 40; position 2.5; sentiment 52.5 -> 53;
-    //     cvr 0; previous PC y -> 100; 40 - 100 -> down.
+    //     cvr 0; previous PC y -> 100: z = -0.6 / sqrt(0.25 * (1/5 + 1)) = -1.10 -> stable.
     // P2: B3 y(2,50), B4 y(1,35) -> 100; position 1.5; sentiment 42.5 -> 43; cvr B4 -> 50;
     //     previous PE y -> 100 -> stable.
     // P3: no perplexity or google answer in either window -> no data.
     const d = await get('/prompts', `${W}&providers=perplexity,google_ai_overview`);
     expect(d.prompts.map(pick)).toEqual([
-      { id: P1, prompt_type: 'active', visibility: 40, sentiment: 53, position: 2.5, volume: 5, cvr: 0, trend: 'down' },
+      { id: P1, prompt_type: 'active', visibility: 40, sentiment: 53, position: 2.5, volume: 5, cvr: 0, trend: 'stable' },
       { id: P2, prompt_type: 'active', visibility: 100, sentiment: 43, position: 1.5, volume: 2, cvr: 50, trend: 'stable' },
       { id: P3, prompt_type: 'suggested', visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null },
       ALL()[3],
@@ -226,13 +227,13 @@ describe('prompts list and get: window metrics (DECISIONS 4)', () => {
   it('windows of whole weeks (weekly rollups) plus edge days, for the figures and the trend', async () => {
     // 2025-03-03 (Mon) .. 2025-03-09 (Sun): one whole week; the window before, 02-24 .. 03-02, another.
     // P1 now: A6 n, A7 y(3,45), A8 n -> 33.33, 45, 3, volume 3, cvr 0;
-    //   before: PA n, PB n, PC y, A1 y, A2 n, A3 y, A4 y, A5 n -> 4/8 = 50; 33.33 - 50 -> down.
-    // P2 now: B4 y(1,35) own -> 100, 35, 1, 1, 100; before: PD y, PE y, B1 y, B2 n, B3 y -> 80 -> up.
+    //   before: PA n, PB n, PC y, A1 y, A2 n, A3 y, A4 y, A5 n -> 4/8 = 50; 1/3 against 4/8 -> stable.
+    // P2 now: B4 y(1,35) own -> 100, 35, 1, 1, 100; before: PD y, PE y, B1 y, B2 n, B3 y -> 80; 1/1 against 4/5 -> stable.
     // P3: nothing now -> no figures, no trend.
     const d = await get('/prompts', 'date_from=2025-03-03&date_to=2025-03-09');
     expect(d.prompts.map(pick)).toEqual([
-      { id: P1, prompt_type: 'active', visibility: 33.33, sentiment: 45, position: 3, volume: 3, cvr: 0, trend: 'down' },
-      { id: P2, prompt_type: 'active', visibility: 100, sentiment: 35, position: 1, volume: 1, cvr: 100, trend: 'up' },
+      { id: P1, prompt_type: 'active', visibility: 33.33, sentiment: 45, position: 3, volume: 3, cvr: 0, trend: 'stable' },
+      { id: P2, prompt_type: 'active', visibility: 100, sentiment: 35, position: 1, volume: 1, cvr: 100, trend: 'stable' },
       { id: P3, prompt_type: 'suggested', visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null },
       ALL()[3],
     ]);
@@ -254,17 +255,50 @@ describe('prompts list and get: window metrics (DECISIONS 4)', () => {
     }
   });
 
+  // The intervals below are R 4.2.2's: prop.test(x, n, correct = FALSE)$conf.int * 100 and
+  // t.test(values)$conf.int, rounded to 2 decimals; a t interval is cut to the scale of its
+  // mean (position from 1, sentiment 0..100).
+  const unc = (p: any) => ({ id: p.id, responses: p.responses, visibility_ci: p.visibility_ci, position_ci: p.position_ci, sentiment_ci: p.sentiment_ci });
+  const UNC = () => [
+    // P1: 4 of 8; positions 1 2 1 3 (t: -> 0.23 .. 3.27); sentiments 80 60 90 45 (t: 36.68 .. 100.82)
+    { id: P1, responses: 8, visibility_ci: [21.52, 78.48], position_ci: [1, 3.27], sentiment_ci: [36.68, 100] },
+    // P2: 3 of 4; positions 1 2 1 (t: -0.10 .. 2.77); sentiments 70 50 35
+    { id: P2, responses: 4, visibility_ci: [30.06, 95.44], position_ci: [1, 2.77], sentiment_ci: [8.05, 95.29] },
+    // P3: 1 of 1; one mentioning response: no mean interval
+    { id: P3, responses: 1, visibility_ci: [20.65, 100], position_ci: null, sentiment_ci: null },
+    { id: P4, responses: 0, visibility_ci: null, position_ci: null, sentiment_ci: null },
+  ];
+
+  it('responses and 95% intervals of every figure (extension fields)', async () => {
+    const d = await get('/prompts');
+    expect(d.prompts.map(unc)).toEqual(UNC());
+    for (const p of UNC()) expect(unc(await get(`/prompts/${p.id}`))).toEqual(p);
+    // chatgpt: P1 A1 y(1,80) A4 y(1,90) A6 n -> 2 of 3, positions 1 1 (no spread), sentiments 80 90
+    // (t: 21.47 .. 148.53); P2 B1 y B2 n -> 1 of 2, one mention; P3 S1 -> 1 of 1.
+    const c = await get('/prompts', `${W}&providers=chatgpt`);
+    expect(c.prompts.map(unc)).toEqual([
+      { id: P1, responses: 3, visibility_ci: [20.77, 93.85], position_ci: [1, 1], sentiment_ci: [21.47, 100] },
+      { id: P2, responses: 2, visibility_ci: [9.45, 90.55], position_ci: null, sentiment_ci: null },
+      UNC()[2],
+      UNC()[3],
+    ]);
+  });
+
   it('a day without any answer: no figures, and no trend although the day before has data', async () => {
     const d = await get('/prompts', `date_from=${D3}&date_to=${D3}`);
     for (const p of d.prompts) {
       expect(pick(p)).toEqual({ id: p.id, prompt_type: p.prompt_type, visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null });
+      expect(unc(p)).toEqual({ id: p.id, responses: 0, visibility_ci: null, position_ci: null, sentiment_ci: null });
     }
   });
 });
 
 // ---------------------------------------------------------------------------------------
 describe('GET /prompts/{id}/analytics: charts per day and provider', () => {
-  const metric = (provider: string, value: number) => ({ provider, value });
+  // Each provider answers a prompt once a day: a visibility point is 1 of 1 (Wilson [20.65, 100])
+  // or 0 of 1 ([0, 79.35]); a position or sentiment point rests on 1 mention (no interval).
+  const vis = (provider: string, value: 0 | 100) => ({ provider, value, n: 1, ci: value === 100 ? [20.65, 100] : [0, 79.35] });
+  const metric = (provider: string, value: number) => ({ provider, value, n: 1, ci: null });
 
   it('P1: every day of the window is a key; one value per provider with data', async () => {
     // Each provider answers a prompt once a day, so a day's visibility per provider is 0 or 100.
@@ -279,11 +313,12 @@ describe('GET /prompts/{id}/analytics: charts per day and provider', () => {
       prompt_content: PROMPTS[0],
       volume: 8,
       sentiment: 69,
+      sentiment_ci: [36.68, 100], // R: t.test(c(80, 60, 90, 45)) -> 36.68 .. 100.82, cut to 100
       visibility_chart: {
-        [D1]: [metric('chatgpt', 100), metric('google_ai_overview', 100), metric('perplexity', 0)],
-        [D2]: [metric('chatgpt', 100), metric('perplexity', 0)],
+        [D1]: [vis('chatgpt', 100), vis('google_ai_overview', 100), vis('perplexity', 0)],
+        [D2]: [vis('chatgpt', 100), vis('perplexity', 0)],
         [D3]: [],
-        [D4]: [metric('chatgpt', 0), metric('google_ai_overview', 0), metric('perplexity', 100)],
+        [D4]: [vis('chatgpt', 0), vis('google_ai_overview', 0), vis('perplexity', 100)],
       },
       position_chart: {
         [D1]: [metric('chatgpt', 1), metric('google_ai_overview', 2)],
@@ -305,12 +340,12 @@ describe('GET /prompts/{id}/analytics: charts per day and provider', () => {
     // D1 chatgpt B1 y(1,70); D2 chatgpt B2 n, google B3 y(2,50); D4 perplexity B4 y(1,35)
     // volume 4; sentiment (70+50+35)/3 = 51.67 -> 52
     const d = await get(`/prompts/${P2}/analytics`);
-    expect(d).toMatchObject({ prompt_id: P2, volume: 4, sentiment: 52 });
+    expect(d).toMatchObject({ prompt_id: P2, volume: 4, sentiment: 52, sentiment_ci: [8.05, 95.29] });
     expect(d.visibility_chart).toEqual({
-      [D1]: [metric('chatgpt', 100)],
-      [D2]: [metric('chatgpt', 0), metric('google_ai_overview', 100)],
+      [D1]: [vis('chatgpt', 100)],
+      [D2]: [vis('chatgpt', 0), vis('google_ai_overview', 100)],
       [D3]: [],
-      [D4]: [metric('perplexity', 100)],
+      [D4]: [vis('perplexity', 100)],
     });
     expect(d.position_chart).toEqual({ [D1]: [metric('chatgpt', 1)], [D2]: [metric('google_ai_overview', 2)], [D3]: [], [D4]: [metric('perplexity', 1)] });
     expect(d.sentiment_chart).toEqual({ [D1]: [metric('chatgpt', 70)], [D2]: [metric('google_ai_overview', 50)], [D3]: [], [D4]: [metric('perplexity', 35)] });
@@ -319,8 +354,8 @@ describe('GET /prompts/{id}/analytics: charts per day and provider', () => {
   it('providers=perplexity: only perplexity values; volume and sentiment of its answers', async () => {
     // A2 n (D1), A5 n (D2), A7 y(3,45) (D4): volume 3, sentiment 45
     const d = await get(`/prompts/${P1}/analytics`, `${W}&providers=perplexity`);
-    expect(d).toMatchObject({ volume: 3, sentiment: 45 });
-    expect(d.visibility_chart).toEqual({ [D1]: [metric('perplexity', 0)], [D2]: [metric('perplexity', 0)], [D3]: [], [D4]: [metric('perplexity', 100)] });
+    expect(d).toMatchObject({ volume: 3, sentiment: 45, sentiment_ci: null });
+    expect(d.visibility_chart).toEqual({ [D1]: [vis('perplexity', 0)], [D2]: [vis('perplexity', 0)], [D3]: [], [D4]: [vis('perplexity', 100)] });
     expect(d.position_chart).toEqual({ [D1]: [], [D2]: [], [D3]: [], [D4]: [metric('perplexity', 3)] });
     expect(d.sentiment_chart).toEqual({ [D1]: [], [D2]: [], [D3]: [], [D4]: [metric('perplexity', 45)] });
   });
@@ -567,6 +602,17 @@ describe('GET /competitors: brand metrics of the window', () => {
     days_with_data,
     period,
   });
+  type Ci = [number, number] | null;
+  /** The extension fields (intervals from R 4.2.2, as in the prompts tests). */
+  const u = (responses: number, visibility_ci: Ci, position_ci: Ci, sentiment_ci: Ci, share_of_voice: number, share_of_voice_ci: Ci) => ({
+    responses,
+    visibility_ci,
+    position_ci,
+    sentiment_ci,
+    share_of_voice,
+    share_of_voice_ci,
+  });
+  const ext = (c: any) => u(c.responses, c.visibility_ci, c.position_ci, c.sentiment_ci, c.share_of_voice, c.share_of_voice_ci);
 
   it('all providers: 13 responses in W (A1..A8, B1..B4, S1)', async () => {
     // Acme:  named in A1 A3 A4 A7 B1 B3 B4 S1 = 8 -> 8/13 = 61.54; counts 2+1+1+1+3+1+1+1 = 11;
@@ -590,6 +636,15 @@ describe('GET /competitors: brand metrics of the window', () => {
       m(61.54, 55, 1.25, 12, 3),
       m(23.08, 40, 1.67, 4, 2),
       m(0, null, null, 0, 0),
+    ].map((x, i) => ({ ...x, ...ext(d.active_competitors[i].metrics) })));
+    // Intervals: visibility over the 13 responses; position and sentiment over the mentioning
+    // ones (t.test, cut to the scale: Acme positions 0.87 .. 2.13 -> 1 .. 2.13); share of voice
+    // over the 8 + 8 + 3 = 19 mentions of tracked brands: 42.11, 42.11, 15.79, 0.
+    expect(d.active_competitors.map((c: any) => ext(c.metrics))).toEqual([
+      u(13, [35.52, 82.29], [1, 2.13], [45.97, 76.53], 42.11, [23.14, 63.72]),
+      u(13, [35.52, 82.29], [1, 1.64], [46.94, 63.06], 42.11, [23.14, 63.72]),
+      u(13, [8.18, 50.26], [1, 3.1], [15.16, 64.84], 15.79, [5.52, 37.57]),
+      u(13, [0, 22.81], null, null, 0, [0, 16.82]),
     ]);
   });
 
@@ -603,12 +658,20 @@ describe('GET /competitors: brand metrics of the window', () => {
       m(50, 51.67, 1.67, 4, 2),
       m(16.67, 40, 2, 1, 1),
       m(0, null, null, 0, 0),
+    ].map((x, i) => ({ ...x, ...ext(d.active_competitors[i].metrics) })));
+    // 6 responses; mentions 4 + 3 + 1 = 8: shares 50, 37.5, 12.5, 0.
+    // Acme positions all 1 (no spread), sentiments 80 90 70 60; Rival positions 2 2 1, sentiments 40 55 60.
+    expect(d.active_competitors.map((c: any) => ext(c.metrics))).toEqual([
+      u(6, [30, 90.32], [1, 1], [54.46, 95.54], 50, [21.52, 78.48]),
+      u(6, [18.76, 81.24], [1, 3.1], [25.81, 77.52], 37.5, [13.68, 69.43]),
+      u(6, [3.01, 56.35], null, null, 12.5, [2.24, 47.09]),
+      u(6, [0, 39.03], null, null, 0, [0, 32.44]),
     ]);
   });
 
   it('a window without data: visibility 0, no position or sentiment, period of that window', async () => {
     const d = await get('/competitors', `date_from=${D3}&date_to=${D3}`);
-    for (const c of d.active_competitors) expect(c.metrics).toEqual(m(0, null, null, 0, 0, `${D3} to ${D3}`));
+    for (const c of d.active_competitors) expect(c.metrics).toEqual({ ...m(0, null, null, 0, 0, `${D3} to ${D3}`), ...u(0, null, null, null, 0, null) });
   });
 });
 
@@ -651,6 +714,11 @@ describe('GET /overview', () => {
       volume: null,
       intent: prompts[0].intent,
       cvr: 25,
+      // the same responses and intervals as the prompts list (R values there)
+      responses: 8,
+      visibility_ci: [21.52, 78.48],
+      position_ci: [1, 3.27],
+      sentiment_ci: [36.68, 100],
       competitors_mentioned: [
         { competitor_id: R, name: 'Rival', mention_count: 8, icon_url: icons('rival.com')[0], icon_urls: icons('rival.com') },
         { competitor_id: X, name: 'Other', mention_count: 3, icon_url: icons('other.io')[0], icon_urls: icons('other.io') },
@@ -739,11 +807,25 @@ describe('GET /visibility: daily series aligned to the window', () => {
   // D3: null everywhere (no response that day), never 0.
   const N = null;
 
+  const EXT = ['responses', 'visibility_ci', 'position_ci', 'sentiment_ci'];
+  const base = (x: any) => Object.fromEntries(Object.entries(x).filter(([k]) => !EXT.includes(k)));
+  const ext = (x: any) => [x.name, x.responses, x.visibility_ci, x.position_ci, x.sentiment_ci];
+
   it('all providers', async () => {
     const d = await get('/visibility');
     expect(d.dates).toEqual(DAYS);
     expect(d.period).toBe(PERIOD);
-    expect(d.series).toEqual([
+    // Extension fields: the day's responses, and per day the Wilson interval of visibility and
+    // the t intervals of the means (R 4.2.2 values as in the prompts tests, cut to the scale):
+    // e.g. Acme D4 positions 3 1 -> t -10.71 .. 14.71 -> 1 .. 14.71; sentiments 45 35 -> 0 .. 100.
+    const R4 = [4, 5, 0, 4];
+    expect(d.series.map(ext)).toEqual([
+      ['Acme', R4, [[30.06, 95.44], [23.07, 88.24], N, [15, 85]], [[1, 2.77], [1, 2.77], N, [1, 14.71]], [[45.16, 94.84], [14.96, 100], N, [0, 100]]],
+      ['Rival', R4, [[51.01, 100], [11.76, 76.93], N, [15, 85]], [[1, 2.42], [1, 1], N, [1, 1]], [[33.86, 73.64], [0, 100], N, [0, 100]]],
+      ['Other', R4, [[0, 48.99], [11.76, 76.93], N, [4.56, 69.94]], [N, [1, 7.85], N, N], [N, [0, 98.53], N, N]],
+      ['Ghost', R4, [[0, 48.99], [0, 43.45], N, [0, 48.99]], [N, N, N, N], [N, N, N, N]],
+    ]);
+    expect(d.series.map(base)).toEqual([
       { competitor_id: ZERO_UUID, name: 'Acme', website: 'https://acme.com', icon_url: icons('acme.com')[0], is_own_brand: true, visibility: [75, 60, N, 50], position: [1.33, 1.33, N, 2], sentiment: [70, 66.67, N, 40] },
       { competitor_id: R, name: 'Rival', website: 'https://rival.com', icon_url: icons('rival.com')[0], is_own_brand: false, visibility: [100, 40, N, 50], position: [1.5, 1, N, 1], sentiment: [53.75, 55, N, 57.5] },
       { competitor_id: X, name: 'Other', website: 'https://other.io', icon_url: icons('other.io')[0], is_own_brand: false, visibility: [0, 40, N, 25], position: [N, 1.5, N, 2], sentiment: [N, 35, N, 50] },
@@ -1000,11 +1082,28 @@ describe('an empty project: every endpoint answers 200 with empty, zero or null 
     expect(await g('/visibility')).toEqual({
       dates,
       period,
-      series: [{ ...own, visibility: dates.map(() => null), sentiment: dates.map(() => null), position: dates.map(() => null) }],
+      series: [
+        {
+          ...own,
+          visibility: dates.map(() => null),
+          sentiment: dates.map(() => null),
+          position: dates.map(() => null),
+          responses: dates.map(() => 0),
+          visibility_ci: dates.map(() => null),
+          position_ci: dates.map(() => null),
+          sentiment_ci: dates.map(() => null),
+        },
+      ],
     });
     const comps = await g('/competitors');
     expect(comps.total_active).toBe(1);
-    expect(comps.active_competitors[0]).toMatchObject({ ...own, metrics: { visibility: 0, sentiment: null, position: null, mention_count: 0, days_with_data: 0, period } });
+    expect(comps.active_competitors[0]).toEqual({
+      ...own,
+      project_id: e.projectId,
+      icon_urls: icons('emptyco.com'),
+      state: 'active',
+      metrics: { visibility: 0, sentiment: null, position: null, mention_count: 0, days_with_data: 0, period, responses: 0, visibility_ci: null, position_ci: null, sentiment_ci: null, share_of_voice: 0, share_of_voice_ci: null },
+    });
     expect(await g('/sources')).toEqual([]);
     expect(await g('/sources/analytics')).toEqual({
       stats: { total_sources: 0, total_citations: 0 },
@@ -1018,7 +1117,7 @@ describe('an empty project: every endpoint answers 200 with empty, zero or null 
     const res = await e.api.post(`/projects/${e.projectId}/prompts`, { prompts: ['Is Emptyco any good?'], topicId: e.topicId });
     expect(res.statusCode).toBe(200);
     const pid = res.json().data.prompts[0].id;
-    const noData = { visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null };
+    const noData = { visibility: null, sentiment: null, position: null, volume: 0, cvr: null, trend: null, responses: 0, visibility_ci: null, position_ci: null, sentiment_ci: null };
     const list = await g('/prompts');
     expect(list.total).toBe(1);
     expect(list.prompts[0]).toMatchObject({ id: pid, ...noData });
@@ -1029,6 +1128,7 @@ describe('an empty project: every endpoint answers 200 with empty, zero or null 
       prompt_content: 'Is Emptyco any good?',
       volume: 0,
       sentiment: null,
+      sentiment_ci: null,
       visibility_chart: emptyChart,
       position_chart: emptyChart,
       sentiment_chart: emptyChart,
@@ -1038,7 +1138,7 @@ describe('an empty project: every endpoint answers 200 with empty, zero or null 
     expect(await g(`/prompts/${pid}/urls`)).toEqual({ items: [] });
     const ov = await g('/overview');
     expect(ov.items).toHaveLength(1);
-    expect(ov.items[0]).toMatchObject({ prompt_id: pid, visibility: 0, sentiment: 0, position: 0, volume: null, cvr: null, competitors_mentioned: [] });
+    expect(ov.items[0]).toMatchObject({ prompt_id: pid, visibility: 0, sentiment: 0, position: 0, volume: null, cvr: null, competitors_mentioned: [], responses: 0, visibility_ci: null, position_ci: null, sentiment_ci: null });
     expect((await g('/visibility')).series[0].visibility).toEqual(dates.map(() => null));
   });
 });
@@ -1136,7 +1236,7 @@ describe('the common window parameters', () => {
     const v = await g('/visibility');
     expect(v.series[0].visibility).toEqual([null, null, null, null, null, null, 100]);
     const a = await g(`/prompts/${p.promptIds[0]}/analytics`);
-    expect(a.visibility_chart[day0]).toEqual([{ provider: 'claude', value: 100 }]);
+    expect(a.visibility_chart[day0]).toEqual([{ provider: 'claude', value: 100, n: 1, ci: [20.65, 100] }]);
     const chats = (await g(`/prompts/${p.promptIds[0]}/chats`)).items;
     expect(chats).toHaveLength(1);
     // collected today: the chat keeps its collection time, a UTC timestamp on its day
@@ -1168,15 +1268,17 @@ describe('window and metric definitions (unit)', () => {
     expect(resolveWindow({ providers: ' ChatGPT ,perplexity,chatgpt' }, '2025-03-10').providers).toEqual(['chatgpt', 'perplexity']);
   });
 
-  it('trend: above +5 points up, below -5 down, else stable; null unless both windows have data', () => {
-    expect(metrics.trend(55, 50)).toBe('stable');
-    expect(metrics.trend(55.01, 50)).toBe('up');
-    expect(metrics.trend(45, 50)).toBe('stable');
-    expect(metrics.trend(44.99, 50)).toBe('down');
-    expect(metrics.trend(0, 0)).toBe('stable');
-    expect(metrics.trend(null, 50)).toBeNull();
-    expect(metrics.trend(50, null)).toBeNull();
-    expect(metrics.trend(null, null)).toBeNull();
+  it('trend: up or down only when the windows differ at the 95% level (z-test); null unless both have responses', () => {
+    const w = (mentioned: number, responses: number) => ({ mentioned, responses });
+    // R: prop.test(c(52, 38), c(100, 100), correct = FALSE) gives p = 0.0466; with 51, p = 0.0644
+    expect(metrics.trend(w(52, 100), w(38, 100))).toBe('up');
+    expect(metrics.trend(w(51, 100), w(38, 100))).toBe('stable'); // 13 points, the old rule said up
+    expect(metrics.trend(w(38, 100), w(52, 100))).toBe('down');
+    expect(metrics.trend(w(38, 100), w(51, 100))).toBe('stable');
+    expect(metrics.trend(w(5000, 10000), w(4700, 10000))).toBe('up'); // 3 points, the old rule said stable
+    expect(metrics.trend(w(0, 5), w(0, 7))).toBe('stable');
+    expect(metrics.trend(w(0, 0), w(3, 10))).toBeNull();
+    expect(metrics.trend(w(3, 10), w(0, 0))).toBeNull();
   });
 
   it('the figures are null without their base, and rounded to 2 decimals', () => {

@@ -1,3 +1,5 @@
+import { meanInterval, significantChange, wilson, type Interval } from '../../lib/statistics.js';
+
 /**
  * The metric definitions (DECISIONS section 4), implemented once. Every endpoint that
  * shows one of these numbers computes it here from rollup sums, so two endpoints can
@@ -9,6 +11,9 @@ export interface Sums {
   positionSum: number;
   sentimentSum: number;
   citesOwn: number;
+  /** Sums of squares over the same responses as positionSum and sentimentSum. */
+  positionSq: number;
+  sentimentSq: number;
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -38,11 +43,46 @@ export function cvr(s: Pick<Sums, 'responses' | 'citesOwn'>): number | null {
   return s.responses > 0 ? round2((100 * s.citesOwn) / s.responses) : null;
 }
 
-/** Visibility of this window against the one before: ±5 points; null unless both have data. */
-export function trend(current: number | null, previous: number | null): 'up' | 'down' | 'stable' | null {
-  if (current === null || previous === null) return null;
-  const d = current - previous;
-  return d > 5 ? 'up' : d < -5 ? 'down' : 'stable';
+/**
+ * Visibility of this window against the one before: `up` or `down` only when the two
+ * proportions differ at the 95% level (two-proportion z-test), `stable` otherwise, null
+ * unless both windows have responses.
+ */
+export function trend(current: Pick<Sums, 'responses' | 'mentioned'>, previous: Pick<Sums, 'responses' | 'mentioned'>): 'up' | 'down' | 'stable' | null {
+  return significantChange(current.mentioned, current.responses, previous.mentioned, previous.responses);
+}
+
+/** 95% Wilson interval of visibility, in percent; null without responses. */
+export function visibilityCi(s: Pick<Sums, 'responses' | 'mentioned'>): Interval | null {
+  return wilson(s.mentioned, s.responses);
+}
+
+/**
+ * A t interval cut to the scale the mean lives on: the true mean is on that scale, so the
+ * cut part can never contain it (a sentiment interval reaching past 100 says nothing more).
+ */
+function within(ci: Interval | null, lo: number, hi: number): Interval | null {
+  return ci && [Math.max(lo, ci[0]), Math.min(hi, ci[1])];
+}
+
+/** 95% t interval of the mean position (ranks start at 1); null below 2 mentioning responses. */
+export function positionCi(s: Pick<Sums, 'mentioned' | 'positionSum' | 'positionSq'>): Interval | null {
+  return within(meanInterval(s.mentioned, s.positionSum, s.positionSq), 1, Number.POSITIVE_INFINITY);
+}
+
+/** 95% t interval of the mean sentiment, within 0..100; null below 2 mentioning responses. */
+export function sentimentCi(s: Pick<Sums, 'mentioned' | 'sentimentSum' | 'sentimentSq'>): Interval | null {
+  return within(meanInterval(s.mentioned, s.sentimentSum, s.sentimentSq), 0, 100);
+}
+
+/** The extension fields beside a window's visibility, position and sentiment (issue 12). */
+export function uncertainty(s: Omit<Sums, 'citesOwn'>) {
+  return {
+    responses: s.responses,
+    visibility_ci: visibilityCi(s),
+    position_ci: positionCi(s),
+    sentiment_ci: sentimentCi(s),
+  };
 }
 
 /** A share in percent (0..100) of a total; 0 for an empty total. */
@@ -50,8 +90,13 @@ export function share(part: number, total: number): number {
   return total > 0 ? round2((100 * part) / total) : 0;
 }
 
+/** Share of voice: a brand's mentioning responses over all tracked brands' (0 without any). */
+export function shareOfVoice(mentions: number, allMentions: number): { share_of_voice: number; share_of_voice_ci: Interval | null } {
+  return { share_of_voice: share(mentions, allMentions), share_of_voice_ci: wilson(mentions, allMentions) };
+}
+
 export function ratio(part: number, whole: number): number {
   return whole > 0 ? round2(part / whole) : 0;
 }
 
-export const EMPTY_SUMS: Sums = { responses: 0, mentioned: 0, positionSum: 0, sentimentSum: 0, citesOwn: 0 };
+export const EMPTY_SUMS: Sums = { responses: 0, mentioned: 0, positionSum: 0, sentimentSum: 0, citesOwn: 0, positionSq: 0, sentimentSq: 0 };

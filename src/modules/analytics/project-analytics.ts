@@ -13,12 +13,23 @@ import { daysOf, providerFilter, type Window } from './window.js';
 /** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
 const rollupId = (c: { id: string; is_own_brand: boolean }) => (c.is_own_brand ? OWN_BRAND_ID : c.id);
 
-/** Brand metrics for the window from project_brand_daily over project_daily's responses. */
-export async function brandMetrics(tx: Tx, projectId: string, w: Window): Promise<Map<string, CompetitorMetrics>> {
+interface BrandSums {
+  mentions: number;
+  mc: number;
+  ps: number;
+  ss: number;
+  pq: number;
+  sq: number;
+  days: number;
+}
+
+/** Per brand, the window's sums from project_brand_daily, and the window's responses from project_daily. */
+export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{ responses: number; brands: Map<string, BrandSums> }> {
   const [brands, totals] = await Promise.all([
-    tx.query<{ brand_id: string; mentions: number; mc: number; ps: number; ss: number; days: number }>(
+    tx.query<BrandSums & { brand_id: string }>(
       `select brand_id, sum(mentions)::int as mentions, sum(mention_count)::int as mc, sum(position_sum)::int as ps,
-              sum(sentiment_sum)::int as ss, count(distinct day)::int as days
+              sum(sentiment_sum)::int as ss, sum(position_sq)::float8 as pq, sum(sentiment_sq)::float8 as sq,
+              count(distinct day)::int as days
          from project_brand_daily
         where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
         group by brand_id`,
@@ -30,37 +41,42 @@ export async function brandMetrics(tx: Tx, projectId: string, w: Window): Promis
       [projectId, providerFilter(w), w.from, w.to],
     ),
   ]);
-  const responses = totals.rows[0].r;
-  const out = new Map<string, CompetitorMetrics>();
-  for (const b of brands.rows) {
-    const s = { responses, mentioned: b.mentions, positionSum: b.ps, sentimentSum: b.ss };
-    out.set(b.brand_id, {
-      visibility: m.visibility(s) ?? 0,
-      sentiment: m.sentiment(s),
-      position: m.position(s),
-      mention_count: b.mc,
-      days_with_data: b.days,
-      period: w.period,
-    });
-  }
-  return out;
+  return { responses: totals.rows[0].r, brands: new Map(brands.rows.map((b) => [b.brand_id, b])) };
 }
 
-/** No mention in the window: 0 % visibility, no position or sentiment (DECISIONS 4). */
-const unmentioned = (w: Window): CompetitorMetrics => ({
-  visibility: 0,
-  sentiment: null,
-  position: null,
-  mention_count: 0,
-  days_with_data: 0,
-  period: w.period,
-});
+/**
+ * A brand's metrics for the window. Share of voice is over `allMentions`, the mentions of
+ * every tracked brand (the active ones). No mention: 0 % visibility, no position or
+ * sentiment (DECISIONS 4), yet the interval of that 0 % over the window's responses.
+ */
+export function brandMetrics(w: Window, responses: number, b: BrandSums | undefined, allMentions: number): CompetitorMetrics {
+  const s = {
+    responses,
+    mentioned: b?.mentions ?? 0,
+    positionSum: b?.ps ?? 0,
+    sentimentSum: b?.ss ?? 0,
+    positionSq: b?.pq ?? 0,
+    sentimentSq: b?.sq ?? 0,
+  };
+  return {
+    visibility: m.visibility(s) ?? 0,
+    sentiment: m.sentiment(s),
+    position: m.position(s),
+    mention_count: b?.mc ?? 0,
+    days_with_data: b?.days ?? 0,
+    period: w.period,
+    ...m.uncertainty(s),
+    ...m.shareOfVoice(s.mentioned, allMentions),
+  };
+}
 
 export async function competitorsWithMetrics(ctx: RequestContext, projectId: string, w: Window) {
   const project = await requireProject(ctx, projectId);
-  const [rows, metrics] = await Promise.all([activeCompetitors(ctx.store, project), brandMetrics(ctx.store, projectId, w)]);
+  const [rows, sums] = await Promise.all([activeCompetitors(ctx.store, project), brandSums(ctx.store, projectId, w)]);
+  // a removed competitor's mentions stay in the rollups until the re-analysis: not tracked, not counted
+  const allMentions = rows.reduce((n, r) => n + (sums.brands.get(rollupId(r))?.mentions ?? 0), 0);
   return {
-    active_competitors: rows.map((r) => presentCompetitor(r, metrics.get(rollupId(r)) ?? unmentioned(w))),
+    active_competitors: rows.map((r) => presentCompetitor(r, brandMetrics(w, sums.responses, sums.brands.get(rollupId(r)), allMentions))),
     total_active: rows.length,
   };
 }
@@ -114,6 +130,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         volume: null,
         intent: p.intent as 'informational' | null,
         cvr: m.cvr(cur),
+        ...m.uncertainty(cur),
         competitors_mentioned: (named.get(p.id) ?? []).sort((a, b) => b.mention_count - a.mention_count || a.name.localeCompare(b.name)),
       };
     }),
@@ -131,9 +148,9 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
         where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
       [projectId, providers, w.from, w.to],
     ),
-    ctx.store.query<{ day: string; brand_id: string; mn: number; ps: number; ss: number }>(
+    ctx.store.query<{ day: string; brand_id: string; mn: number; ps: number; ss: number; pq: number; sq: number }>(
       `select to_char(day, 'YYYY-MM-DD') as day, brand_id, sum(mentions)::int as mn, sum(position_sum)::int as ps,
-              sum(sentiment_sum)::int as ss
+              sum(sentiment_sum)::int as ss, sum(position_sq)::float8 as pq, sum(sentiment_sq)::float8 as sq
          from project_brand_daily
         where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
         group by day, brand_id`,
@@ -144,7 +161,7 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
   const index = new Map(dates.map((d, i) => [d, i]));
   const responses = new Array<number>(dates.length).fill(0);
   for (const d of days.rows) responses[index.get(d.day)!] = d.r;
-  const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number }>>();
+  const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number; pq: number; sq: number }>>();
   for (const r of brandDays.rows) {
     const map = byBrand.get(r.brand_id) ?? new Map();
     map.set(index.get(r.day)!, r);
@@ -158,17 +175,29 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
       const perDay = byBrand.get(rollupId(c)) ?? new Map();
       const point = (i: number) => {
         const b = perDay.get(i);
-        return { responses: responses[i], mentioned: b?.mn ?? 0, positionSum: b?.ps ?? 0, sentimentSum: b?.ss ?? 0 };
+        return {
+          responses: responses[i],
+          mentioned: b?.mn ?? 0,
+          positionSum: b?.ps ?? 0,
+          sentimentSum: b?.ss ?? 0,
+          positionSq: b?.pq ?? 0,
+          sentimentSq: b?.sq ?? 0,
+        };
       };
+      const points = dates.map((_, i) => point(i));
       return {
         competitor_id: p.competitor_id,
         name: p.name,
         website: p.website,
         icon_url: p.icon_url,
         is_own_brand: p.is_own_brand,
-        visibility: dates.map((_, i) => m.visibility(point(i))),
-        sentiment: dates.map((_, i) => m.sentiment(point(i))),
-        position: dates.map((_, i) => m.position(point(i))),
+        visibility: points.map(m.visibility),
+        sentiment: points.map(m.sentiment),
+        position: points.map(m.position),
+        responses: [...responses],
+        visibility_ci: points.map(m.visibilityCi),
+        position_ci: points.map(m.positionCi),
+        sentiment_ci: points.map(m.sentimentCi),
       };
     }),
   };

@@ -3,6 +3,7 @@ import { NotFound } from '../../lib/errors.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
 import { URL_TYPES } from '../../analysis/types.js';
 import { faviconUrls } from '../../lib/url.js';
+import type { Interval } from '../../lib/statistics.js';
 import { iso } from '../common.js';
 import { requireProject } from '../projects/service.js';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
@@ -24,14 +25,16 @@ const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDERS];
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const { rows } = await ctx.store.query<{ provider: string; day: string; r: number; mn: number; ps: number; ss: number }>(
-    `select provider, to_char(day, 'YYYY-MM-DD') as day, responses as r, mentioned as mn, position_sum as ps, sentiment_sum as ss
+  const { rows } = await ctx.store.query<{ provider: string; day: string; r: number; mn: number; ps: number; ss: number; pq: number; sq: number }>(
+    `select provider, to_char(day, 'YYYY-MM-DD') as day, responses as r, mentioned as mn, position_sum as ps, sentiment_sum as ss,
+            position_sq as pq, sentiment_sq as sq
        from prompt_daily
       where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
       order by day, provider`,
     [promptId, realProviders(w), w.from, w.to],
   );
-  type Point = { provider: string; value: number };
+  // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
+  type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
   const positionChart: Record<string, Point[]> = {};
   const sentimentChart: Record<string, Point[]> = {};
@@ -40,25 +43,28 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
     positionChart[day] = [];
     sentimentChart[day] = [];
   }
-  const total = { responses: 0, mentioned: 0, positionSum: 0, sentimentSum: 0 };
+  const total = { ...m.EMPTY_SUMS };
   for (const r of rows) {
-    const s = { responses: r.r, mentioned: r.mn, positionSum: r.ps, sentimentSum: r.ss };
+    const s = { responses: r.r, mentioned: r.mn, positionSum: r.ps, sentimentSum: r.ss, positionSq: r.pq, sentimentSq: r.sq };
     total.responses += s.responses;
     total.mentioned += s.mentioned;
     total.positionSum += s.positionSum;
     total.sentimentSum += s.sentimentSum;
+    total.positionSq += s.positionSq;
+    total.sentimentSq += s.sentimentSq;
     const v = m.visibility(s);
-    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v });
+    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v, n: s.responses, ci: m.visibilityCi(s) });
     const p = m.position(s);
-    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p });
+    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p, n: s.mentioned, ci: m.positionCi(s) });
     const se = m.sentiment(s);
-    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se });
+    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se, n: s.mentioned, ci: m.sentimentCi(s) });
   }
   return {
     prompt_id: prompt.id,
     prompt_content: prompt.content,
     volume: total.responses,
     sentiment: m.sentimentInt(total),
+    sentiment_ci: m.sentimentCi(total),
     visibility_chart: visibility,
     position_chart: positionChart,
     sentiment_chart: sentimentChart,

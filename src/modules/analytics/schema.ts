@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envA } from '../envelope.js';
-import { IsoDate, Uuid } from '../common.js';
+import { Ci, IsoDate, UncertaintyShape, Uuid } from '../common.js';
 import { WindowQueryShape } from './window.js';
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
@@ -20,7 +20,19 @@ export const OverviewQuery = z.strictObject({
   prompt_type: z.enum(['active', 'suggested'], { error: "prompt_type must be 'active' or 'suggested'" }).default('active'),
 });
 
-const ProviderMetric = z.object({ provider: z.string(), value: z.number() }).meta({ id: 'ProviderMetric' });
+const ProviderMetric = z
+  .object({
+    provider: z.string(),
+    value: z.number(),
+    n: z
+      .number()
+      .int()
+      .meta({ description: "Extension: the responses the value rests on: the provider's responses of the day (visibility) or those that mention the brand (position, sentiment)." }),
+    ci: Ci(
+      'Extension: 95% interval of the value, [low, high], 2 decimals: Wilson score for visibility (percent), t interval of the mean for position and sentiment (null when n < 2).',
+    ),
+  })
+  .meta({ id: 'ProviderMetric' });
 const Chart = z.record(z.string(), z.array(ProviderMetric));
 
 export const PromptAnalytics = envA(
@@ -29,6 +41,7 @@ export const PromptAnalytics = envA(
     prompt_content: z.string(),
     volume: z.number().int().nullable(),
     sentiment: z.number().int().nullable(),
+    sentiment_ci: UncertaintyShape.sentiment_ci,
     visibility_chart: Chart,
     position_chart: Chart,
     sentiment_chart: Chart,
@@ -104,6 +117,7 @@ export const OverviewItem = z
     volume: z.number().int().nullable(),
     intent: z.string().nullable(),
     cvr: z.number().nullable(),
+    ...UncertaintyShape,
     competitors_mentioned: z.array(
       z.object({
         competitor_id: z.uuid(),
@@ -131,6 +145,16 @@ export const Visibility = envA(
         visibility: z.array(z.number().nullable()),
         sentiment: z.array(z.number().nullable()),
         position: z.array(z.number().nullable()),
+        responses: z.array(z.number().int()).meta({ description: "Extension: the project's responses of each day, aligned to dates." }),
+        visibility_ci: z
+          .array(Ci('95% Wilson score interval of the day, [low, high] in percent, 2 decimals.'))
+          .meta({ description: 'Extension: 95% Wilson score interval of each day\'s visibility, aligned to dates; null on a day without responses.' }),
+        position_ci: z
+          .array(Ci('95% t interval of the day\'s mean position.'))
+          .meta({ description: 'Extension: 95% t interval of each day\'s mean position, aligned to dates; null below 2 responses that mention the brand.' }),
+        sentiment_ci: z
+          .array(Ci('95% t interval of the day\'s mean sentiment.'))
+          .meta({ description: 'Extension: 95% t interval of each day\'s mean sentiment, aligned to dates; null below 2 responses that mention the brand.' }),
       }),
     ),
   }),

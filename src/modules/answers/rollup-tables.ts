@@ -14,8 +14,9 @@ export interface SumsTable {
   sums: string[];
 }
 
-const MAIN_SUMS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'citations'];
-const BRAND_SUMS = ['mentions', 'mention_count', 'position_sum', 'sentiment_sum'];
+// position_sq and sentiment_sq: sums of squares, for the t intervals of the means (statistics.ts)
+const MAIN_SUMS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'citations', 'position_sq', 'sentiment_sq'];
+const BRAND_SUMS = ['mentions', 'mention_count', 'position_sum', 'sentiment_sum', 'position_sq', 'sentiment_sq'];
 export const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS };
 export const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS };
 export const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS };

@@ -100,8 +100,10 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const a = s.analysis;
     const brandIds = Object.keys(a.brands);
     const m = a.mentioned ? 1 : 0;
-    // position and sentiment sums only over responses that mention the own brand
-    const main = [1, m, a.mentioned ? (a.position ?? 0) : 0, a.mentioned ? (a.sentiment ?? 0) : 0, a.citesOwn ? 1 : 0, a.citations.length];
+    // position and sentiment sums (and squares) only over responses that mention the own brand
+    const pos = a.mentioned ? (a.position ?? 0) : 0;
+    const sen = a.mentioned ? (a.sentiment ?? 0) : 0;
+    const main = [1, m, pos, sen, a.citesOwn ? 1 : 0, a.citations.length, pos * pos, sen * sen];
     const week = weekOf(s.day);
     const month = `${s.day.slice(0, 7)}-01`;
     for (const provider of [s.provider, ALL]) {
@@ -110,7 +112,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       bump(of(T.PROMPT_MONTHLY), [s.promptId, provider, month], main);
       bump(of(T.PROJECT_DAILY), [provider, s.day], main);
       for (const [brandId, b] of Object.entries(a.brands)) {
-        const v = [1, b.count, b.position, b.sentiment];
+        const v = [1, b.count, b.position, b.sentiment, b.position * b.position, b.sentiment * b.sentiment];
         bump(of(T.PROMPT_BRAND_DAILY), [s.promptId, provider, s.day, brandId], v);
         bump(of(T.PROMPT_BRAND_WEEKLY), [s.promptId, provider, week, brandId], v);
         bump(of(T.PROMPT_BRAND_MONTHLY), [s.promptId, provider, month, brandId], v);
@@ -179,14 +181,16 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   await tx.query(
     `update project_daily d set responses = d.responses - p.responses, mentioned = d.mentioned - p.mentioned,
             position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum,
-            cites_own = d.cites_own - p.cites_own, citations = d.citations - p.citations
+            cites_own = d.cites_own - p.cites_own, citations = d.citations - p.citations,
+            position_sq = d.position_sq - p.position_sq, sentiment_sq = d.sentiment_sq - p.sentiment_sq
        from prompt_daily p
       where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day`,
     [projectId, promptId],
   );
   await tx.query(
     `update project_brand_daily d set mentions = d.mentions - p.mentions, mention_count = d.mention_count - p.mention_count,
-            position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum
+            position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum,
+            position_sq = d.position_sq - p.position_sq, sentiment_sq = d.sentiment_sq - p.sentiment_sq
        from prompt_brand_daily p
       where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day and d.brand_id = p.brand_id`,
     [projectId, promptId],

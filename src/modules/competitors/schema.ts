@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envA, envB } from '../envelope.js';
 import { normalizeWebsite } from '../../lib/url.js';
-import { Uuid } from '../common.js';
+import { Ci, UncertaintyShape, Uuid } from '../common.js';
 
 export const CompetitorMetrics = z
   .object({
@@ -11,6 +11,12 @@ export const CompetitorMetrics = z
     mention_count: z.number().int().nullable(),
     days_with_data: z.number().int().nullable(),
     period: z.string(),
+    ...UncertaintyShape,
+    share_of_voice: z.number().meta({
+      description:
+        "Extension: the brand's share of voice, its mentions as a percent of all mentions of tracked brands (own brand and active competitors) in the window; a mention is a response naming the brand, however often. 0 without mentions.",
+    }),
+    share_of_voice_ci: Ci("Extension: 95% Wilson score interval of share_of_voice, [low, high] in percent, 2 decimals; null when no tracked brand is mentioned."),
   })
   .meta({ id: 'CompetitorMetrics' });
 

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context.js';
 import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors.js';
+import type { Interval } from '../../lib/statistics.js';
 import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { isUniqueViolation } from '../common.js';
@@ -32,6 +33,12 @@ export type CompetitorMetrics = {
   mention_count: number | null;
   days_with_data: number | null;
   period: string;
+  responses: number;
+  visibility_ci: Interval | null;
+  position_ci: Interval | null;
+  sentiment_ci: Interval | null;
+  share_of_voice: number;
+  share_of_voice_ci: Interval | null;
 };
 
 const COLUMNS = 'id, project_id, name, website, domain, state, is_own_brand, created_at';

@@ -16,12 +16,16 @@ const PROMPT_FIELDS = [
   'id',
   'intent',
   'position',
+  'position_ci',
   'project_id',
   'prompt_type',
+  'responses',
   'sentiment',
+  'sentiment_ci',
   'topic_id',
   'trend',
   'visibility',
+  'visibility_ci',
   'volume',
 ];
 const CREATED_FIELDS = ['content', 'country', 'createdAt', 'id', 'projectId', 'promptType', 'topicId'];

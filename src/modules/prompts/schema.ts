@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envA, envB } from '../envelope.js';
-import { IsoDate, Uuid } from '../common.js';
+import { IsoDate, TREND_DESCRIPTION, UncertaintyShape, Uuid } from '../common.js';
 
 export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;
 
@@ -18,8 +18,9 @@ export const Prompt = z
     volume: z.number().int().nullable(),
     cvr: z.number().nullable(),
     intent: z.enum(['informational', 'commercial', 'navigational', 'transactional']).nullable(),
-    trend: z.enum(['up', 'down', 'stable']).nullable(),
+    trend: z.enum(['up', 'down', 'stable']).nullable().meta({ description: TREND_DESCRIPTION }),
     created_at: IsoDate,
+    ...UncertaintyShape,
   })
   .meta({ id: 'Prompt' });
 

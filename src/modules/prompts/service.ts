@@ -26,7 +26,18 @@ export interface PromptRow {
 
 /** Window metrics of a prompt (DECISIONS section 4); all null until answers exist. */
 
-export const NO_METRICS: PromptMetrics = { visibility: null, sentiment: null, position: null, volume: null, cvr: null, trend: null };
+export const NO_METRICS: PromptMetrics = {
+  visibility: null,
+  sentiment: null,
+  position: null,
+  volume: null,
+  cvr: null,
+  trend: null,
+  responses: 0,
+  visibility_ci: null,
+  position_ci: null,
+  sentiment_ci: null,
+};
 
 const COLUMNS = 'id, project_id, topic_id, content, prompt_type, country, intent, created_at';
 

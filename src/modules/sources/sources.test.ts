@@ -178,17 +178,25 @@ describe('a one-prompt project: the same figures on every endpoint', () => {
     expect(overview).toMatchObject({ prompt_id: Q, visibility: 75, sentiment: 55, position: 1.33, cvr: 25, volume: null });
     expect(overview.competitors_mentioned).toEqual([{ competitor_id: GM, name: 'Gamma', mention_count: 4, icon_url: icons('gamma.app')[0], icon_urls: icons('gamma.app') }]);
     const comps = (await get('/competitors')).active_competitors;
+    // Extension fields (R 4.2.2: prop.test(3, 4) -> 30.06 .. 95.44; t.test of positions 1 1 2 and
+    // 2 1 1 -> -0.10 .. 2.77, cut to 1; sentiments 70 55 40 -> 17.74 .. 92.26, 50 80 60 -> 25.39 ..
+    // 101.28, cut to 100); share of voice 3 of the 3 + 3 mentions -> 50, prop.test(3, 6) -> 18.76 .. 81.24.
+    const ext = { responses: 4, visibility_ci: [30.06, 95.44], position_ci: [1, 2.77], share_of_voice: 50, share_of_voice_ci: [18.76, 81.24] };
     expect(comps.map((c: any) => [c.competitor_id, c.metrics])).toEqual([
-      [ZERO_UUID, { visibility: 75, sentiment: 55, position: 1.33, mention_count: 4, days_with_data: 2, period: `${E1} to ${E3}` }],
-      [GM, { visibility: 75, sentiment: 63.33, position: 1.33, mention_count: 4, days_with_data: 2, period: `${E1} to ${E3}` }],
+      [ZERO_UUID, { visibility: 75, sentiment: 55, position: 1.33, mention_count: 4, days_with_data: 2, period: `${E1} to ${E3}`, ...ext, sentiment_ci: [17.74, 92.26] }],
+      [GM, { visibility: 75, sentiment: 63.33, position: 1.33, mention_count: 4, days_with_data: 2, period: `${E1} to ${E3}`, ...ext, sentiment_ci: [25.39, 100] }],
     ]);
+    // the same responses and intervals on the prompt and the overview item
+    for (const x of [prompt, overview]) {
+      expect(x).toMatchObject({ responses: 4, visibility_ci: [30.06, 95.44], position_ci: [1, 2.77], sentiment_ci: [17.74, 92.26] });
+    }
     // the own brand's competitor figures are the prompt's figures
     expect(comps[0].metrics.visibility).toBe(prompt.visibility);
     expect(comps[0].metrics.position).toBe(prompt.position);
     expect(comps[0].metrics.sentiment).toBe(overview.sentiment);
     expect(Math.round(comps[0].metrics.sentiment)).toBe(prompt.sentiment);
     const analytics = await get(`/prompts/${Q}/analytics`);
-    expect(analytics).toMatchObject({ volume: 4, sentiment: 55 });
+    expect(analytics).toMatchObject({ volume: 4, sentiment: 55, sentiment_ci: [17.74, 92.26] });
   });
 
   it('the daily series and charts', async () => {
@@ -202,8 +210,10 @@ describe('a one-prompt project: the same figures on every endpoint', () => {
       ['Gamma', [50, null, 100], [2, null, 1], [50, null, 70]],
     ]);
     const a = await get(`/prompts/${Q}/analytics`);
-    const m = (provider: string, value: number) => ({ provider, value });
-    expect(a.visibility_chart).toEqual({ [E1]: [m('chatgpt', 100), m('google_ai_overview', 100)], [E2]: [], [E3]: [m('chatgpt', 100), m('perplexity', 0)] });
+    // a point rests on one answer: 1 of 1 (Wilson 20.65 .. 100) or 0 of 1 (0 .. 79.35); one mention, no mean interval
+    const v1 = (provider: string, value: 0 | 100) => ({ provider, value, n: 1, ci: value ? [20.65, 100] : [0, 79.35] });
+    const m = (provider: string, value: number) => ({ provider, value, n: 1, ci: null });
+    expect(a.visibility_chart).toEqual({ [E1]: [v1('chatgpt', 100), v1('google_ai_overview', 100)], [E2]: [], [E3]: [v1('chatgpt', 100), v1('perplexity', 0)] });
     expect(a.position_chart).toEqual({ [E1]: [m('chatgpt', 1), m('google_ai_overview', 1)], [E2]: [], [E3]: [m('chatgpt', 2)] });
     expect(a.sentiment_chart).toEqual({ [E1]: [m('chatgpt', 70), m('google_ai_overview', 55)], [E2]: [], [E3]: [m('chatgpt', 40)] });
   });
