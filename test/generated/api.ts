@@ -1279,6 +1279,11 @@ export interface paths {
                                 prompt_content: string;
                                 volume: number | null;
                                 sentiment: number | null;
+                                /** @description Extension: 95% t interval of the mean sentiment over the responses that mention the brand, [low, high] within 0..100, 2 decimals; null with fewer than 2 such responses. */
+                                sentiment_ci: [
+                                    number,
+                                    number
+                                ] | null;
                                 visibility_chart: {
                                     [key: string]: components["schemas"]["ProviderMetric"][];
                                 };
@@ -1615,6 +1620,23 @@ export interface paths {
                                     visibility: (number | null)[];
                                     sentiment: (number | null)[];
                                     position: (number | null)[];
+                                    /** @description Extension: the project's responses of each day, aligned to dates. */
+                                    responses: number[];
+                                    /** @description Extension: 95% Wilson score interval of each day's visibility, aligned to dates; null on a day without responses. */
+                                    visibility_ci: ([
+                                        number,
+                                        number
+                                    ] | null)[];
+                                    /** @description Extension: 95% t interval of each day's mean position, aligned to dates; null below 2 responses that mention the brand. */
+                                    position_ci: ([
+                                        number,
+                                        number
+                                    ] | null)[];
+                                    /** @description Extension: 95% t interval of each day's mean sentiment, aligned to dates; null below 2 responses that mention the brand. */
+                                    sentiment_ci: ([
+                                        number,
+                                        number
+                                    ] | null)[];
                                 }[];
                             };
                         };
@@ -3096,6 +3118,30 @@ export interface components {
             mention_count: number | null;
             days_with_data: number | null;
             period: string;
+            /** @description Extension: the responses (answers) in the window that visibility is computed over. */
+            responses: number;
+            /** @description Extension: 95% Wilson score interval of visibility, [low, high] in percent, 2 decimals; null when responses is 0. */
+            visibility_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: 95% t interval of the mean position over the responses that mention the brand, [low, high], 2 decimals (never below 1); null with fewer than 2 such responses. */
+            position_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: 95% t interval of the mean sentiment over the responses that mention the brand, [low, high] within 0..100, 2 decimals; null with fewer than 2 such responses. */
+            sentiment_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: the brand's share of voice, its mentions as a percent of all mentions of tracked brands (own brand and active competitors) in the window; a mention is a response naming the brand, however often. 0 without mentions. */
+            share_of_voice: number;
+            /** @description Extension: 95% Wilson score interval of share_of_voice, [low, high] in percent, 2 decimals; null when no tracked brand is mentioned. */
+            share_of_voice_ci: [
+                number,
+                number
+            ] | null;
         };
         DomainItem: {
             domain: string;
@@ -3159,6 +3205,23 @@ export interface components {
             volume: number | null;
             intent: string | null;
             cvr: number | null;
+            /** @description Extension: the responses (answers) in the window that visibility is computed over. */
+            responses: number;
+            /** @description Extension: 95% Wilson score interval of visibility, [low, high] in percent, 2 decimals; null when responses is 0. */
+            visibility_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: 95% t interval of the mean position over the responses that mention the brand, [low, high], 2 decimals (never below 1); null with fewer than 2 such responses. */
+            position_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: 95% t interval of the mean sentiment over the responses that mention the brand, [low, high] within 0..100, 2 decimals; null with fewer than 2 such responses. */
+            sentiment_ci: [
+                number,
+                number
+            ] | null;
             competitors_mentioned: {
                 /** Format: uuid */
                 competitor_id: string;
@@ -3215,9 +3278,27 @@ export interface components {
             volume: number | null;
             cvr: number | null;
             intent: ("informational" | "commercial" | "navigational" | "transactional") | null;
+            /** @description Visibility against the window before: 'up' or 'down' only when the two differ at the 95% level (two-proportion z-test), 'stable' otherwise; null when either window has no responses. */
             trend: ("up" | "down" | "stable") | null;
             /** Format: date-time */
             created_at: string;
+            /** @description Extension: the responses (answers) in the window that visibility is computed over. */
+            responses: number;
+            /** @description Extension: 95% Wilson score interval of visibility, [low, high] in percent, 2 decimals; null when responses is 0. */
+            visibility_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: 95% t interval of the mean position over the responses that mention the brand, [low, high], 2 decimals (never below 1); null with fewer than 2 such responses. */
+            position_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Extension: 95% t interval of the mean sentiment over the responses that mention the brand, [low, high] within 0..100, 2 decimals; null with fewer than 2 such responses. */
+            sentiment_ci: [
+                number,
+                number
+            ] | null;
         };
         PromptCreated: {
             /** Format: uuid */
@@ -3234,6 +3315,13 @@ export interface components {
         ProviderMetric: {
             provider: string;
             value: number;
+            /** @description Extension: the responses the value rests on: the provider's responses of the day (visibility) or those that mention the brand (position, sentiment). */
+            n: number;
+            /** @description Extension: 95% interval of the value, [low, high], 2 decimals: Wilson score for visibility (percent), t interval of the mean for position and sentiment (null when n < 2). */
+            ci: [
+                number,
+                number
+            ] | null;
         };
         ReferenceItem: {
             title: string;
