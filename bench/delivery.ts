@@ -73,7 +73,7 @@ async function runStore(store: 'embedded' | 'postgres', cert: { key: Buffer; cer
       teamId,
       url,
       JSON.stringify(['action.completed']),
-      ctx.box.seal('whsec_' + crypto.randomBytes(24).toString('base64')),
+      ctx.box.seal(`whsec_${crypto.randomBytes(24).toString('base64')}`),
     ]);
     const emitted = new Map<number, number>();
     const started = Date.now();

@@ -57,7 +57,7 @@ const profileFile = (opts: SuiteOptions, id: string) =>
   opts.profile ? path.join(ROOT, '.bench-data', 'profiles', 'http-auth', `${id}.cpuprofile`) : undefined;
 
 /** Warm-up and measured window against one server; CPU of the helpers counted when given. */
-function load(server: ServerProcess, url: string, keys: string[], opts: SuiteOptions, extra: Partial<Parameters<typeof runLoad>[0]> = {}) {
+function load(server: ServerProcess, url: string, keys: string[], _opts: SuiteOptions, extra: Partial<Parameters<typeof runLoad>[0]> = {}) {
   return runLoad({
     url,
     connections: CONNECTIONS,

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import os from 'node:os';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 
 /**
  * `npm run start:cluster`: N API processes sharing one port (Node's cluster module) plus
@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from './config.js';
  * of them gracefully.
  */
 if (cluster.isPrimary) {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {

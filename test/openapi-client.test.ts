@@ -85,9 +85,9 @@ describe('a typed client over HTTP', () => {
 
     const overview = ok(await api.GET('/v1/projects/{project_id}/overview', { params: { ...params, query } }), 200).data;
     const prompts = ok(await api.GET('/v1/projects/{project_id}/prompts', { params }), 200).data;
-    const active = prompts.prompts.filter((p: Schemas['Prompt']) => p.prompt_type === 'active');
+    const active = prompts.prompts.filter((p) => p.prompt_type === 'active');
     expect(active.length).toBeGreaterThan(0);
-    expect(overview.items.map((i: Schemas['OverviewItem']) => i.prompt_id).sort()).toEqual(active.map((p) => p.id).sort());
+    expect(overview.items.map((i) => i.prompt_id).sort()).toEqual(active.map((p) => p.id).sort());
 
     // Another team asks for this project: the 403 body is typed as the Error schema.
     const other = ok(await anonymous.POST('/v1/account/create', { body: { email: uniqueEmail('openapi-other') } }), 200).data;

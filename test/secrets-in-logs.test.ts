@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, startService, type ServiceProcess } from './child-service.js';
 import { startReceiver, type Receiver } from './fakes/receiver.js';
-import { until } from './helpers.js';
 
 // A full run of the real service at debug level, then its whole output searched for every
 // secret it was given or made: none may appear (issue "Production shape", operations).

@@ -25,7 +25,7 @@ export interface LoadOptions {
   cpuOf?: () => Promise<Record<string, number[]>>;
   /** Called right before and right after the measured window (e.g. to profile just that). */
   onMeasureStart?: () => void;
-  onMeasureEnd?: () => Promise<unknown> | void;
+  onMeasureEnd?: () => Promise<unknown> | undefined;
 }
 
 export interface LoadResult {

@@ -59,7 +59,7 @@ function computeHostInfo(host: string): HostInfo | null {
   if (p.isIp) return null;
   const placeholder = PLACEHOLDER_TLD.has(tld) || isPlaceholderHost(host);
   if (!p.publicSuffix || (!p.isIcann && !placeholder)) return null;
-  let domain = (p.domain ?? (host === p.publicSuffix ? host : null))?.replace(/^www\./, '');
+  const domain = (p.domain ?? (host === p.publicSuffix ? host : null))?.replace(/^www\./, '');
   if (!domain) return null;
   const subLabels = host.length > domain.length ? host.slice(0, host.length - domain.length - 1).split('.') : [];
   const sub = subLabels.find((l) => l !== 'www') ?? '';

@@ -67,7 +67,9 @@ export function buildCitations(doc: Doc, references: readonly Reference[], cb: C
     out.push(c);
   };
 
-  refs.forEach((r, k) => take(r.link ?? '', r.title ?? '', r.snippet ?? '', Number.isInteger(r.reference_index) ? r.reference_index : k + 1));
+  for (const [k, r] of refs.entries()) {
+    take(r.link ?? '', r.title ?? '', r.snippet ?? '', Number.isInteger(r.reference_index) ? r.reference_index : k + 1);
+  }
   for (const u of doc.urls) take(u.raw, u.linkText ?? '', '', null);
   return out;
 }

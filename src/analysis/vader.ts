@@ -89,7 +89,7 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
   const amp = punctuationEmphasis(text);
   sum += sum > 0 ? amp : -amp;
   const c = sum / Math.sqrt(sum * sum + 15);
-  return c < -1 ? -1 : c > 1 ? 1 : c;
+  return c < -1 ? -1 : Math.min(c , 1);
 }
 
 function scalar(w: Words, p: number, valence: number, capDiff: boolean): number {

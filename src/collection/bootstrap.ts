@@ -26,7 +26,7 @@ export const DETECTED_COMPETITORS = 5;
  */
 export async function runBootstrap(ctx: ServiceContext, projectId: string, isLastAttempt: boolean): Promise<void> {
   const project = await loadProjectFacts(ctx.store, projectId);
-  if (!project || project.status !== 'initializing') return;
+  if (project?.status !== 'initializing') return;
   try {
     const { rows: team } = await ctx.store.query<{ plan: string }>(`select plan from teams where id = $1`, [project.team_id]);
     const promptCount = team[0]?.plan === 'skip_trial' ? 3 : 5;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startFakeProvider, type FakeProvider } from '../../test/fakes/index.js';
 import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';

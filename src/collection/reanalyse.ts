@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { touchAnalytics } from '../store/analytics-version.js';
+import type { Reference } from '../ports/providers/types.js';
 import type { Tx } from '../store/index.js';
 import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
 import { SUMS_TABLES } from '../modules/answers/rollup-tables.js';
@@ -25,7 +26,7 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {
-      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; text: string; references: any[] }>(
+      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; text: string; references: Reference[] }>(
         `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, text, "references"
            from responses where project_id = $1 and id > $2 order by id limit ${BATCH}`,
         [projectId, after],

@@ -48,7 +48,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
   );
   const d = rows[0];
   // Gone (its webhook was deleted), finished, or this attempt already ran.
-  if (!d || d.status !== 'pending' || d.attempts >= attempt) return;
+  if (d?.status !== 'pending' || d.attempts >= attempt) return;
   if (d.kind === 'webhook' && (!d.secret_encrypted || d.webhook_active === false)) {
     await finish(ctx, d.id, 'failed', null, 'webhook removed or inactive', attempt);
     return;

@@ -124,4 +124,5 @@ export const recommendJob = spec({
 });
 
 /** Every job the service knows, in the order their queues are created. */
+// biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
 export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob];

@@ -15,6 +15,7 @@ export interface JobMeta {
 export type JobHandler<P> = (ctx: ServiceContext, payload: P, meta: JobMeta) => Promise<unknown>;
 
 /** A catalog entry with the handler a worker runs for it. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds jobs of different payload types; bind() checks each pair.
 export interface BoundJob<P = any> {
   spec: C.JobSpec<P>;
   handle: JobHandler<P>;

@@ -79,7 +79,7 @@ export class SecretBox {
 
 /** A Standard Webhooks style secret: `whsec_` + base64 of 24 random bytes. */
 export function generateWebhookSecret(): string {
-  return 'whsec_' + crypto.randomBytes(24).toString('base64');
+  return `whsec_${crypto.randomBytes(24).toString('base64')}`;
 }
 
 /** Name-based UUID (v5 layout over SHA-1): the same inputs always give the same id. */

@@ -18,7 +18,7 @@ export function resolveSecretKey(config: Config): string {
   } catch {
     fs.mkdirSync(config.dataDir, { recursive: true });
     const secret = crypto.randomBytes(32).toString('hex');
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     return secret;
   }
 }

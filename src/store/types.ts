@@ -9,6 +9,7 @@ export interface QueryResult<T> {
 
 /** What pg-boss needs to run its SQL on our connection (and inside our transactions). */
 export interface SqlExecutor {
+  // biome-ignore lint/suspicious/noExplicitAny: pg-boss's db adapter contract returns driver results of its own shape.
   executeSql(text: string, values?: unknown[]): Promise<any>;
 }
 

@@ -37,7 +37,7 @@ async function write(ctx: ServiceContext, w: WorkflowRow, step: Step): Promise<{
  */
 export async function runStep(ctx: ServiceContext, workflowId: string, version: number, isLastAttempt: boolean): Promise<void> {
   const w = await loadWorkflow(ctx.store, workflowId);
-  if (!w || w.status !== 'running' || w.version !== version) return;
+  if (w?.status !== 'running' || w.version !== version) return;
   const step = w.step;
   let written: { text: string; title?: string };
   try {

@@ -40,7 +40,13 @@ const routes: Record<string, Handler> = {
 const hits: string[] = [];
 const handle: Handler = (req, res) => {
   hits.push(req.url ?? '');
-  (routes[req.url ?? ''] ?? ((_q, r) => ((r.statusCode = 404), r.end())))(req, res);
+  (
+    routes[req.url ?? ''] ??
+    ((_q, r) => {
+      r.statusCode = 404;
+      r.end();
+    })
+  )(req, res);
 };
 
 function listen(server: http.Server, host: string): Promise<number> {

@@ -57,7 +57,7 @@ describe('readSite (served over HTTP)', () => {
 
 describe('readSite limits and odd pages', () => {
   it('keeps at most 30 headings, trimmed and deduplicated (case-insensitively)', () => {
-    const hs = Array.from({ length: 40 }, (_, i) => `<h2>  Heading\n ${i % 35}  </h2>`).join('') + '<h3>heading 1</h3>';
+    const hs = `${Array.from({ length: 40 }, (_, i) => `<h2>  Heading\n ${i % 35}  </h2>`).join('')}<h3>heading 1</h3>`;
     const info = readSite(`<html><body>${hs}<h4>not me</h4></body></html>`, 'https://x.example/');
     expect(info.headings).toHaveLength(30);
     expect(info.headings[0]).toBe('Heading 0');

@@ -30,6 +30,7 @@ const MAX_HEADING_CHARS = 200;
 const MAX_SITE_TEXT = 20_000;
 
 // Loose DOM types: linkedom's own typings do not line up with lib.dom.
+// biome-ignore lint/suspicious/noExplicitAny: linkedom's typings do not line up with lib.dom; elements are read defensively.
 type El = any;
 
 const BLOCK_TAGS = new Set([

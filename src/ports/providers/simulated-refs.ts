@@ -135,12 +135,12 @@ function forumPage(rng: Rng, market: Market, year: string, b: SimBrand | null): 
   if (r < 0.9) {
     return { link: `https://news.ycombinator.com/item?id=${38000000 + Math.floor(rng() * 4000000)}`, title: `Ask HN: ${question}`, snippet: 'Most of the comments recommend starting simple and migrating later.', kind: 'forum' };
   }
-  const vid = Math.floor(rng() * 36 ** 8).toString(36).padStart(8, '0') + 'xQ_';
+  const vid = `${Math.floor(rng() * 36 ** 8).toString(36).padStart(8, '0')}xQ_`;
   return { link: `https://www.youtube.com/watch?v=${vid}`, title: b ? `${b.name} Tutorial for Beginners (${year})` : `Best ${titleCase(market.noun)} Compared (${year})`, snippet: 'A walkthrough of setup, key features and pricing.', kind: 'forum' };
 }
 
 function referencePage(rng: Rng, market: Market, b: SimBrand | null): SimRef {
-  if (b && b.domain && (b.kind === 'brand' || rng() < 0.5)) {
+  if (b?.domain && (b.kind === 'brand' || rng() < 0.5)) {
     return { link: `https://help.${b.domain}/articles/getting-started`, title: `Getting started with ${b.name} | Help Center`, snippet: `Set up your ${b.name} workspace in a few steps.`, kind: 'reference' };
   }
   if (b && b.kind !== 'brand') {

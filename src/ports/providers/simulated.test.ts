@@ -93,8 +93,8 @@ describe('simulated provider', () => {
     for (const p of PROVIDERS) {
       for (const d of days(30)) {
         const a = simulateAnswer(p, ask(d));
-        kindsOf(a.raw).forEach((k) => kinds.add(k));
-        a.references.forEach((r) => hosts.add(new URL(r.link).hostname));
+        for (const k of kindsOf(a.raw)) kinds.add(k);
+        for (const r of a.references) hosts.add(new URL(r.link).hostname);
       }
     }
     for (const k of ['own', 'competitor', 'brand', 'news', 'review', 'reference', 'forum', 'institutional']) expect(kinds, k).toContain(k);

@@ -175,10 +175,11 @@ function compose(rng: Rng, style: Style, market: Market, listed: SimBrand[]): Bl
       blocks.push({ kind: 'line', text: style.list === 'bullets' ? '### How to choose' : '**What to consider:**' });
       for (const c of shuffle(rng, CONSIDERATIONS.slice()).slice(0, 2)) blocks.push({ kind: 'item', brand: null, sentences: [s(c)] });
       break;
-    case 'factors':
+    case 'factors': {
       const i = Math.floor(rng() * market.features.length);
       const [f1, f2] = [market.features[i], market.features[(i + 1) % market.features.length]];
       blocks.push({ kind: 'p', sentences: [s(`Key factors to compare include ${f1}, ${f2} and total cost for ${seg}.`)] });
+    }
   }
   return blocks;
 }

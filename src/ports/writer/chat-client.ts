@@ -99,6 +99,7 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       throw new WriterError(`${opts.label}: chat completion failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`, undefined, true);
     }
+    // biome-ignore lint/suspicious/noExplicitAny: an OpenAI-compatible server's JSON, checked field by field below.
     let json: any;
     try {
       json = JSON.parse(text);
