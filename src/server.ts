@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerAuth } from './http/auth.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
+import { parseQuery } from './http/request-text.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -48,6 +49,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
+      // Fastify's parsing rules, plus a note of escapes that are not UTF-8 (a 400, not a raw value).
+      querystringParser: parseQuery,
       // Raw responses (before Fastify's hooks): still `{detail}`, as everywhere else.
       onMaxParamLength: (_path: string, req: IncomingMessage, res: ServerResponse) => {
         const requestId = requestIdOf(req);
