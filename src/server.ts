@@ -13,6 +13,7 @@ import { registerAuth } from './http/auth.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -61,6 +62,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
     frameworkErrors: (err, req, reply: any) => {
       // A malformed URL (bad percent-encoding): answered before routing, limited by address.
       void ctx.limiter.hit(`ip:${req.ip}`, 70).then((d) => {
+        // Answered before the onRequest hooks, which set the id on every other response.
+        reply.header('x-request-id', req.id);
         reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-credit-available', 0);
         if (!d.allowed) reply.header('retry-after', d.retryAfter);
         reply.status(d.allowed ? 400 : 429).send({
@@ -70,6 +73,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
         });
       });
     },
+    // Requests Node's parser refuses (bad method, header, length, URL): the API's error body too.
+    clientErrorHandler,
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
 
