@@ -8,6 +8,7 @@ import type { ProjectRow } from './project-row.js';
 
 export type { ProjectRow } from './project-row.js';
 import { bootstrapJob } from '../../jobs/catalog.js';
+import { assertDeliverableUrl } from '../deliveries/target.js';
 
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
@@ -67,6 +68,7 @@ export interface CreateProjectInput {
 /** Creates the project and enqueues its bootstrap in the same transaction. */
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   const limit = planOf(ctx.auth.plan).projects;
+  await assertDeliverableUrl(ctx, 'webhook_url', input.webhook_url);
   return ctx.store.tx(async (tx) => {
     // Serialise creations of one team so two concurrent requests cannot both pass the limit.
     await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
