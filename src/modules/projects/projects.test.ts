@@ -207,7 +207,7 @@ describe('GET /projects', () => {
 });
 
 describe('GET /projects/{project_id}', () => {
-  it('200 Envelope A with the Project fields', async () => {
+  it('200 Envelope A with the Project fields and the bootstrap state (no workers here: still initializing)', async () => {
     const acct = await createAccount(t.app);
     const id = await createProject(t.app, acct.key, { location: 'de', language: 'de' });
     const res = await client(t.app, acct.key).get(`/projects/${id}`);
@@ -223,6 +223,9 @@ describe('GET /projects/{project_id}', () => {
         language: 'de',
         brand_aliases: [],
         created_at: expect.any(String),
+        bootstrap_status: 'initializing',
+        bootstrap_error: null,
+        callback_status: null,
       },
     });
   });

@@ -9,6 +9,7 @@ import type { ProjectRow } from './project-row.js';
 export type { ProjectRow } from './project-row.js';
 import { bootstrapJob } from '../../jobs/catalog.js';
 import { assertDeliverableUrl } from '../deliveries/target.js';
+import { bootstrapCallbackId } from '../deliveries/outbox.js';
 
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
@@ -53,8 +54,28 @@ export async function listProjects(ctx: RequestContext) {
   return rows.map((r) => presentProject(r, false));
 }
 
+interface BootstrapState {
+  status: 'initializing' | 'completed' | 'error';
+  status_error: string | null;
+  callback_status: 'pending' | 'delivered' | 'failed' | null;
+}
+
+/** The project with its bootstrap's state, read fresh (the cached row's status may be stale). */
 export async function getProject(ctx: RequestContext, projectId: string) {
-  return presentProject(await requireProject(ctx, projectId), true);
+  const project = presentProject(await requireProject(ctx, projectId), true);
+  const { rows } = await ctx.store.query<BootstrapState>(
+    `select p.status, p.status_error, d.status as callback_status
+       from projects p left join deliveries d on d.id = $2
+      where p.id = $1`,
+    [projectId, bootstrapCallbackId(projectId)],
+  );
+  const state = rows[0];
+  return {
+    ...project,
+    bootstrap_status: state?.status ?? 'initializing',
+    bootstrap_error: state?.status === 'error' ? (state.status_error ?? 'Bootstrap failed') : null,
+    callback_status: state?.callback_status ?? null,
+  };
 }
 
 export interface CreateProjectInput {
