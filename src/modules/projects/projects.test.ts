@@ -128,8 +128,10 @@ describe('POST /account/projects', () => {
     await createProject(t.app, acct.key);
     const second = await api.post('/account/projects', { ...VALID, brand_name: 'Second' });
     expect(second.statusCode).toBe(403);
-    expect(second.json().detail).toMatch(/^You've reached the maximum number of projects/);
-    expect(Object.keys(second.json())).toEqual(['detail', 'code', 'request_id']);
+    // The spec's opening words; no "Delete a project" while no project DELETE exists.
+    expect(second.json()).toEqual(
+      errorBody("You've reached the maximum number of projects for your plan (1). Upgrade your plan to create more.", 'project_limit_reached'),
+    );
 
     await setTeam(t, acct.teamId, { plan: 'basic' });
     await createProject(t.app, acct.key, { brand_name: 'Second' });

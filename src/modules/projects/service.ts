@@ -95,8 +95,11 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
     await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
     const count = await tx.query<{ n: number }>(`select count(*)::int as n from projects where team_id = $1`, [ctx.auth.teamId]);
     if (count.rows[0].n >= limit) {
+      // The spec fixes only the opening words. No project DELETE exists yet, so the text
+      // offers the one way out there is; the project DELETE issue restores "Delete a project".
       throw new Forbidden(
-        `You've reached the maximum number of projects for your plan (${limit}). Delete a project or upgrade your plan.`,
+        `You've reached the maximum number of projects for your plan (${limit}). Upgrade your plan to create more.`,
+        'project_limit_reached',
       );
     }
     const website = new URL(input.brand_url).toString();
