@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createRuntime } from './runtime.js';
 import { StoreLockedError } from './store/lock.js';
 import { createLogger } from './logger.js';
+import { listenProblem, portProblem } from './lib/port-check.js';
 
 async function main(): Promise<void> {
   let config;
@@ -13,6 +14,14 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  // Before any store is opened or secret generated: a busy port stops here, plainly.
+  if (config.role !== 'worker') {
+    const problem = await portProblem(config.port, config.host);
+    if (problem) {
+      console.error(problem);
+      process.exit(1);
+    }
   }
   const log = createLogger(config);
   let runtime;
@@ -26,7 +35,17 @@ async function main(): Promise<void> {
     throw err;
   }
   if (runtime.app) {
-    const address = await runtime.app.listen({ port: config.port, host: config.host });
+    let address: string;
+    try {
+      address = await runtime.app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      // Taken between the check and now: the same plain words, after closing the store.
+      const problem = listenProblem(err as NodeJS.ErrnoException, config.port, config.host);
+      if (!problem) throw err;
+      console.error(problem);
+      await runtime.stop().catch(() => {});
+      process.exit(1);
+    }
     log.info(
       { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },
       `Sightline listening on ${address} (API at ${address}/v1, docs at ${address}/docs)`,
