@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createRuntime } from './runtime.js';
 import { StoreLockedError } from './store/lock.js';
 import { createLogger } from './logger.js';
+import { startupBanner } from './banner.js';
 import { listenProblem, portProblem } from './lib/port-check.js';
 
 async function main(): Promise<void> {
@@ -23,7 +24,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   }
-  const log = createLogger(config);
+  // A person at a terminal gets readable lines and a banner; anything else (a pipe, a log
+  // collector) gets JSON lines, as before.
+  const atTerminal = process.stdout.isTTY === true;
+  const log = createLogger(config, { pretty: atTerminal });
   let runtime;
   try {
     runtime = await createRuntime(config, log);
@@ -46,10 +50,13 @@ async function main(): Promise<void> {
       await runtime.stop().catch(() => {});
       process.exit(1);
     }
-    log.info(
-      { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },
-      `Sightline listening on ${address} (API at ${address}/v1, docs at ${address}/docs)`,
-    );
+    if (atTerminal) process.stdout.write(`${startupBanner(config, address)}\n`);
+    else {
+      log.info(
+        { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },
+        `Sightline listening on ${address} (API at ${address}/v1, docs at ${address}/docs)`,
+      );
+    }
   } else {
     log.info({ role: config.role }, 'Sightline worker started');
   }

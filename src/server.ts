@@ -14,6 +14,7 @@ import { registerObservability, requestIdOf } from './http/observability.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { registerHome } from './http/home.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -117,6 +118,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
 
   registerAuth(app, ctx);
 
+  registerHome(app);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {
