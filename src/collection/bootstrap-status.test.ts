@@ -10,7 +10,7 @@ let ok: Receiver;
 let down: Receiver;
 beforeAll(async () => {
   ok = await startReceiver();
-  down = await startReceiver({ then: 500 });
+  down = await startReceiver({ replies: new Array(100).fill(500) });
   t = await startTestApp({ allowPrivateUrls: true, providersMode: 'simulated', webhookRetryBaseMs: 20 });
 });
 afterAll(async () => {

@@ -23,7 +23,7 @@ let t: TestApp;
 let failing: Receiver;
 beforeAll(async () => {
   t = await startTestApp({ allowPrivateUrls: true, webhookRetryBaseMs: 30, webhookTimeoutMs: 5_000, outboundCa: tls.cert }, {}, pino({ level: 'warn' }, sink));
-  failing = await startReceiver({ tls, then: 500 });
+  failing = await startReceiver({ tls, replies: new Array(200).fill(500) });
 });
 afterAll(async () => {
   await failing?.close();
