@@ -2,6 +2,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createRuntime } from './runtime.js';
 import { StoreLockedError } from './store/lock.js';
 import { createLogger } from './logger.js';
+import { startupBanner } from './banner.js';
+import { listenProblem, portProblem } from './lib/port-check.js';
 
 async function main(): Promise<void> {
   let config;
@@ -14,7 +16,18 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config);
+  // Before any store is opened or secret generated: a busy port stops here, plainly.
+  if (config.role !== 'worker') {
+    const problem = await portProblem(config.port, config.host);
+    if (problem) {
+      console.error(problem);
+      process.exit(1);
+    }
+  }
+  // A person at a terminal gets readable lines and a banner; anything else (a pipe, a log
+  // collector) gets JSON lines, as before.
+  const atTerminal = process.stdout.isTTY === true;
+  const log = createLogger(config, { pretty: atTerminal });
   let runtime;
   try {
     runtime = await createRuntime(config, log);
@@ -26,11 +39,24 @@ async function main(): Promise<void> {
     throw err;
   }
   if (runtime.app) {
-    const address = await runtime.app.listen({ port: config.port, host: config.host });
-    log.info(
-      { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },
-      `Sightline listening on ${address} (API at ${address}/v1, docs at ${address}/docs)`,
-    );
+    let address: string;
+    try {
+      address = await runtime.app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      // Taken between the check and now: the same plain words, after closing the store.
+      const problem = listenProblem(err as NodeJS.ErrnoException, config.port, config.host);
+      if (!problem) throw err;
+      console.error(problem);
+      await runtime.stop().catch(() => {});
+      process.exit(1);
+    }
+    if (atTerminal) process.stdout.write(`${startupBanner(config, address)}\n`);
+    else {
+      log.info(
+        { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },
+        `Sightline listening on ${address} (API at ${address}/v1, docs at ${address}/docs)`,
+      );
+    }
   } else {
     log.info({ role: config.role }, 'Sightline worker started');
   }

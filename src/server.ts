@@ -13,6 +13,9 @@ import { registerAuth } from './http/auth.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
+import { parseQuery } from './http/request-text.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { registerHome } from './http/home.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -49,6 +52,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
+      // Fastify's parsing rules, plus a note of escapes that are not UTF-8 (a 400, not a raw value).
+      querystringParser: parseQuery,
       // Raw responses (before Fastify's hooks): still `{detail}`, as everywhere else.
       onMaxParamLength: (_path: string, req: IncomingMessage, res: ServerResponse) => {
         const requestId = requestIdOf(req);
@@ -60,6 +65,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
     frameworkErrors: (err, req, reply: FastifyReply) => {
       // A malformed URL (bad percent-encoding): answered before routing, limited by address.
       void ctx.limiter.hit(`ip:${req.ip}`, 70).then((d) => {
+        // Answered before the onRequest hooks, which set the id on every other response.
+        reply.header('x-request-id', req.id);
         reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-credit-available', 0);
         if (!d.allowed) reply.header('retry-after', d.retryAfter);
         reply.status(d.allowed ? 400 : 429).send({
@@ -69,6 +76,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
         });
       });
     },
+    // Requests Node's parser refuses (bad method, header, length, URL): the API's error body too.
+    clientErrorHandler,
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -116,6 +125,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
 
   registerAuth(app, ctx);
 
+  registerHome(app);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {

@@ -85,3 +85,28 @@ export async function call(base: string, method: string, url: string, body?: unk
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }
+
+/**
+ * Runs `src/main.ts` with only the given environment until it exits by itself (or is killed
+ * after `timeoutMs`): for starts that are expected to fail. stdout and stderr are kept apart.
+ */
+export async function runToExit(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (c, s) => resolve({ code: c, signal: s })),
+  );
+  clearTimeout(timer);
+  return { code, signal, stdout, stderr };
+}

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { detectCompetitors } from '../analysis/index.js';
-import { enqueueDelivery } from '../modules/deliveries/outbox.js';
+import { bootstrapCallbackId, enqueueDelivery } from '../modules/deliveries/outbox.js';
 import { stableUuid } from '../lib/crypto.js';
 import { utcDay } from '../lib/time.js';
 import { normalizeWebsite } from '../lib/url.js';
@@ -133,6 +133,7 @@ async function finish(ctx: ServiceContext, project: ProjectFacts, status: 'compl
     );
     if (!moved.rowCount || !project.webhook_url) return;
     await enqueueDelivery(ctx, tx, {
+      id: bootstrapCallbackId(project.id),
       kind: 'callback',
       teamId: project.team_id,
       url: project.webhook_url,

@@ -88,6 +88,12 @@ describe('bootstrap end to end over HTTP', () => {
       const body = JSON.parse(got.body);
       expect(body.status).toBe('error');
       expect(body.error).toMatch(/No AI provider answered/);
+      // GET /projects/{id} tells the same, and the callback's fate once it is delivered.
+      const seen = await until(async () => {
+        const d = (await client(t.app, acct.key).get(`/projects/${projectId}`)).json().data;
+        return d.callback_status === 'delivered' ? d : null;
+      }, 15_000);
+      expect(seen).toMatchObject({ bootstrap_status: 'error', bootstrap_error: body.error });
       expect((await creditState(t.runtime.ctx.store, acct.teamId)).used).toBe(0);
     } finally {
       for (const f of fakes) f.behave({});

@@ -12,6 +12,7 @@ interface DeliveryRow {
   kind: 'callback' | 'webhook';
   url: string;
   message_id: string;
+  event: string;
   body: string;
   status: string;
   attempts: number;
@@ -40,7 +41,7 @@ function parseRetryAfter(v: string): number | null {
  */
 export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, attempt: number): Promise<void> {
   const { rows } = await ctx.store.query<DeliveryRow>(
-    `select d.id, d.kind, d.url, d.message_id, d.body, d.status, d.attempts, d.webhook_id,
+    `select d.id, d.kind, d.url, d.message_id, d.event, d.body, d.status, d.attempts, d.webhook_id,
             w.secret_encrypted, w.is_active as webhook_active
        from deliveries d left join webhooks w on w.id = d.webhook_id
       where d.id = $1`,
@@ -50,6 +51,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
   // Gone (its webhook was deleted), finished, or this attempt already ran.
   if (d?.status !== 'pending' || d.attempts >= attempt) return;
   if (d.kind === 'webhook' && (!d.secret_encrypted || d.webhook_active === false)) {
+    logFailure(ctx, d, attempt, 'webhook removed or inactive', true);
     await finish(ctx, d.id, 'failed', null, 'webhook removed or inactive', attempt);
     return;
   }
@@ -81,10 +83,12 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
     error = err instanceof OutboundError ? `${err.code}: ${err.message}` : (err as Error).message;
     if (err instanceof OutboundError && err.code === 'blocked_address') {
       // A private address is refused for good: retrying cannot change the answer.
+      logFailure(ctx, d, attempt, error, true);
       await finish(ctx, d.id, 'failed', null, error, attempt);
       return;
     }
   }
+  logFailure(ctx, d, attempt, error, attempt > MAX_RETRIES);
   if (attempt > MAX_RETRIES) {
     await finish(ctx, d.id, 'failed', status, error, attempt);
     return;
@@ -102,6 +106,37 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
       { tx, id: stableUuid('delivery', d.id, String(attempt + 1)), startAfter: new Date(Date.now() + delay) },
     );
   });
+}
+
+/** Scheme, host and port: what a log may show of a receiver URL (its path, query or user info may hold a token). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/**
+ * Every failed attempt leaves a warn line (issue 11: refused deliveries used to vanish in
+ * silence): the delivery's id and why, never the URL beyond its origin. The team sees the
+ * same through GET /v1/webhooks/{id}/deliveries.
+ */
+function logFailure(ctx: ServiceContext, d: DeliveryRow, attempt: number, reason: string, final: boolean): void {
+  const origin = originOf(d.url);
+  ctx.log.warn(
+    {
+      delivery_id: d.id,
+      kind: d.kind,
+      event: d.event,
+      webhook_id: d.webhook_id,
+      attempt,
+      final,
+      target: origin,
+      reason: reason.split(d.url).join(origin),
+    },
+    final ? 'delivery failed for good' : 'delivery attempt failed; will retry',
+  );
 }
 
 async function finish(ctx: ServiceContext, id: string, status: 'delivered' | 'failed', code: number | null, error: string | null, attempt: number) {

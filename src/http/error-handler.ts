@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, codeOfStatus, type ErrorCode, Invalid, isUnavailableError } from '../lib/errors.js';
+import { AppError, codeOfStatus, type ErrorCode, isUnavailableError } from '../lib/errors.js';
+import { registerRequestText } from './request-text.js';
 
 interface ValidationItem {
   keyword: string;
@@ -30,39 +31,9 @@ function validationDetail(err: FastifyError): string {
   return where ? `${where}: ${first.message}` : `${part}: ${first.message}`;
 }
 
-/**
- * Where a request value holds U+0000, as a field path ('' for the value itself), or null.
- * PostgreSQL text and jsonb cannot store it: let through, it fails in the store as a 500.
- */
-export function nulPath(value: unknown): string | null {
-  const stack: Array<[unknown, string]> = [[value, '']];
-  while (stack.length) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path;
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, child] of Object.entries(v)) {
-        const at = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
-        if (k.includes('\u0000')) return at;
-        stack.push([child, at]);
-      }
-    }
-  }
-  return null;
-}
-
 export function registerErrorHandling(app: FastifyInstance): void {
-  // After schema validation (its 400s come first), before any handler touches the store.
-  app.addHook('preHandler', async (req) => {
-    for (const [value, label] of [
-      [req.body, ''],
-      [req.query, 'query parameter '],
-      [req.params, 'path parameter '],
-    ] as const) {
-      const at = nulPath(value);
-      if (at !== null) throw new Invalid(`${label}${at || 'Request body'} must not contain the NUL character (\\u0000)`);
-    }
-  });
+  // Text that is not valid Unicode, or holds a NUL, anywhere in the request: one 400.
+  registerRequestText(app);
   // JSON only: without this, Fastify's built-in text/plain parser hands a plain string to
   // the route (a misleading 400, or a body silently accepted by routes without a schema)
   // instead of the 415 every other non-JSON type gets.

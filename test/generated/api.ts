@@ -416,7 +416,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One project, with its brand aliases */
+        /** One project, with its brand aliases and how its bootstrap and callback went */
         get: {
             parameters: {
                 query?: never;
@@ -441,7 +441,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["Project"];
+                            data: components["schemas"]["ProjectDetail"];
                         };
                     };
                 };
@@ -527,7 +527,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["Project"];
+                            data: components["schemas"]["ProjectDetail"];
                         };
                     };
                 };
@@ -2499,6 +2499,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's recent deliveries, newest first: status, attempts, last error
+         * @description Up to `limit` (default 50) deliveries. A delivery is `pending` while retries remain, then `delivered` or `failed`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    webhook_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{webhook_id}": {
         parameters: {
             query?: never;
@@ -3262,6 +3318,27 @@ export interface components {
                 message: string;
             };
         };
+        ProjectDetail: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            brand_name: string | null;
+            website_url: string | null;
+            location: string | null;
+            language: string | null;
+            brand_aliases: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description initializing while the bootstrap runs
+             * @enum {string}
+             */
+            bootstrap_status: "initializing" | "completed" | "error";
+            /** @description why the bootstrap failed; null unless bootstrap_status is error */
+            bootstrap_error: string | null;
+            /** @description the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends */
+            callback_status: ("pending" | "delivered" | "failed") | null;
+        };
         Prompt: {
             /** Format: uuid */
             id: string;
@@ -3395,6 +3472,25 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             secret: string;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            event: string;
+            /**
+             * @description pending while attempts remain
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description attempts made so far (at most 4: the first and 3 retries) */
+            attempts: number;
+            /** @description the receiver's last HTTP status; null when none answered */
+            last_status_code: number | null;
+            /** @description why the last attempt failed (timeout, refused address, status) */
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            delivered_at: string | null;
         };
         Workflow: {
             /** Format: uuid */

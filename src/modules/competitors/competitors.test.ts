@@ -185,7 +185,9 @@ describe('POST /projects/{project_id}/competitors', () => {
     // 8 + 3 > 10: refused whole
     const over = await add(api, projectId, brands(3, 'late'));
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual(errorBody(expect.any(String)));
+    // A code of its own and no Retry-After: waiting does not help, unlike a rate limit.
+    expect(over.json()).toEqual(errorBody(expect.any(String), 'competitor_limit_reached'));
+    expect(over.headers['retry-after']).toBeUndefined();
     expect((await list(api, projectId)).total_active).toBe(9);
     // the own brand's domain is not one of the 10
     expect((await add(api, projectId, [{ name: 'Acme', website: 'acme.com' }, ...brands(2, 'late')])).statusCode).toBe(200);

@@ -116,6 +116,8 @@ export async function createCompetitors(ctx: RequestContext, projectId: string, 
     if (active + adding > MAX_ACTIVE_COMPETITORS) {
       throw new LimitReached(
         `Active competitor limit of ${MAX_ACTIVE_COMPETITORS} reached: ${active} active, ${adding} more requested`,
+        // Not a rate limit: waiting does not help, so no Retry-After, and a code of its own.
+        'competitor_limit_reached',
       );
     }
     const created: CompetitorRow[] = [];

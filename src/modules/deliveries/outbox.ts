@@ -2,8 +2,11 @@ import crypto from 'node:crypto';
 import type { ServiceContext } from '../../context.js';
 import type { Tx } from '../../store/index.js';
 import { deliveryJob } from '../../jobs/catalog.js';
+import { stableUuid } from '../../lib/crypto.js';
 
 export interface NewDelivery {
+  /** A fixed id, so the delivery can be found again by what it is for (the bootstrap callback of a project). */
+  id?: string;
   kind: 'callback' | 'webhook';
   teamId: string | null;
   webhookId?: string | null;
@@ -11,6 +14,9 @@ export interface NewDelivery {
   event: string;
   body: unknown;
 }
+
+/** The id of a project's bootstrap callback delivery: one per project, found by primary key. */
+export const bootstrapCallbackId = (projectId: string): string => stableUuid('bootstrap-callback', projectId);
 
 /**
  * Writes a delivery and its first attempt in the caller's transaction: the event and its
@@ -20,9 +26,9 @@ export async function enqueueDelivery(ctx: ServiceContext, tx: Tx, d: NewDeliver
   const messageId = `msg_${crypto.randomUUID()}`;
   const body = JSON.stringify(d.body);
   const { rows } = await tx.query<{ id: string }>(
-    `insert into deliveries (kind, team_id, webhook_id, url, event, message_id, body)
-     values ($1, $2, $3, $4, $5, $6, $7) returning id`,
-    [d.kind, d.teamId, d.webhookId ?? null, d.url, d.event, messageId, body],
+    `insert into deliveries (id, kind, team_id, webhook_id, url, event, message_id, body)
+     values (coalesce($8::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6, $7) returning id`,
+    [d.kind, d.teamId, d.webhookId ?? null, d.url, d.event, messageId, body, d.id ?? null],
   );
   await ctx.jobs.send(deliveryJob, { deliveryId: rows[0].id, attempt: 1 }, { tx });
   return rows[0].id;

@@ -128,8 +128,10 @@ describe('POST /account/projects', () => {
     await createProject(t.app, acct.key);
     const second = await api.post('/account/projects', { ...VALID, brand_name: 'Second' });
     expect(second.statusCode).toBe(403);
-    expect(second.json().detail).toMatch(/^You've reached the maximum number of projects/);
-    expect(Object.keys(second.json())).toEqual(['detail', 'code', 'request_id']);
+    // The spec's opening words; no "Delete a project" while no project DELETE exists.
+    expect(second.json()).toEqual(
+      errorBody("You've reached the maximum number of projects for your plan (1). Delete a project (DELETE /v1/projects/{project_id}) or upgrade your plan.", 'project_limit_reached'),
+    );
 
     await setTeam(t, acct.teamId, { plan: 'basic' });
     await createProject(t.app, acct.key, { brand_name: 'Second' });
@@ -207,7 +209,7 @@ describe('GET /projects', () => {
 });
 
 describe('GET /projects/{project_id}', () => {
-  it('200 Envelope A with the Project fields', async () => {
+  it('200 Envelope A with the Project fields and the bootstrap state (no workers here: still initializing)', async () => {
     const acct = await createAccount(t.app);
     const id = await createProject(t.app, acct.key, { location: 'de', language: 'de' });
     const res = await client(t.app, acct.key).get(`/projects/${id}`);
@@ -223,6 +225,9 @@ describe('GET /projects/{project_id}', () => {
         language: 'de',
         brand_aliases: [],
         created_at: expect.any(String),
+        bootstrap_status: 'initializing',
+        bootstrap_error: null,
+        callback_status: null,
       },
     });
   });

@@ -18,7 +18,7 @@ export default async function projectRoutes(base: FastifyInstance) {
   app.get(
     '/projects/:project_id',
     {
-      schema: { tags, summary: 'One project, with its brand aliases', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.getProject(ctxOf(req), req.params.project_id)),
   );

@@ -16,9 +16,19 @@ export const Project = z
   })
   .meta({ id: 'Project' });
 
+/** GET /projects/{id}: the Project plus how its bootstrap went (extension fields; the list keeps the Project shape). */
+export const ProjectDetail = Project.extend({
+  bootstrap_status: z.enum(['initializing', 'completed', 'error']).meta({ description: 'initializing while the bootstrap runs' }),
+  bootstrap_error: z.string().nullable().meta({ description: 'why the bootstrap failed; null unless bootstrap_status is error' }),
+  callback_status: z
+    .enum(['pending', 'delivered', 'failed'])
+    .nullable()
+    .meta({ description: "the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends" }),
+}).meta({ id: 'ProjectDetail' });
+
 export { ProjectParams };
 export const ProjectListEnvelope = envA(z.array(Project));
-export const ProjectEnvelope = envA(Project);
+export const ProjectEnvelope = envA(ProjectDetail);
 
 const trimmed = (name: string, max: number) =>
   z

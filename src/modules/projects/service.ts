@@ -9,6 +9,8 @@ import type { ProjectRow } from './project-row.js';
 import type { PatchProjectInput } from './schema.js';
 
 export type { ProjectRow } from './project-row.js';
+import { assertDeliverableUrl } from '../deliveries/target.js';
+import { bootstrapCallbackId } from '../deliveries/outbox.js';
 
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
@@ -54,8 +56,28 @@ export async function listProjects(ctx: RequestContext) {
   return rows.map((r) => presentProject(r, false));
 }
 
+interface BootstrapState {
+  status: 'initializing' | 'completed' | 'error';
+  status_error: string | null;
+  callback_status: 'pending' | 'delivered' | 'failed' | null;
+}
+
+/** The project with its bootstrap's state, read fresh (the cached row's status may be stale). */
 export async function getProject(ctx: RequestContext, projectId: string) {
-  return presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
+  const project = presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
+  const { rows } = await ctx.store.query<BootstrapState>(
+    `select p.status, p.status_error, d.status as callback_status
+       from projects p left join deliveries d on d.id = $2
+      where p.id = $1`,
+    [projectId, bootstrapCallbackId(projectId)],
+  );
+  const state = rows[0];
+  return {
+    ...project,
+    bootstrap_status: state?.status ?? 'initializing',
+    bootstrap_error: state?.status === 'error' ? (state.status_error ?? 'Bootstrap failed') : null,
+    callback_status: state?.callback_status ?? null,
+  };
 }
 
 export interface CreateProjectInput {
@@ -69,13 +91,16 @@ export interface CreateProjectInput {
 /** Creates the project and enqueues its bootstrap in the same transaction. */
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   const limit = planOf(ctx.auth.plan).projects;
+  await assertDeliverableUrl(ctx, 'webhook_url', input.webhook_url);
   return ctx.store.tx(async (tx) => {
     // Serialise creations of one team so two concurrent requests cannot both pass the limit.
     await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
     const count = await tx.query<{ n: number }>(`select count(*)::int as n from projects where team_id = $1`, [ctx.auth.teamId]);
     if (count.rows[0].n >= limit) {
+      // The spec fixes only the opening words; the rest names both ways out.
       throw new Forbidden(
-        `You've reached the maximum number of projects for your plan (${limit}). Delete a project or upgrade your plan.`,
+        `You've reached the maximum number of projects for your plan (${limit}). Delete a project (DELETE /v1/projects/{project_id}) or upgrade your plan.`,
+        'project_limit_reached',
       );
     }
     const website = new URL(input.brand_url).toString();
@@ -135,7 +160,7 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
     return rows[0];
   });
   ctx.projectCache.set(projectId, updated);
-  return presentProject(updated, true);
+  return getProject(ctx, projectId);
 }
 
 /** Aliases compared as people read them: case and inner spacing do not make a new name. */

@@ -214,7 +214,8 @@ describe('POST /projects/{project_id}/prompts', () => {
     // 20 + 6 > 25: refused whole
     const over = await create(api, q, many(6, 'Second project'));
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual(errorBody(expect.any(String)));
+    // A code of its own: a client can tell it from a rate limit (which has Retry-After).
+    expect(over.json()).toEqual(errorBody(expect.any(String), 'prompt_quota_reached'));
     expect(over.headers['retry-after']).toBeUndefined();
     expect((await api.get(`/projects/${q.id}/prompts`)).json().data.total).toBe(0);
     // exactly 25 fit
@@ -348,6 +349,8 @@ describe('PATCH /projects/{project_id}/prompts/{prompt_id}', () => {
     expect((await create(api, p, many(25, 'Filler'))).statusCode).toBe(200);
     const full = await api.patch(url, { promptType: 'Active' });
     expect(full.statusCode).toBe(429);
+    expect(full.json().code).toBe('prompt_quota_reached');
+    expect(full.headers['retry-after']).toBeUndefined();
     expect(full.json()).toEqual(errorBody(expect.any(String)));
     expect((await api.get(url)).json().data.prompt_type).toBe('inactive');
     // an edit that keeps it inactive is not a quota matter

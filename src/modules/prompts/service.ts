@@ -84,7 +84,11 @@ export async function activePromptQuota(tx: Tx, teamId: string): Promise<{ inUse
 async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<void> {
   const { inUse, limit } = await activePromptQuota(tx, ctx.auth.teamId);
   if (inUse + adding > limit) {
-    throw new LimitReached(`Prompt quota of your plan exceeded: ${inUse} of ${limit} active prompts in use, ${adding} more requested`);
+    // Not a rate limit: waiting does not help, so no Retry-After, and a code of its own.
+    throw new LimitReached(
+      `Prompt quota of your plan exceeded: ${inUse} of ${limit} active prompts in use, ${adding} more requested`,
+      'prompt_quota_reached',
+    );
   }
 }
 

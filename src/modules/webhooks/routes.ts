@@ -29,6 +29,21 @@ export default async function webhookRoutes(base: FastifyInstance) {
     async (req) => a(await svc.listWebhooks(ctxOf(req))),
   );
 
+  app.get(
+    '/webhooks/:webhook_id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: "A webhook's recent deliveries, newest first: status, attempts, last error",
+        description: 'Up to `limit` (default 50) deliveries. A delivery is `pending` while retries remain, then `delivered` or `failed`.',
+        params: s.WebhookParams,
+        querystring: s.DeliveriesQuery,
+        response: { 200: s.WebhookDeliveriesEnvelope, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => a(await svc.listDeliveries(ctxOf(req), req.params.webhook_id, req.query.limit ?? 50)),
+  );
+
   app.delete(
     '/webhooks/:webhook_id',
     {

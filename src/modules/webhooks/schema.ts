@@ -38,6 +38,30 @@ export const WebhookParams = z.strictObject({
   webhook_id: z.string().regex(/^wh_[0-9A-Za-z]{1,64}$/, 'webhook_id must look like wh_…'),
 });
 
+/** One delivery attempt series of a webhook event (an extension: failed deliveries made visible). */
+export const WebhookDelivery = z
+  .object({
+    id: z.uuid(),
+    event: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']).meta({ description: 'pending while attempts remain' }),
+    attempts: z.number().int().meta({ description: 'attempts made so far (at most 4: the first and 3 retries)' }),
+    last_status_code: z.number().int().nullable().meta({ description: "the receiver's last HTTP status; null when none answered" }),
+    last_error: z.string().nullable().meta({ description: 'why the last attempt failed (timeout, refused address, status)' }),
+    created_at: IsoDate,
+    delivered_at: IsoDate.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const DeliveriesQuery = z.strictObject({
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 100' })
+    .int('limit must be a whole number from 1 to 100')
+    .min(1, 'limit must be a whole number from 1 to 100')
+    .max(100, 'limit must be a whole number from 1 to 100')
+    .optional(),
+});
+
 export const WebhookCreatedEnvelope = envA(WebhookCreated);
 export const WebhookListEnvelope = envA(z.array(Webhook));
+export const WebhookDeliveriesEnvelope = envA(z.array(WebhookDelivery));
 export const WebhookDeletedEnvelope = envA(z.object({ id: z.string(), message: z.string() }));

@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../context.js';
 import { Conflict, NotFound } from '../../lib/errors.js';
 import { generateWebhookSecret, randomBase62 } from '../../lib/crypto.js';
-import { iso, isUniqueViolation } from '../common.js';
+import { iso, isoOrNull, isUniqueViolation } from '../common.js';
+import { assertDeliverableUrl } from '../deliveries/target.js';
 
 interface WebhookRow {
   id: string;
@@ -14,6 +15,7 @@ interface WebhookRow {
 const present = (r: WebhookRow) => ({ id: r.id, url: r.url, events: r.events, is_active: r.is_active, created_at: iso(r.created_at) });
 
 export async function createWebhook(ctx: RequestContext, input: { url: string; events: string[] }) {
+  await assertDeliverableUrl(ctx, 'url', input.url);
   const secret = generateWebhookSecret();
   const events = [...new Set(input.events)];
   try {
@@ -42,4 +44,36 @@ export async function deleteWebhook(ctx: RequestContext, webhookId: string) {
   const { rowCount } = await ctx.store.query(`delete from webhooks where id = $1 and team_id = $2`, [webhookId, ctx.auth.teamId]);
   if (!rowCount) throw new NotFound('Webhook not found');
   return { id: webhookId, message: 'Webhook deleted' };
+}
+
+interface DeliveryRow {
+  id: string;
+  event: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+/** The webhook's most recent deliveries, newest first; another team's webhook is not found. */
+export async function listDeliveries(ctx: RequestContext, webhookId: string, limit: number) {
+  const owned = await ctx.store.query(`select 1 from webhooks where id = $1 and team_id = $2`, [webhookId, ctx.auth.teamId]);
+  if (!owned.rows.length) throw new NotFound('Webhook not found');
+  const { rows } = await ctx.store.query<DeliveryRow>(
+    `select id, event, status, attempts, last_status, last_error, created_at, delivered_at
+       from deliveries where webhook_id = $1 order by created_at desc, id desc limit $2`,
+    [webhookId, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    event: r.event,
+    status: r.status,
+    attempts: r.attempts,
+    last_status_code: r.last_status,
+    last_error: r.last_error,
+    created_at: iso(r.created_at),
+    delivered_at: isoOrNull(r.delivered_at),
+  }));
 }

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { browsableBase, startupBanner, storeLabel } from './banner.js';
+
+// The first-start banner (issue 11): where to go, the store, live and simulated engines and
+// how to make one live, and a warning when private URLs are allowed.
+
+describe('startupBanner', () => {
+  it('an embedded start without keys: localhost URLs, every engine simulated, how to set a key', () => {
+    const text = startupBanner(loadConfig({ DATA_DIR: '/srv/sightline-data' }), 'http://0.0.0.0:8080');
+    expect(text).toContain('API        http://localhost:8080/v1');
+    expect(text).toContain('Docs       http://localhost:8080/docs');
+    expect(text).toContain('Dashboard  http://localhost:8080/   (not built yet: it points to the docs)');
+    expect(text).toContain('Store      embedded PostgreSQL (PGlite) in /srv/sightline-data');
+    expect(text).toContain('live: none');
+    expect(text).toContain('simulated: chatgpt, perplexity, google_ai_overview, gemini, claude');
+    expect(text).toMatch(/to ask a real engine, set its key: OPENAI_API_KEY, PERPLEXITY_API_KEY, SERPAPI_API_KEY/);
+    expect(text).not.toContain('ALLOW_PRIVATE_URLS');
+  });
+
+  it('keys make engines live; private URLs are called out; the database password never shows', () => {
+    const config = loadConfig({
+      OPENAI_API_KEY: 'sk-test-not-shown',
+      ALLOW_PRIVATE_URLS: 'true',
+      DATABASE_URL: 'postgres://app:hunter2-secret@db.internal:5433/sightline',
+      SECRET_KEY: 'a-secret-key-of-16-or-more',
+    });
+    const text = startupBanner(config, 'http://127.0.0.1:9000');
+    expect(text).toContain('live: chatgpt');
+    expect(text).toContain('simulated: perplexity, google_ai_overview, gemini, claude');
+    expect(text).not.toMatch(/set its key: OPENAI_API_KEY/);
+    expect(text).toMatch(/ALLOW_PRIVATE_URLS=true: callbacks, webhooks and page fetches may reach this machine/);
+    expect(text).toContain('Store      PostgreSQL at db.internal:5433/sightline');
+    expect(text).not.toMatch(/hunter2|sk-test/);
+  });
+
+  it('PROVIDERS_MODE=simulated says so instead of asking for keys', () => {
+    const text = startupBanner(loadConfig({ PROVIDERS_MODE: 'simulated', OPENAI_API_KEY: 'sk-x' }), 'http://[::]:8080');
+    expect(text).toContain('PROVIDERS_MODE=simulated: every engine is simulated');
+    expect(text).toContain('http://localhost:8080/v1');
+  });
+
+  it('helpers: a wildcard listen address becomes localhost; a bad DATABASE_URL is not echoed', () => {
+    expect(browsableBase('http://0.0.0.0:8080')).toBe('http://localhost:8080');
+    expect(browsableBase('http://10.1.2.3:8080')).toBe('http://10.1.2.3:8080');
+    expect(storeLabel({ databaseUrl: 'postgres://x:y@[bad', dataDir: '.' })).toBe('PostgreSQL (DATABASE_URL)');
+  });
+});

@@ -1,0 +1,93 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Invalid } from '../lib/errors.js';
+import { findBadText, firstInvalidUtf8 } from '../lib/text.js';
+
+// Every string a request carries meets one rule (src/lib/text.ts): valid Unicode, no NUL.
+// Three doors lead text in, each checked here:
+// - a JSON body: its bytes must be UTF-8 (decoding would otherwise turn a bad byte into
+//   U+FFFD in silence), and JSON escapes must not make a lone surrogate or a NUL;
+// - a query string: its percent-escapes must decode as UTF-8 (the stock parser keeps an
+//   undecodable value as the raw `%ED%A0%80`, a value the client never meant);
+// - path parameters: the router already refuses bad escapes (a 400 from frameworkErrors).
+
+/** Query parameters whose percent-encoding did not decode, kept out of sight of the schemas. */
+const UNDECODABLE = Symbol('undecodable query parameters');
+
+/** A null-prototype record: a parameter named `__proto__` is a parameter like any other. */
+function QueryRecord(): void {}
+QueryRecord.prototype = Object.create(null);
+
+function decode(part: string): string | null {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The query parser (the router's own rules: `+` is a space, a repeated name gives an array,
+ * a name without `=` has the value ''), plus a note of the parameters whose escapes do not
+ * decode as UTF-8. Their value is kept as sent, the way the stock parser keeps it.
+ */
+export function parseQuery(query: string): Record<string, unknown> {
+  const parsed = new (QueryRecord as unknown as new () => Record<string, string | string[]>)();
+  const bad: string[] = [];
+  for (const part of query.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    const name = decode(rawName);
+    const value = decode(rawValue);
+    if (name === null || value === null) bad.push(name ?? rawName);
+    const key = name ?? rawName;
+    const v = value ?? rawValue;
+    const prev = parsed[key];
+    if (prev === undefined) parsed[key] = v;
+    else if (Array.isArray(prev)) prev.push(v);
+    else parsed[key] = [prev, v];
+  }
+  if (bad.length) Object.defineProperty(parsed, UNDECODABLE, { value: bad, enumerable: false });
+  return parsed;
+}
+
+function undecodable(query: unknown): string | undefined {
+  return (query as { [UNDECODABLE]?: string[] } | null)?.[UNDECODABLE]?.[0];
+}
+
+/** The JSON body parser: Fastify's own (proto-poisoning checks, its errors), on bytes checked to be UTF-8. */
+function registerJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(new Invalid(`Request body is not valid UTF-8 text (invalid byte at offset ${firstInvalidUtf8(bytes)})`), undefined);
+      return;
+    }
+    parseJson(req, bytes.toString('utf8'), done);
+  });
+}
+
+/** Throws the 400 for the first string of the request that breaks the rule. */
+export function checkRequestText(req: FastifyRequest): void {
+  const name = undecodable(req.query);
+  if (name !== undefined) throw new Invalid(`query parameter ${name} is not valid percent-encoded UTF-8`);
+  for (const [value, label] of [
+    [req.body, ''],
+    [req.query, 'query parameter '],
+    [req.params, 'path parameter '],
+  ] as const) {
+    const bad = findBadText(value);
+    if (bad) throw new Invalid(`${bad.at ? `${label}${bad.at}` : 'Request body'} ${bad.problem}`);
+  }
+}
+
+export function registerRequestText(app: FastifyInstance): void {
+  registerJsonParser(app);
+  // Before schema validation: the values are checked as the client sent them, before any
+  // transform, and no schema message echoes text that cannot be shown.
+  app.addHook('preValidation', async (req) => checkRequestText(req));
+}
