@@ -42,6 +42,9 @@ describe('PATCH /projects/{project_id}', () => {
         language: 'de',
         brand_aliases: ['Acme Corp', 'Acme Inc'],
         created_at: expect.any(String),
+        bootstrap_status: expect.stringMatching(/^(initializing|completed|error)$/),
+        bootstrap_error: expect.toBeOneOf([null, expect.any(String)]),
+        callback_status: expect.toBeOneOf([null, 'pending', 'delivered', 'failed']),
       },
     });
     expect((await api.get(`/projects/${id}`)).json().data).toEqual(res.json().data);
