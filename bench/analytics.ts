@@ -14,6 +14,7 @@ import {
   machineInfo,
   revision,
   runLoad,
+  serviceEntry,
   startServer,
   table,
   updateReadmeSection,
@@ -117,7 +118,7 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
   // 350 requests per window never refuse the benchmark (the limiter still runs per request).
   const server = await startServer({
     name: `sightline-${store}`,
-    entry: 'src/main.ts',
+    entry: serviceEntry(APP_DIR),
     cwd: APP_DIR,
     // READ_CACHE_MB=0: every request computes its figures (the cache is measured apart below)
     env: { ...env, ROLE: 'api', LOG_LEVEL: 'warn', RATE_LIMIT_WINDOW_MS: '100', READ_CACHE_MB: '0' },
@@ -143,7 +144,7 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
   // a dashboard asking again for a figure nothing has changed since.
   const cached = await startServer({
     name: `sightline-${store}-cached`,
-    entry: 'src/main.ts',
+    entry: serviceEntry(APP_DIR),
     cwd: APP_DIR,
     env: { ...env, ROLE: 'api', LOG_LEVEL: 'warn', RATE_LIMIT_WINDOW_MS: '100' },
   });

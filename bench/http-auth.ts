@@ -203,7 +203,7 @@ function report(rows: Row[], machine: Machine, warning: string | null): string {
 
 const METHOD = `
 How it is measured:
-- Each server is a child process: \`node --import tsx src/main.ts\`, LOG_LEVEL=warn, ROLE=api (no job workers or
+- Each server is a child process: \`node dist/main.js\` (the build, on the pinned Node), LOG_LEVEL=warn, ROLE=api (no job workers or
   scheduler: the new project's bootstrap waits in the queue instead of running beside the measurement); the bare one
   is \`bench/bare-server.ts\`. Embedded: a temporary DATA_DIR, in-process limiter. PostgreSQL: the database
   \`${BENCH_DB}\` dropped and created for the run, SECRET_KEY set, REDIS_URL for the shared limiter (server mode).

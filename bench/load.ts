@@ -28,6 +28,7 @@ import {
   redisPid,
   revision,
   runLoad,
+  serviceEntry,
   sleep,
   startServer,
   table,
@@ -150,7 +151,7 @@ async function stopCluster(server: ServerProcess): Promise<void> {
   }
 }
 
-/** `src/cluster.ts` (npm run start:cluster) with the given counts, on one database. */
+/** `dist/cluster.js` (npm run start:cluster) with the given counts, on one database. */
 async function startCluster(
   name: string,
   db: string,
@@ -160,7 +161,7 @@ async function startCluster(
 ): Promise<ServerProcess> {
   const server = await startServer({
     name,
-    entry: 'src/cluster.ts',
+    entry: serviceEntry(APP_DIR, 'cluster'),
     cwd: APP_DIR,
     env: {
       DATABASE_URL: dbUrl(db),
@@ -508,10 +509,8 @@ async function insertProjects(runtime: Runtime): Promise<void> {
 
 async function sampleQueue(c: pg.Client, t0: number): Promise<Sample & { tickDone: boolean }> {
   const { rows } = await c.query<{ name: string; state: string; n: number }>(
-    `select name, state, count(*)::int as n from (
-       select name, state from pgboss.job where name = any($1)
-       union all select name, state from pgboss.archive where name = any($1)) j
-     group by 1, 2`,
+    // pg-boss 12 keeps finished jobs in its job table (no archive) until deleteAfterSeconds.
+    `select name, state, count(*)::int as n from pgboss.job where name = any($1) group by 1, 2`,
     [['project-refresh', 'daily-refresh-tick']],
   );
   const of = (name: string, ...states: string[]) => rows.filter((r) => r.name === name && states.includes(r.state)).reduce((a, r) => a + r.n, 0);
@@ -541,7 +540,7 @@ async function runRefresh(workers: number, capS: number): Promise<RefreshRun> {
     const fakeEnv = Object.assign({}, ...fakes.map((f) => f.env)) as Record<string, string>;
     await db.connect();
     const workerCount = async () =>
-      Number((await db.query(`select count(*)::int as n from worker_processes where role = 'worker'`)).rows[0].n) >= workers;
+      Number((await db.query(`select count(*)::int as n from pgboss.instance where name = 'worker' and stopped_on is null`)).rows[0].n) >= workers;
     server = await startCluster(`cluster-${workers}-workers`, REFRESH_DB, { api: 0, workers }, { ...fakeEnv, PROVIDERS_MODE: 'live', LOG_LEVEL: 'warn' }, workerCount);
     const workerPids = childPids(server.pid);
     const pgPids0 = await backendPids(REFRESH_DB);
@@ -800,9 +799,9 @@ How it is measured:
 - Rate limiter on, doing its whole work per request in Redis (REDIS_KEY_PREFIX=${REDIS_KEY_PREFIX}): RATE_LIMIT_WINDOW_MS=${WINDOW_MS}
   (the shortest allowed) and a key per connection (premium tier, 350 per key and window) so that it never refuses the
   benchmark; non-2xx must be 0. Latency percentiles from every answer's own timing.
-- Cluster processes: \`node --import tsx src/cluster.ts\`, LOG_LEVEL=info (no per-request logs); the API processes count
+- Cluster processes: \`node dist/cluster.js\` (the build), LOG_LEVEL=info (no per-request logs); the API processes count
   is checked from their "listening" lines before the warm-up. CPU from Linux /proc over the measured window.
-- Refresh: samples of \`pgboss.job\` (and its archive) by state for \`project-refresh\`, and \`count(*)\` of responses,
+- Refresh: samples of \`pgboss.job\` by state for \`project-refresh\`, and \`count(*)\` of responses,
   every ${SAMPLE_MS / 1000} s. answers/min = answers stored ÷ time from the tick to the last answer stored. The first worker
   count runs to completion or BENCH_LOAD_REFRESH_MAX_SECONDS (${REFRESH_MAX_S} s), whichever comes first.
 - \`npm run bench:load\`; sizes: BENCH_LOAD_PROMPTS / BENCH_LOAD_DAYS (reads), BENCH_LOAD_PROJECTS /

@@ -3,11 +3,14 @@
 // PostgreSQL (+ Redis) when TEST_DATABASE_URL is set. Extra arguments go to vitest
 // (`npm test -- src/modules/accounts`, `npm test -- -t "api-key"`).
 //
+// The service processes the tests start (test/child-service.ts, test/server-mode/) run the
+// build, `node dist/main.js`: dist/ is brought up to date first (scripts/build.mjs --if-stale).
+//
 // Each run writes vitest's JSON report to .test-results/<store>.json. The last line
 // printed is `N passed, N failed, N skipped` summed over the runs (CI reads it), and the
 // exit code is non-zero when a run failed, a report is missing, a suite failed to load
 // or a run executed no test.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -102,6 +105,13 @@ function judge(run) {
   if (run.signal) problems.push(`vitest was killed by ${run.signal}`);
   else if (run.exitCode !== 0) problems.push(`vitest exited with code ${run.exitCode}`);
   return { ...run, counts, problems };
+}
+
+const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('the build failed (above): the tests run the compiled service, so they cannot run');
+  console.log('0 passed, 1 failed, 0 skipped');
+  process.exit(1);
 }
 
 mkdirSync(resultsDir, { recursive: true });

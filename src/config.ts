@@ -8,16 +8,25 @@ const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
 
-export interface LeaseTimings {
-  /** How often this process says it is alive. */
-  heartbeatMs: number;
-  /** Silence after which a process counts as dead and its jobs go back to the queue. */
-  deadAfterMs: number;
-  /** How often this process looks for dead ones. */
-  reapEveryMs: number;
+/**
+ * How pg-boss notices a worker that died mid-job (kill -9, a lost machine). A running job
+ * carries a heartbeat the worker renews; once it is older than `heartbeatSeconds`, the next
+ * supervision pass (every `superviseSeconds`, in any worker) puts the job back in the queue as
+ * a retry, subject to its retry limit and delay. pg-boss refuses a heartbeat under 10 s.
+ */
+export interface JobTimings {
+  heartbeatSeconds: number;
+  superviseSeconds: number;
 }
 
-export const DEFAULT_LEASE_TIMINGS: LeaseTimings = { heartbeatMs: 5_000, deadAfterMs: 30_000, reapEveryMs: 10_000 };
+export const DEFAULT_JOB_TIMINGS: JobTimings = { heartbeatSeconds: 30, superviseSeconds: 10 };
+
+/** Settings of the job leases that pg-boss's heartbeat replaced: refused with a pointer, never silently ignored. */
+const RETIRED = {
+  JOB_HEARTBEAT_MS: 'JOB_HEARTBEAT_SECONDS',
+  JOB_DEAD_AFTER_MS: 'JOB_HEARTBEAT_SECONDS',
+  JOB_REAP_EVERY_MS: 'JOB_SUPERVISE_SECONDS',
+} as const;
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -49,11 +58,10 @@ const EnvSchema = z.object({
   // Prefix of the rate-limit keys in Redis: several deployments (or test runs) can share
   // one Redis without sharing windows.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('sightline:rl:'),
-  // Job leases (src/jobs/leases.ts): a worker's heartbeat, the silence after which its
-  // running jobs go back to the queue, and how often workers look for silent ones.
-  JOB_HEARTBEAT_MS: z.coerce.number().int().min(50).default(DEFAULT_LEASE_TIMINGS.heartbeatMs),
-  JOB_DEAD_AFTER_MS: z.coerce.number().int().min(100).default(DEFAULT_LEASE_TIMINGS.deadAfterMs),
-  JOB_REAP_EVERY_MS: z.coerce.number().int().min(50).default(DEFAULT_LEASE_TIMINGS.reapEveryMs),
+  // pg-boss's job heartbeat (see JobTimings): the silence after which a running job is
+  // handed back, and how often workers look for such jobs.
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(DEFAULT_JOB_TIMINGS.heartbeatSeconds),
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_JOB_TIMINGS.superviseSeconds),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   PERPLEXITY_API_KEY: z.string().optional(),
@@ -102,8 +110,8 @@ export interface Config {
   /** Bytes of serialized analytics responses each process may cache (0: off). */
   readCacheBytes: number;
   redisKeyPrefix: string;
-  /** Heartbeat, dead-after and reap intervals of job leases. */
-  leaseTimings: LeaseTimings;
+  /** pg-boss's job heartbeat and supervision interval. */
+  jobTimings: JobTimings;
   env: Env;
 }
 
@@ -141,6 +149,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v !== ''),
   );
+  const retired = Object.entries(RETIRED).filter(([name]) => source[name] !== undefined && source[name] !== '');
+  if (retired.length) {
+    const lines = retired.map(([name, now]) => `${name}: replaced by ${now} (pg-boss's job heartbeat, in seconds; see README)`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -169,14 +182,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     authCacheMs: env.AUTH_CACHE_MS,
     readCacheBytes: Math.round(env.READ_CACHE_MB * 1024 * 1024),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
-    leaseTimings: { heartbeatMs: env.JOB_HEARTBEAT_MS, deadAfterMs: env.JOB_DEAD_AFTER_MS, reapEveryMs: env.JOB_REAP_EVERY_MS },
+    jobTimings: { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, superviseSeconds: env.JOB_SUPERVISE_SECONDS },
     env,
     ...overrides,
   };
-  if (config.leaseTimings.deadAfterMs < 2 * config.leaseTimings.heartbeatMs) {
-    // A live worker that misses one beat must not look dead and lose its jobs.
-    throw new ConfigError('JOB_DEAD_AFTER_MS must be at least twice JOB_HEARTBEAT_MS');
-  }
   if (config.databaseUrl && !config.secretKey) {
     throw new ConfigError('SECRET_KEY is required when DATABASE_URL is set (server mode)');
   }

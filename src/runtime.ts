@@ -52,7 +52,7 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       supervise: worker,
       schedule: worker,
       role: config.role,
-      leaseTimings: config.leaseTimings,
+      timings: config.jobTimings,
     });
     const serving = config.role !== 'worker';
     const authCache = serving ? new AuthCache(store, config.authCacheMs) : null;

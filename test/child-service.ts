@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,18 @@ export interface ServiceProcess {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+let built = false;
+/**
+ * Builds dist/ when src/ is newer than the last build (scripts/build.mjs, as `npm start` does
+ * first), once per test process: the tests run the compiled service, the artefact `npm start`
+ * and the Docker image run, not the sources through a loader.
+ */
+export function ensureBuilt(): void {
+  if (built) return;
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  built = true;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -29,13 +41,14 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * The real service as an operator runs it (`node --import tsx src/main.ts`), with only the
- * given environment (no TEST_* or DATABASE_URL leaks in from the test run). Resolves
+ * The real service as an operator runs it (`node dist/main.js`, on this test run's Node), with
+ * only the given environment (no TEST_* or DATABASE_URL leaks in from the test run). Resolves
  * once /healthz answers.
  */
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -44,8 +44,10 @@ export interface ServerProcess {
 
 export interface StartOptions {
   name: string;
-  /** A .ts file relative to `cwd`, run with `node --import tsx`. */
+  /** Relative to `cwd`: a .js file (the build) runs with plain node, a .ts file with `node --import tsx`. */
   entry: string;
+  /** The node executable (default: this process's, the project's pinned Node). */
+  node?: string;
   /** Where the server runs (default: this repository; see BENCH_APP_DIR). */
   cwd?: string;
   env: Record<string, string>;
@@ -76,7 +78,9 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     nodeArgs.push('--import', pathToFileURL(path.join(ROOT, 'bench', 'profile-hook.ts')).href);
   }
 
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, opts.entry], {
+  // The profile hook is TypeScript too, so a profiled build still needs the loader.
+  const loader = opts.entry.endsWith('.ts') || opts.profileFile ? ['--import', 'tsx'] : [];
+  const child = spawn(opts.node ?? process.execPath, [...loader, ...nodeArgs, opts.entry], {
     cwd: opts.cwd ?? ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

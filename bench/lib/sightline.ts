@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,6 +52,18 @@ export async function redisScriptCalls(): Promise<number> {
   return calls;
 }
 
+/**
+ * The entry point that runs a checkout's service: its build (dist/, brought up to date first
+ * by the checkout's own scripts/build.mjs), or, for a checkout from before the build existed
+ * (an A/B run against an older commit), its sources through tsx.
+ */
+export function serviceEntry(appDir: string, file: 'main' | 'cluster' | 'cli' = 'main'): string {
+  const build = path.join(appDir, 'scripts', 'build.mjs');
+  if (!fs.existsSync(build)) return `src/${file}.ts`;
+  execFileSync(process.execPath, [build, '--if-stale'], { cwd: appDir, stdio: 'inherit' });
+  return `dist/${file}.js`;
+}
+
 export interface SightlineOptions {
   name: string;
   store: 'embedded' | 'postgres';
@@ -62,8 +75,8 @@ export interface SightlineOptions {
 }
 
 /**
- * `node --import tsx src/main.ts` on a temporary DATA_DIR, or on the database
- * sightline_bench dropped and created for it. stop() also removes the store.
+ * The service (`node dist/main.js`, see serviceEntry) on a temporary DATA_DIR, or on the
+ * database sightline_bench dropped and created for it. stop() also removes the store.
  */
 export async function startSightline(opts: SightlineOptions): Promise<ServerProcess> {
   const env: Record<string, string> = { LOG_LEVEL: 'warn', PROVIDERS_MODE: 'simulated', ...opts.env };
@@ -88,7 +101,8 @@ export async function startSightline(opts: SightlineOptions): Promise<ServerProc
   }
   let server: ServerProcess;
   try {
-    server = await startServer({ name: opts.name, entry: 'src/main.ts', cwd: opts.appDir ?? APP_DIR, env, profileFile: opts.profileFile });
+    const cwd = opts.appDir ?? APP_DIR;
+    server = await startServer({ name: opts.name, entry: serviceEntry(cwd), cwd, env, profileFile: opts.profileFile });
   } catch (err) {
     await removeStore();
     throw err;

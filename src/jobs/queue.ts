@@ -1,36 +1,62 @@
-import PgBoss from 'pg-boss';
+import { PgBoss, type Queue } from 'pg-boss';
+import { DEFAULT_JOB_TIMINGS, type JobTimings } from '../config.js';
 import type { ServiceContext } from '../context.js';
 import type { Logger } from '../lib/log.js';
 import type { Store } from '../store/index.js';
 import type { JobQueue, JobSpec, JobStatus, SendOptions } from './catalog.js';
-import type { LeaseTimings } from '../config.js';
-import { Leases } from './leases.js';
 import type { BoundJob } from './registry.js';
+import { upgradeFromPgBoss10 } from './upgrade-v10.js';
 
 /** Advisory lock key that serialises queue set-up when several processes start at once. */
 export const JOBS_SETUP_LOCK_KEY = 7_403_112_902;
+/** pg-boss's schema; tests and operators read pgboss.job. */
+export const JOBS_SCHEMA = 'pgboss';
 
-/** pg-boss on our own connection (PGlite or PostgreSQL): the queues of the job catalog. */
+export interface JobsOptions {
+  /** Run pg-boss's supervision (expiry, lost heartbeats, maintenance) in this process. */
+  supervise: boolean;
+  /** Run pg-boss's cron scheduler in this process. */
+  schedule: boolean;
+  /** Names this process in pg-boss's instance registry (pgboss.instance): all, api, worker, migrate. */
+  role?: string;
+  timings?: JobTimings;
+}
+
+/**
+ * pg-boss on our own connection (PGlite or PostgreSQL): the queues of the job catalog.
+ *
+ * A worker killed mid-job needs no code of ours: every queue has a heartbeat
+ * (`JOB_HEARTBEAT_SECONDS`), pg-boss renews it while the handler runs, and a supervising
+ * process hands a job whose heartbeat went silent back to the queue as a retry. Handlers are
+ * idempotent, so running a job again is safe.
+ */
 export class Jobs implements JobQueue {
   readonly boss: PgBoss;
   readonly #defs = new Map<string, JobSpec<any>>();
+  readonly #timings: JobTimings;
   #started = false;
-  #leases: Leases | null = null;
 
   constructor(
     private readonly store: Store,
     catalog: JobSpec<any>[],
     private readonly log: Logger,
-    private readonly opts: { supervise: boolean; schedule: boolean; role?: string; leaseTimings?: LeaseTimings },
+    opts: JobsOptions,
   ) {
     for (const d of catalog) this.#defs.set(d.name, d);
+    this.#timings = opts.timings ?? DEFAULT_JOB_TIMINGS;
     this.boss = new PgBoss({
       db: store,
-      schema: 'pgboss',
+      schema: JOBS_SCHEMA,
+      backend: store.kind === 'pglite' ? 'pglite' : 'postgres',
       supervise: opts.supervise,
       schedule: opts.schedule,
       migrate: true,
-    } as any);
+      // One pass looks for expired jobs and lost heartbeats; the monitor interval gates the
+      // same pass per queue, so both follow JOB_SUPERVISE_SECONDS.
+      superviseIntervalSeconds: this.#timings.superviseSeconds,
+      monitorIntervalSeconds: this.#timings.superviseSeconds,
+      instanceName: opts.role,
+    });
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
   }
 
@@ -40,10 +66,10 @@ export class Jobs implements JobQueue {
   }
 
   /**
-   * Runs `fn` while no other process of this database sets up its queue: pg-boss creates a
-   * queue (a row plus a partition of its job table) in one statement that deadlocks when
-   * several processes start at once on a fresh database. The embedded store has one
-   * process, so no lock.
+   * Runs `fn` while no other process of this database sets up its queue: the upgrade from a
+   * pg-boss 10 schema must run once, and queue creation used to deadlock when several
+   * processes started at once on a fresh database. The embedded store has one process, so
+   * no lock.
    */
   async #exclusive(fn: () => Promise<void>): Promise<void> {
     if (this.store.kind !== 'postgres') return fn();
@@ -54,58 +80,54 @@ export class Jobs implements JobQueue {
   }
 
   async #setUp(): Promise<void> {
+    // pg-boss 12 cannot migrate a pg-boss 10 schema: set it aside first, carry its jobs over after.
+    const upgrade = await upgradeFromPgBoss10(this.store, JOBS_SCHEMA, this.log);
     await this.boss.start();
-    if (this.store.kind === 'pglite') {
-      // The data-folder lock guarantees this process is the store's only user, so a job
-      // still marked active was cut off by a crash or kill: make it runnable again now
-      // instead of waiting for it to expire.
-      const { rowCount } = await this.store.query(
-        `update pgboss.job set state = 'retry', start_after = now() where state = 'active'`,
-      );
-      if (rowCount) this.log.warn({ jobs: rowCount }, 'resumed jobs interrupted by the last stop');
-    }
     for (const d of this.#defs.values()) {
-      await this.boss.createQueue(d.name, {
-        name: d.name,
-        policy: d.policy ?? 'standard',
-        retryLimit: d.retry.limit,
-        retryDelay: d.retry.delaySeconds,
-        retryBackoff: d.retry.backoff,
-        expireInSeconds: d.expireInSeconds,
-      } as any);
+      const options = this.#queueOptions(d);
+      // createQueue leaves an existing queue as it is: the update applies a changed retry
+      // policy or heartbeat to queues created by an earlier release.
+      await this.boss.createQueue(d.name, { policy: d.policy ?? 'standard', ...options });
+      await this.boss.updateQueue(d.name, options);
     }
+    await upgrade?.carryOver(this.boss);
+  }
+
+  #queueOptions(d: JobSpec<any>): Omit<Queue, 'name' | 'policy'> {
+    return {
+      retryLimit: d.retry.limit,
+      retryDelay: d.retry.delaySeconds,
+      retryBackoff: d.retry.backoff,
+      expireInSeconds: d.expireInSeconds,
+      heartbeatSeconds: this.#timings.heartbeatSeconds,
+    };
   }
 
   /** Registers the cron definitions (worker and all roles). */
   async schedule(): Promise<void> {
     for (const d of this.#defs.values()) {
-      if (d.cron) await this.boss.schedule(d.name, d.cron, {}, { tz: 'UTC' } as any);
+      if (d.cron) await this.boss.schedule(d.name, d.cron, {}, { tz: 'UTC' });
     }
   }
 
   /** Starts the handlers of the registry (worker and all roles). */
   async work(ctx: ServiceContext, registry: BoundJob[]): Promise<void> {
-    const leases = (this.#leases = new Leases(this.store, this.log, this.opts.role ?? 'worker', this.opts.leaseTimings));
-    await leases.start();
     for (const { spec: d, handle } of registry) {
+      // One work() per slot rather than localConcurrency: notifyWorker below wakes one worker id.
       for (let i = 0; i < (d.concurrency ?? 1); i++) {
-        // includeMetadata: without it pg-boss leaves out retryCount, and no handler could tell its last attempt
         let workerId = '';
-        workerId = await this.boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true }, async ([job]) => {
-          // pg-boss waits a polling interval after every fetch, even a fruitful one: ask for
-          // the next job at once after finishing one, and wait only when the queue is empty.
+        workerId = await this.boss.work<unknown>(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+          // pg-boss 12 still waits out the rest of its polling interval after a fruitful fetch
+          // (src/worker.ts: burst mode needs batchSize > 1): ask for the next job as soon as this
+          // one ends, and wait only when the queue is empty.
           setImmediate(() => this.boss.notifyWorker(workerId));
+          this.log.debug({ job: job.id, queue: d.name, retryCount: job.retryCount }, 'job started');
           const parsed = d.payload.safeParse(job.data);
           if (!parsed.success) {
             this.log.error({ job: job.id, queue: d.name, issues: parsed.error.issues }, 'bad job payload');
             throw new Error(`Invalid payload for ${d.name}`);
           }
-          await leases.take(job.id, d.name);
-          try {
-            return await handle(ctx, parsed.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
-          } finally {
-            await leases.release(job.id).catch(() => {});
-          }
+          return handle(ctx, parsed.data, { id: job.id, retryCount: job.retryCount });
         });
       }
     }
@@ -113,16 +135,16 @@ export class Jobs implements JobQueue {
 
   async send<P>(job: JobSpec<P>, payload: P, opts: SendOptions = {}): Promise<string | null> {
     if (this.#defs.get(job.name) !== job) throw new Error(`Unknown job ${job.name}`);
-    const data = job.payload.parse(payload);
-    return this.boss.send(job.name, data as object, {
+    const data = job.payload.parse(payload) as object;
+    return this.boss.send(job.name, data, {
       id: opts.id,
-      startAfter: opts.startAfter as any,
+      startAfter: opts.startAfter,
       singletonKey: opts.singletonKey,
       db: opts.tx,
-    } as any);
+    });
   }
 
-  /** A job of any queue by id, live or archived. */
+  /** A job of any queue by id, while pg-boss keeps it (a week after it ends, by default). */
   async find(id: string): Promise<JobStatus | null> {
     for (const name of this.#defs.keys()) {
       const found = await this.status(name, id);
@@ -132,25 +154,17 @@ export class Jobs implements JobQueue {
   }
 
   async status(name: string, id: string): Promise<JobStatus | null> {
-    const job = (await this.boss.getJobById(name, id, { includeArchive: true } as any)) as any;
+    const [job] = await this.boss.findJobs(name, { id });
     if (!job) return null;
-    return {
-      id: job.id,
-      name: job.name,
-      state: job.state,
-      output: job.output,
-      createdOn: job.createdOn ?? job.created_on,
-      completedOn: job.completedOn ?? job.completed_on ?? null,
-    };
+    return { id: job.id, name: job.name, state: job.state, output: job.output, createdOn: job.createdOn, completedOn: job.completedOn };
   }
 
-  /** Stop fetching; wait (bounded) for running handlers; in-flight jobs left are retried later. */
+  /** Stop fetching; wait (bounded) for running handlers; pg-boss fails what is left, to be retried. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
-    await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as any).catch((err) => {
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: false }).catch((err) => {
       this.log.warn({ err }, 'job queue stop');
     });
-    await this.#leases?.stop();
   }
 }

@@ -544,28 +544,3 @@ export const workflows = pgTable(
       .where(sql`status in ('running', 'awaiting_approval')`),
   ],
 );
-
-// ---------------------------------------------------------------------------------------
-// Job leases: which worker process runs which job, and when each process last said it was
-// alive. A job whose worker stopped answering (kill -9, a lost machine) is handed back to
-// the queue by any other worker within seconds, instead of waiting for its expiry.
-
-export const workerProcesses = pgTable('worker_processes', {
-  id: text('id').primaryKey(),
-  role: text('role').notNull(),
-  host: text('host').notNull(),
-  pid: integer('pid').notNull(),
-  startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
-
-export const jobLeases = pgTable(
-  'job_leases',
-  {
-    jobId: uuid('job_id').primaryKey(),
-    queue: text('queue').notNull(),
-    workerId: text('worker_id').notNull(),
-    takenAt: timestamp('taken_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  },
-  (t) => [index('job_leases_worker_idx').on(t.workerId)],
-);

@@ -10,10 +10,10 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach } from 'vitest';
-import { freePort } from '../child-service.js';
+import { ensureBuilt, freePort } from '../child-service.js';
 import { until } from '../helpers.js';
 
-// Server mode as an operator runs it: real `node --import tsx src/main.ts` processes with
+// Server mode as an operator runs it: real `node dist/main.js` processes (the build) with
 // ROLE=api / ROLE=worker on one PostgreSQL database (and Redis), driven over HTTP, checked
 // in the database. Every process, database, Redis key and server started here is tracked
 // and removed by `cleanup()` (call it from afterAll: it runs even when a test failed).
@@ -110,8 +110,9 @@ export interface Proc {
 }
 
 function spawnNode(args: string[], role: Proc['role'], env: Record<string, string>, port = 0): Proc {
+  ensureBuilt();
   // Only what the service needs: nothing leaks in from the test run (TEST_*, DATABASE_URL).
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? '/tmp', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -158,9 +159,9 @@ export function printProcessOutputOnFailure(): void {
   });
 }
 
-/** `node --import tsx src/cli.ts migrate` (what `npm run migrate` runs). */
+/** `node dist/cli.js migrate` (what `npm run migrate` runs). */
 export async function runMigrate(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const p = spawnNode(['src/cli.ts', 'migrate'], 'cli', env);
+  const p = spawnNode(['dist/cli.js', 'migrate'], 'cli', env);
   const { code } = await p.exited;
   return { code, output: p.output() };
 }
@@ -168,10 +169,12 @@ export async function runMigrate(env: Record<string, string>): Promise<{ code: n
 /**
  * One service process. An API process is up once /healthz answers; a worker (no HTTP
  * listener) once it logs that it started, which it does after its handlers are registered.
+ * Workers log at debug level: their "job started" lines tell jobHolder() who runs what.
  */
 export async function startProcess(role: 'api' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<Proc> {
   const port = role === 'api' ? await freePort() : 0;
-  const p = spawnNode(['src/main.ts'], role, { LOG_LEVEL: 'info', ...env, ROLE: role, PORT: String(port) }, port);
+  const level = role === 'worker' ? 'debug' : 'info';
+  const p = spawnNode(['dist/main.js'], role, { LOG_LEVEL: level, ...env, ROLE: role, PORT: String(port) }, port);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!p.alive()) throw new Error(`${role} process exited while starting:\n${p.output()}`);
@@ -209,18 +212,30 @@ export async function call(base: string, method: string, url: string, body?: unk
   }
 }
 
-/** The worker process holding the lease of a running job of `queue` (from job_leases). */
-export async function leaseHolder(db: Database, queue: string, workers: Proc[]): Promise<Proc | null> {
-  const found = await rows<{ pid: number }>(
-    db,
-    `select w.pid from job_leases l join worker_processes w on w.id = l.worker_id where l.queue = $1`,
-    [queue],
+/**
+ * The live worker running a job of `queue` now: a worker logs "job started" with the job id
+ * (at debug level), and pg-boss's table says which of those jobs is still active. When a job
+ * was started more than once (a retry), the latest start counts.
+ */
+export async function jobHolder(db: Database, queue: string, workers: Proc[]): Promise<Proc | null> {
+  const active = new Set(
+    (await rows<{ id: string }>(db, `select id from pgboss.job where name = $1 and state = 'active'`, [queue])).map((r) => r.id),
   );
-  for (const r of found) {
-    const p = workers.find((w) => w.pid === Number(r.pid) && w.alive());
-    if (p) return p;
+  let latest: { at: number; worker: Proc } | null = null;
+  for (const w of workers) {
+    if (!w.alive()) continue;
+    for (const line of w.output().split('\n')) {
+      if (!line.includes('"job started"')) continue;
+      try {
+        const entry = JSON.parse(line) as { time: number; queue?: string; job?: string };
+        if (entry.queue !== queue || !entry.job || !active.has(entry.job)) continue;
+        if (!latest || entry.time > latest.at) latest = { at: entry.time, worker: w };
+      } catch {
+        /* a partial line: the rest is still on its way */
+      }
+    }
   }
-  return null;
+  return latest?.worker ?? null;
 }
 
 // ---------------------------------------------------------------- accounts
