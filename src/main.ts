@@ -1,12 +1,12 @@
-import { ConfigError, loadConfig } from './config.js';
-import { createRuntime } from './runtime.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createRuntime, type Runtime } from './runtime.js';
 import { StoreLockedError } from './store/lock.js';
 import { createLogger } from './logger.js';
 import { startupBanner } from './banner.js';
 import { listenProblem, portProblem } from './lib/port-check.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   // collector) gets JSON lines, as before.
   const atTerminal = process.stdout.isTTY === true;
   const log = createLogger(config, { pretty: atTerminal });
-  let runtime;
+  let runtime: Runtime;
   try {
     runtime = await createRuntime(config, log);
   } catch (err) {

@@ -50,7 +50,7 @@ describe('npm start at a terminal', () => {
       await waitFor(() => out, /Stop with Ctrl\+C\./, 120_000);
       expect(out).toContain(`API        http://127.0.0.1:${port}/v1`);
       expect(out).toContain(`Docs       http://127.0.0.1:${port}/docs`);
-      expect(out).toMatch(/Store      embedded PostgreSQL \(PGlite\) in \//);
+      expect(out).toMatch(/Store {6}embedded PostgreSQL \(PGlite\) in \//);
       expect(out).toMatch(/simulated: chatgpt, perplexity, google_ai_overview, gemini, claude/);
       expect(out).toMatch(/set its key: OPENAI_API_KEY/);
 

@@ -112,7 +112,7 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
       buf += chunk;
-      let i;
+      let i: number;
       while ((i = buf.indexOf('\n')) >= 0) {
         onLine(buf.slice(0, i));
         buf = buf.slice(i + 1);

@@ -32,13 +32,13 @@ export interface JobsOptions {
  */
 export class Jobs implements JobQueue {
   readonly boss: PgBoss;
-  readonly #defs = new Map<string, JobSpec<any>>();
+  readonly #defs = new Map<string, JobSpec<unknown>>();
   readonly #timings: JobTimings;
   #started = false;
 
   constructor(
     private readonly store: Store,
-    catalog: JobSpec<any>[],
+    catalog: JobSpec<unknown>[],
     private readonly log: Logger,
     opts: JobsOptions,
   ) {
@@ -93,7 +93,7 @@ export class Jobs implements JobQueue {
     await upgrade?.carryOver(this.boss);
   }
 
-  #queueOptions(d: JobSpec<any>): Omit<Queue, 'name' | 'policy'> {
+  #queueOptions(d: JobSpec<unknown>): Omit<Queue, 'name' | 'policy'> {
     return {
       retryLimit: d.retry.limit,
       retryDelay: d.retry.delaySeconds,
