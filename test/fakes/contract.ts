@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpSettings } from '../../src/ports/providers/http.js';
 import { ProviderError, type ProviderAdapter, type ProviderName } from '../../src/ports/providers/types.js';
+import { until } from '../helpers.js';
 import { FAKE_API_KEY, startFakeProvider, type FakeBehaviour, type FakeProvider } from './server.js';
 
 export type MakeAdapter = (fake: FakeProvider, http: Partial<HttpSettings>, apiKey?: string) => ProviderAdapter;
@@ -115,7 +116,9 @@ export function liveAdapterContract(kind: ProviderName, make: MakeAdapter, expec
       const f = await start({ then: 'hang' });
       const ctl = new AbortController();
       const pending = make(f, fastHttp().http).ask(ASK, ctl.signal);
-      setTimeout(() => ctl.abort(), 30);
+      // Cancel once the vendor has the request (a fixed delay races a busy machine).
+      await until(async () => f.apiRequests().length === 1, 10_000, 5);
+      ctl.abort();
       const e = await rejection(pending);
       expect(e.retryable).toBe(false);
       expect(e.message).toMatch(/cancelled/);
