@@ -58,6 +58,8 @@ export class Jobs implements JobQueue {
       instanceName: opts.role,
     });
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+    // pg-boss's own diagnoses (a slow query, a queue backlog, clock skew, vacuum falling behind).
+    this.boss.on('warning', (w) => this.log.warn({ data: w.data }, `job queue: ${w.message}`));
   }
 
   async start(): Promise<void> {
