@@ -21,10 +21,11 @@ const tempDir = () => {
 };
 
 describe('starting on a port another process holds', () => {
-  it('says so plainly, exits 1, and creates nothing', { timeout: 120_000 }, async () => {
-    first = await startService({ DATA_DIR: tempDir(), PROVIDERS_MODE: 'simulated' });
+  it('says so plainly, exits 1, and creates nothing', { timeout: 300_000 }, async () => {
+    // A fresh embedded store takes a while to come up when the whole suite shares two cores.
+    first = await startService({ DATA_DIR: tempDir(), PROVIDERS_MODE: 'simulated' }, 180_000);
     const secondDir = path.join(tempDir(), 'data');
-    const second = await runToExit({ DATA_DIR: secondDir, PORT: String(first.port), PROVIDERS_MODE: 'simulated' });
+    const second = await runToExit({ DATA_DIR: secondDir, PORT: String(first.port), PROVIDERS_MODE: 'simulated' }, 90_000);
     expect(second.code, second.stdout + second.stderr).toBe(1);
     expect(second.stderr.trim()).toBe(
       `Port ${first.port} is already in use on 127.0.0.1: is Sightline already running? Set PORT to another port.`,

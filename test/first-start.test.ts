@@ -32,7 +32,7 @@ async function waitFor(read: () => string, pattern: RegExp, timeoutMs: number): 
 }
 
 describe('npm start at a terminal', () => {
-  it.skipIf(!HAS_SCRIPT)('prints the banner and readable lines, no JSON; GET / points to the docs', { timeout: 150_000 }, async () => {
+  it.skipIf(!HAS_SCRIPT)('prints the banner and readable lines, no JSON; GET / points to the docs', { timeout: 240_000 }, async () => {
     const port = await freePort();
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: tempDir(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
     // Its own process group, so the whole terminal session is stopped by its id at the end.
@@ -47,7 +47,7 @@ describe('npm start at a terminal', () => {
     child.stderr!.on('data', (d) => (out += d));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      await waitFor(() => out, /Stop with Ctrl\+C\./, 120_000);
+      await waitFor(() => out, /Stop with Ctrl\+C\./, 180_000);
       expect(out).toContain(`API        http://127.0.0.1:${port}/v1`);
       expect(out).toContain(`Docs       http://127.0.0.1:${port}/docs`);
       expect(out).toMatch(/Store {6}embedded PostgreSQL \(PGlite\) in \//);
@@ -70,8 +70,8 @@ describe('npm start at a terminal', () => {
 });
 
 describe('npm start piped (not a terminal)', () => {
-  it('keeps JSON log lines and prints no banner', { timeout: 120_000 }, async () => {
-    piped = await startService({ DATA_DIR: tempDir(), LOG_LEVEL: 'info' });
+  it('keeps JSON log lines and prints no banner', { timeout: 240_000 }, async () => {
+    piped = await startService({ DATA_DIR: tempDir(), LOG_LEVEL: 'info' }, 180_000);
     await fetch(`${piped.base}/healthz`);
     await waitFor(() => piped!.output(), /"route":"\/healthz"/, 10_000);
     const lines = piped.output().split('\n').filter(Boolean);
