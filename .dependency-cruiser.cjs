@@ -5,7 +5,7 @@
 // entry points (runtime, main, cli, cluster). Tests may import anything.
 const ROUTES = '^src/modules/[^/]+/[^/]*routes[.]ts$|^src/modules/index[.]ts$';
 const SURFACES = `^src/(http|mcp|dashboard)/|^src/server\\.ts$|${ROUTES}`;
-const ENTRY = '^src/(runtime|main|cli|cluster|logger)[.]ts$';
+const ENTRY = '^src/(runtime|main|cli|cluster|logger|banner)[.]ts$';
 const BACKGROUND = '^src/(collection|deliveries|workflows)/';
 const QUEUE = '^src/jobs/(registry|queue|leases)\\.ts$';
 
