@@ -46,7 +46,7 @@ export interface TestApp {
 export async function startTestApp(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
-  log: pino.Logger = pino({ level: 'silent' }),
+  log: pino.Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
 ): Promise<TestApp> {
   let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
   const base: Partial<Config> = { memoryStore: true, logLevel: 'silent', role: 'all' };

@@ -66,6 +66,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         return fail(400, 'Content-Length does not match the body');
     }
     if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return fail(400, 'Malformed JSON body');
+    // A record the request refers to was deleted meanwhile (another process may still have
+    // trusted a cached row for AUTH_CACHE_MS): gone, not a server error.
+    if ((err as { code?: string }).code === '23503') return fail(404, 'A record this request refers to no longer exists');
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return fail(status, err.message || 'Bad request');
     req.log.error({ err }, 'unhandled error');

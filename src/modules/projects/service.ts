@@ -37,11 +37,12 @@ export async function requireProject(ctx: RequestContext, projectId: string, tx:
   // of every project route): a project's team never changes. Its other fields can (PATCH),
   // so what is shown of them is read fresh.
   const cacheable = tx === ctx.store && !fresh;
-  let row = cacheable ? ctx.projectCache.get(projectId) : undefined;
+  const key = projectId.toLowerCase(); // a UUID in any case names one project
+  let row = cacheable ? ctx.projectCache.get(key) : undefined;
   if (!row) {
     const { rows } = await tx.query<ProjectRow>(`select ${COLUMNS} from projects where id = $1`, [projectId]);
     row = rows[0];
-    if (row && tx === ctx.store) ctx.projectCache.set(projectId, row);
+    if (row && tx === ctx.store) ctx.projectCache.set(key, row);
   }
   if (!row) throw new NotFound('Project not found');
   if (row.team_id !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
@@ -159,7 +160,7 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
     if (brandChanged) await ctx.jobs.send(reanalyseJob, { projectId }, { tx, singletonKey: projectId });
     return rows[0];
   });
-  ctx.projectCache.set(projectId, updated);
+  ctx.projectCache.set(projectId.toLowerCase(), updated);
   return getProject(ctx, projectId);
 }
 
@@ -193,6 +194,6 @@ export async function deleteProject(ctx: RequestContext, projectId: string) {
     );
     await tx.query(`delete from projects where id = $1`, [projectId]);
   });
-  ctx.projectCache.delete(projectId);
+  ctx.projectCache.delete(projectId.toLowerCase());
   return { projectId, message: 'Project and everything under it deleted' };
 }
