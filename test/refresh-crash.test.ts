@@ -9,7 +9,7 @@ import { call, startService, type ServiceProcess } from './child-service.js';
 import { STORE, uniqueEmail, until } from './helpers.js';
 
 // A collection run killed with SIGKILL mid-run and started again loses nothing and counts
-// nothing twice: every (prompt, provider, day) is stored once, rollups match, and the
+// nothing twice: every (prompt, provider, day, sample) is stored once, rollups match, and the
 // credits spent equal the answers stored. Embedded store, the compiled service
 // (`node dist/main.js`): the cut-off job still counts as active after the restart, until
 // pg-boss sees its heartbeat is older than JOB_HEARTBEAT_SECONDS (10 s here) and retries it
@@ -51,6 +51,8 @@ describe.skipIf(STORE !== 'pglite')('refresh killed mid-run', () => {
       await call(a.base, 'POST', '/account/projects', { brand_name: 'Acme CRM', brand_url: 'http://127.0.0.1:1/', webhook_url: receiver.url }, auth)
     ).json.data.project_id;
     await receiver.waitFor(1, 60_000);
+    // Two samples per prompt and provider (pro allows 3): each is an answer of its own.
+    expect((await call(a.base, 'PATCH', `/projects/${projectId}`, { samples_per_run: 2 }, auth)).status).toBe(200);
 
     const topic = (await call(a.base, 'POST', `/projects/${projectId}/topics`, { name: 'Crash test' }, auth)).json.data.topic_id;
     const texts = Array.from({ length: 12 }, (_, i) => `which crm is best for team size ${i + 2}`);
@@ -59,11 +61,11 @@ describe.skipIf(STORE !== 'pglite')('refresh killed mid-run', () => {
       const list = (await call(base, 'GET', `/projects/${projectId}/prompts`, undefined, auth)).json.data.prompts as any[];
       return list.filter((p) => texts.includes(p.content)).map((p) => p.volume as number);
     };
-    // Kill once some, not all, of the 60 new answers are stored.
+    // Kill once some, not all, of the 120 new answers (12 prompts × 5 providers × 2 samples) are stored.
     await until(async () => {
       const v = await volumes(a.base);
       const sum = v.reduce((s, x) => s + x, 0);
-      return sum >= 4 && sum < 60;
+      return sum >= 4 && sum < 120;
     }, 60_000, 50);
     await a.kill();
 
@@ -71,14 +73,15 @@ describe.skipIf(STORE !== 'pglite')('refresh killed mid-run', () => {
     procs.push(b);
     const final = await until(async () => {
       const v = await volumes(b.base);
-      return v.length === 12 && v.every((x) => x >= 5) && v;
+      return v.length === 12 && v.every((x) => x >= 10) && v;
       // Every 2 s: a minute of polling stays under the key's 70 requests a minute.
     }, 150_000, 2_000);
-    expect(final).toEqual(new Array(12).fill(5));
+    expect(final).toEqual(new Array(12).fill(10));
     const all = (await call(b.base, 'GET', `/projects/${projectId}/prompts`, undefined, auth)).json.data;
     expect(all.total).toBe(17);
     const stored = all.prompts.reduce((s: number, p: any) => s + p.volume, 0);
-    expect(stored).toBe(5 * 3 + 12 * 5);
+    // The bootstrap asked one sample (its budget is fixed); the new prompts two each.
+    expect(stored).toBe(5 * 3 + 12 * 5 * 2);
     // Credits spent equal answers stored (pro: 500 a month).
     const res = await call(b.base, 'GET', '/projects', undefined, auth);
     expect(res.headers.get('x-credit-available')).toBe(String(500 - stored));

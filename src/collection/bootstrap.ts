@@ -42,7 +42,9 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
       [runId, projectId, day],
     );
     const providers = BOOTSTRAP_PROVIDERS.filter((p) => p in ctx.ports.providers);
-    const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day })));
+    // One sample each, whatever samples_per_run says: the bootstrap's budget is fixed
+    // (DECISIONS 3: 15 credits, 9 on skip_trial); the daily runs take the repeats.
+    const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day, sample: 1 })));
     const tally = await collectAnswers(ctx, project, keys, runId);
     if (tally.stored + tally.alreadyStored === 0 && tally.failed > 0) {
       const error = new Error(`No AI provider answered: ${tally.errors.slice(0, 3).join('; ')}`);

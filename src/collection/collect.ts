@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { ProviderError, type ProviderName } from '../ports/providers/types.js';
 import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands.js';
-import { reserveCredits, settleCredits, type AnswerKey } from './credits.js';
+import { answerKeyOf, reserveCredits, settleCredits, type AnswerKey } from './credits.js';
 import { storeAnswers } from '../modules/answers/store-answers.js';
 
 export interface RunTally {
@@ -24,7 +24,7 @@ export function projectProviders(ctx: ServiceContext, project: ProjectFacts): Pr
 }
 
 /**
- * Asks the providers for the given (prompt, provider, day) answers and stores them,
+ * Asks the providers for the given (prompt, provider, day, sample) answers and stores them,
  * analysed, with their rollups. Idempotent: answers already stored are not asked again,
  * credits are held before asking and spent in the transaction that stores the answer, so
  * a run killed at any point and run again loses nothing and counts nothing twice.
@@ -38,13 +38,13 @@ export async function collectAnswers(
   const tally: RunTally = { planned: keys.length, stored: 0, skippedNoCredits: 0, alreadyStored: 0, failed: 0, retryableFailures: 0, errors: [] };
   if (keys.length === 0) return tally;
 
-  const done = await ctx.store.query<{ prompt_id: string; provider: string; day: string }>(
-    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day from responses
+  const done = await ctx.store.query<{ prompt_id: string; provider: string; day: string; sample: number }>(
+    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample from responses
       where prompt_id = any($1::uuid[]) and day = any($2::date[])`,
     [[...new Set(keys.map((k) => k.promptId))], [...new Set(keys.map((k) => k.day))]],
   );
-  const doneSet = new Set(done.rows.map((r) => `${r.prompt_id}|${r.provider}|${r.day}`));
-  const todo = keys.filter((k) => !doneSet.has(`${k.promptId}|${k.provider}|${k.day}`));
+  const doneSet = new Set(done.rows.map((r) => answerKeyOf({ promptId: r.prompt_id, provider: r.provider, day: r.day, sample: r.sample })));
+  const todo = keys.filter((k) => !doneSet.has(answerKeyOf(k)));
   tally.alreadyStored = keys.length - todo.length;
 
   const granted = await ctx.store.tx((tx) => reserveCredits(tx, project.team_id, todo));
@@ -78,6 +78,7 @@ export async function collectAnswers(
         const answer = await adapter.ask({
           prompt: prompt.content,
           day: key.day,
+          sample: key.sample,
           country: prompt.country ?? project.location,
           language: project.language,
           context,

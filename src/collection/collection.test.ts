@@ -132,7 +132,7 @@ describe('credits and scheduling', () => {
     const ctx = t.runtime.ctx;
     const project = (await loadProjectFacts(ctx.store, projectId))!;
     const day = utcDay();
-    const keys = ids.flatMap((promptId) => ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'].map((provider) => ({ promptId, provider, day })));
+    const keys = ids.flatMap((promptId) => ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'].map((provider) => ({ promptId, provider, day, sample: 1 })));
     const runs = await Promise.all([0, 1, 2, 3].map((i) => collectAnswers(ctx, project, i % 2 ? [...keys].reverse() : keys, null)));
     const stored = runs.reduce((s, r) => s + r.stored, 0);
     const state = await creditState(ctx.store, acct.teamId);

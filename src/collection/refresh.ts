@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { stableUuid } from '../lib/crypto.js';
+import { planOf } from '../lib/plans.js';
 import { utcDay } from '../lib/time.js';
 import { refreshJob } from '../jobs/catalog.js';
 import { loadProjectFacts } from '../modules/projects/brands.js';
@@ -9,7 +10,9 @@ export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
 
 /**
  * One collection run of a project: every active prompt (or the given ones) × every
- * provider the project tracks, for one UTC day, within the team's credits.
+ * provider the project tracks × each of the project's samples, for one UTC day, within the
+ * team's credits. The samples are capped by the plan in force at run time, so a team moved
+ * to a smaller plan never pays for more than that plan allows.
  */
 export async function runRefresh(
   ctx: ServiceContext,
@@ -28,7 +31,12 @@ export async function runRefresh(
     [input.runId, project.id, input.kind, input.day],
   );
   const providers = projectProviders(ctx, project);
-  const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day })));
+  const samples = Math.max(1, Math.min(project.samples_per_run, planOf(project.plan).samplesPerRun));
+  // Sample by sample: when credits run short, every (prompt, provider) gets its first answer
+  // before any gets a second (credits are granted in this order).
+  const keys = Array.from({ length: samples }, (_, i) => i + 1).flatMap((sample) =>
+    prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day, sample }))),
+  );
   return collectAnswers(ctx, project, keys, input.runId);
 }
 

@@ -1,9 +1,9 @@
 /** Plans (DECISIONS section 3). One table, read by quotas, credits and the operator API. */
 export const PLANS = {
-  skip_trial: { credits: 10, projects: 1, activePrompts: 25 },
-  basic: { credits: 200, projects: 3, activePrompts: 100 },
-  pro: { credits: 500, projects: 10, activePrompts: 300 },
-  enterprise: { credits: 2000, projects: 50, activePrompts: 1500 },
+  skip_trial: { credits: 10, projects: 1, activePrompts: 25, samplesPerRun: 1 },
+  basic: { credits: 200, projects: 3, activePrompts: 100, samplesPerRun: 2 },
+  pro: { credits: 500, projects: 10, activePrompts: 300, samplesPerRun: 3 },
+  enterprise: { credits: 2000, projects: 50, activePrompts: 1500, samplesPerRun: 5 },
 } as const;
 
 export type PlanName = keyof typeof PLANS;

@@ -85,6 +85,8 @@ export const projects = pgTable(
     statusError: text('status_error'),
     webhookUrl: text('webhook_url'),
     providers: jsonb('providers').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** How many times each prompt is asked of each provider in one run (plan maximum applies). */
+    samplesPerRun: smallint('samples_per_run').notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [index('projects_team_idx').on(t.teamId, t.createdAt)],
@@ -208,6 +210,8 @@ export const responses = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
+    /** Which of the run's samples this answer is (1 to the project's samples_per_run). */
+    sample: smallint('sample').notNull().default(1),
     collectedAt: timestamp('collected_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     model: text('model').notNull(),
     simulated: boolean('simulated').notNull(),
@@ -224,7 +228,7 @@ export const responses = pgTable(
     preview: text('preview').notNull(),
   },
   (t) => [
-    uniqueIndex('responses_prompt_provider_day_key').on(t.promptId, t.provider, t.day),
+    uniqueIndex('responses_prompt_provider_day_sample_key').on(t.promptId, t.provider, t.day, t.sample),
     index('responses_project_day_idx').on(t.projectId, t.day),
   ],
 );
@@ -409,9 +413,10 @@ export const creditHolds = pgTable(
     promptId: uuid('prompt_id').notNull(),
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
+    sample: smallint('sample').notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('credit_holds_key').on(t.promptId, t.provider, t.day), index('credit_holds_team_idx').on(t.teamId, t.month)],
+  (t) => [uniqueIndex('credit_holds_key').on(t.promptId, t.provider, t.day, t.sample), index('credit_holds_team_idx').on(t.teamId, t.month)],
 );
 
 /** Collection runs (bootstrap, daily refresh, on-demand): what was asked, stored and skipped. */

@@ -510,6 +510,8 @@ export interface paths {
                         website_url?: string;
                         location?: string | null;
                         language?: string | null;
+                        /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
+                        samples_per_run?: number;
                     };
                 };
             };
@@ -3126,6 +3128,8 @@ export interface components {
             all_mentions: components["schemas"]["BrandInfo"][];
             chat_preview: string;
             platform: string;
+            /** @description Which of the day's samples this answer is, 1 to the project's samples_per_run (extension) */
+            sample: number;
             model: string;
             full_content: string;
             prompt_content: string;
@@ -3338,6 +3342,8 @@ export interface components {
             bootstrap_error: string | null;
             /** @description the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends */
             callback_status: ("pending" | "delivered" | "failed") | null;
+            /** @description How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5 */
+            samples_per_run: number;
         };
         Prompt: {
             /** Format: uuid */

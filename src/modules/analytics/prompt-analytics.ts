@@ -75,6 +75,7 @@ interface ChatRow {
   id: string;
   at: Date;
   provider: string;
+  sample: number;
   model: string;
   text: string;
   references: Array<{ title: string; link: string; snippet: string; reference_index: number }>;
@@ -93,12 +94,12 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       // A response belongs to its (UTC) day: `date` is when it was collected if that was on
       // its day, else the start of its day (an answer stored later for a past day, as a
       // backfill, a retry after midnight or the seed does, is still that day's answer).
-      `select id, provider, model, text, "references", mentioned, position, sentiment, brands, preview,
+      `select id, provider, sample, model, text, "references", mentioned, position, sentiment, brands, preview,
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
         where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-        order by day desc, at desc, provider, id
+        order by day desc, at desc, provider, sample, id
         limit $5 offset $6`,
       [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize],
     ),
@@ -117,6 +118,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       all_mentions: named.map((b) => publicBrand(b.info)),
       chat_preview: r.preview,
       platform: r.provider,
+      sample: r.sample,
       model: r.model,
       full_content: r.text,
       prompt_content: prompt.content,

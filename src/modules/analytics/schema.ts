@@ -62,6 +62,7 @@ export const ChatItem = z
     all_mentions: z.array(BrandInfo),
     chat_preview: z.string(),
     platform: z.string(),
+    sample: z.int().meta({ description: "Which of the day's samples this answer is, 1 to the project's samples_per_run (extension)" }),
     model: z.string(),
     full_content: z.string(),
     prompt_content: z.string(),

@@ -11,6 +11,8 @@ export interface AnalysedAnswer {
   promptId: string;
   provider: string;
   day: string;
+  /** Which sample of the day (1 to the project's samples_per_run); 1 when absent. */
+  sample?: number;
   answer: ProviderAnswer;
   analysis: Analysis;
 }
@@ -32,20 +34,20 @@ function columns<T>(rows: T[][], i: number): T[] {
 
 /**
  * Stores analysed answers and adds them to every rollup, in the caller's transaction.
- * An answer whose (prompt, provider, day) is already stored is skipped, rollups included,
+ * An answer whose (prompt, provider, day, sample) is already stored is skipped, rollups included,
  * so a retried or duplicated run never double-counts. Returns the answers stored.
  */
 export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAnswer[]): Promise<AnalysedAnswer[]> {
   if (items.length === 0) return [];
-  const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string }>(
+  const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number }>(
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, text, "references", raw,
-                            mentioned, position, sentiment, brands, cites_own, citation_count, preview)
-     select $1, p, v, d::date, m, s, t, r::jsonb, w::jsonb, mn, pos, sen, b::jsonb, co, cc, pr
+                            mentioned, position, sentiment, brands, cites_own, citation_count, preview, sample)
+     select $1, p, v, d::date, m, s, t, r::jsonb, w::jsonb, mn, pos, sen, b::jsonb, co, cc, pr, sa
        from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[], $8::text[], $9::text[],
-                   $10::bool[], $11::int[], $12::int[], $13::text[], $14::bool[], $15::int[], $16::text[])
-            as u(p, v, d, m, s, t, r, w, mn, pos, sen, b, co, cc, pr)
-     on conflict (prompt_id, provider, day) do nothing
-     returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day`,
+                   $10::bool[], $11::int[], $12::int[], $13::text[], $14::bool[], $15::int[], $16::text[], $17::int[])
+            as u(p, v, d, m, s, t, r, w, mn, pos, sen, b, co, cc, pr, sa)
+     on conflict (prompt_id, provider, day, sample) do nothing
+     returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample`,
     [
       projectId,
       items.map((i) => i.promptId),
@@ -63,12 +65,14 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.analysis.citesOwn),
       items.map((i) => i.analysis.citations.length),
       items.map((i) => i.analysis.preview),
+      items.map((i) => i.sample ?? 1),
     ],
   );
   if (ins.rows.length === 0) return [];
-  const byKey = new Map(items.map((i) => [`${i.promptId}|${i.provider}|${i.day}`, i]));
+  const keyOf = (promptId: string, provider: string, day: string, sample: number) => `${promptId}|${provider}|${day}|${sample}`;
+  const byKey = new Map(items.map((i) => [keyOf(i.promptId, i.provider, i.day, i.sample ?? 1), i]));
   const stored: Array<AnalysedAnswer & { responseId: string }> = ins.rows.map((r) => ({
-    ...byKey.get(`${r.prompt_id}|${r.provider}|${r.day}`)!,
+    ...byKey.get(keyOf(r.prompt_id, r.provider, r.day, r.sample))!,
     responseId: r.id,
   }));
   await addToRollups(tx, projectId, stored);

@@ -16,14 +16,19 @@ export interface ProjectFacts {
   language: string | null;
   location: string | null;
   providers: string[];
+  /** As set on the project; a run asks min(this, the team plan's maximum). */
+  samples_per_run: number;
+  /** The owning team's plan. */
+  plan: string;
   status: string;
   webhook_url: string | null;
 }
 
 export async function loadProjectFacts(tx: Tx, projectId: string): Promise<ProjectFacts | null> {
   const { rows } = await tx.query<ProjectFacts>(
-    `select id, team_id, name, brand_name, website_url, domain, brand_aliases, language, location, providers, status, webhook_url
-       from projects where id = $1`,
+    `select p.id, p.team_id, p.name, p.brand_name, p.website_url, p.domain, p.brand_aliases, p.language, p.location, p.providers,
+            p.samples_per_run, t.plan, p.status, p.webhook_url
+       from projects p join teams t on t.id = p.team_id where p.id = $1`,
     [projectId],
   );
   return rows[0] ?? null;

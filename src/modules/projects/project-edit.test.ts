@@ -45,6 +45,7 @@ describe('PATCH /projects/{project_id}', () => {
         bootstrap_status: expect.stringMatching(/^(initializing|completed|error)$/),
         bootstrap_error: expect.toBeOneOf([null, expect.any(String)]),
         callback_status: expect.toBeOneOf([null, 'pending', 'delivered', 'failed']),
+        samples_per_run: 1,
       },
     });
     expect((await api.get(`/projects/${id}`)).json().data).toEqual(res.json().data);

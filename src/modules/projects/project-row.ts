@@ -9,6 +9,7 @@ export interface ProjectRow {
   location: string | null;
   language: string | null;
   brand_aliases: string[];
+  samples_per_run: number;
   status: string;
   created_at: Date;
 }

@@ -228,6 +228,7 @@ describe('GET /projects/{project_id}', () => {
         bootstrap_status: 'initializing',
         bootstrap_error: null,
         callback_status: null,
+        samples_per_run: 1,
       },
     });
   });

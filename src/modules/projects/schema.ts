@@ -24,6 +24,10 @@ export const ProjectDetail = Project.extend({
     .enum(['pending', 'delivered', 'failed'])
     .nullable()
     .meta({ description: "the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends" }),
+  samples_per_run: z.int().meta({
+    description:
+      'How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5',
+  }),
 }).meta({ id: 'ProjectDetail' });
 
 export { ProjectParams };
@@ -54,6 +58,12 @@ export const PatchProjectBody = z.strictObject({
     .optional(),
   location: z.string().trim().min(2).max(35).nullable().optional(),
   language: z.string().trim().min(2).max(35).nullable().optional(),
+  samples_per_run: z
+    .int({ error: 'samples_per_run must be an integer from 1 to 5' })
+    .min(1, 'samples_per_run must be an integer from 1 to 5')
+    .max(5, 'samples_per_run must be an integer from 1 to 5')
+    .optional()
+    .meta({ description: 'Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5)' }),
 });
 export type PatchProjectInput = z.infer<typeof PatchProjectBody>;
 

@@ -13,7 +13,7 @@ import { assertDeliverableUrl } from '../deliveries/target.js';
 import { bootstrapCallbackId } from '../deliveries/outbox.js';
 
 
-const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, status, created_at`;
+const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, samples_per_run, status, created_at`;
 
 export function presentProject(row: ProjectRow, withAliases: boolean) {
   return {
@@ -58,6 +58,7 @@ export async function listProjects(ctx: RequestContext) {
 }
 
 interface BootstrapState {
+  samples_per_run: number;
   status: 'initializing' | 'completed' | 'error';
   status_error: string | null;
   callback_status: 'pending' | 'delivered' | 'failed' | null;
@@ -67,7 +68,7 @@ interface BootstrapState {
 export async function getProject(ctx: RequestContext, projectId: string) {
   const project = presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
   const { rows } = await ctx.store.query<BootstrapState>(
-    `select p.status, p.status_error, d.status as callback_status
+    `select p.status, p.status_error, p.samples_per_run, d.status as callback_status
        from projects p left join deliveries d on d.id = $2
       where p.id = $1`,
     [projectId, bootstrapCallbackId(projectId)],
@@ -78,6 +79,7 @@ export async function getProject(ctx: RequestContext, projectId: string) {
     bootstrap_status: state?.status ?? 'initializing',
     bootstrap_error: state?.status === 'error' ? (state.status_error ?? 'Bootstrap failed') : null,
     callback_status: state?.callback_status ?? null,
+    samples_per_run: state?.samples_per_run ?? 1,
   };
 }
 
@@ -146,16 +148,30 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
     }
     if (input.location !== undefined) next.location = input.location?.toUpperCase() ?? null;
     if (input.language !== undefined) next.language = input.language?.toLowerCase() ?? null;
+    if (input.samples_per_run !== undefined) {
+      // The plan as stored now (the key's cached record may be a moment old).
+      const team = await tx.query<{ plan: string }>(`select plan from teams where id = $1`, [current.team_id]);
+      const plan = team.rows[0]?.plan ?? ctx.auth.plan;
+      const max = planOf(plan).samplesPerRun;
+      if (input.samples_per_run > max) throw new Invalid(`samples_per_run must be at most ${max} on the ${plan} plan`);
+      next.samples_per_run = input.samples_per_run;
+    }
     const brandChanged =
       next.brand_name !== current.brand_name ||
       next.website_url !== current.website_url ||
       JSON.stringify(next.brand_aliases ?? []) !== JSON.stringify(current.brand_aliases ?? []);
-    const changed = brandChanged || next.name !== current.name || next.location !== current.location || next.language !== current.language;
+    const changed =
+      brandChanged ||
+      next.name !== current.name ||
+      next.location !== current.location ||
+      next.language !== current.language ||
+      next.samples_per_run !== current.samples_per_run;
     if (!changed) throw new Invalid('No field changed: the project already has these values');
     const { rows } = await tx.query<ProjectRow>(
-      `update projects set name = $2, brand_name = $3, brand_aliases = $4::jsonb, website_url = $5, domain = $6, location = $7, language = $8
+      `update projects set name = $2, brand_name = $3, brand_aliases = $4::jsonb, website_url = $5, domain = $6, location = $7, language = $8,
+              samples_per_run = $9
         where id = $1 returning ${COLUMNS}`,
-      [projectId, next.name, next.brand_name, JSON.stringify(next.brand_aliases ?? []), next.website_url, next.domain, next.location, next.language],
+      [projectId, next.name, next.brand_name, JSON.stringify(next.brand_aliases ?? []), next.website_url, next.domain, next.location, next.language, next.samples_per_run],
     );
     if (brandChanged) await ctx.jobs.send(reanalyseJob, { projectId }, { tx, singletonKey: projectId });
     return rows[0];

@@ -57,13 +57,15 @@ type Block =
 
 const WATCH_OUTS = ['price at scale', 'limited customization', 'steeper learning curve', 'add-on costs', 'basic reporting'];
 
-/** A provider that makes up answers: deterministic for (prompt, provider, day), and says so. */
+/** A provider that makes up answers: deterministic for (prompt, provider, day, sample), and says so. */
 export function createSimulatedProvider(name: ProviderName): ProviderAdapter {
   return { name, simulated: true, ask: async (input: AskInput) => simulateAnswer(name, input) };
 }
 
 export function simulateAnswer(provider: ProviderName, input: AskInput): ProviderAnswer {
-  const seed = hash32(`${input.prompt}|${provider}|${input.day}`);
+  // The first sample keeps the seed answers had before repeated samples existed.
+  const sample = input.sample && input.sample > 1 ? `|${input.sample}` : '';
+  const seed = hash32(`${input.prompt}|${provider}|${input.day}${sample}`);
   const rng = mulberry32(seed);
   const style = STYLES[provider];
   const ctx = input.context;

@@ -30,6 +30,11 @@ export interface AskInput {
   prompt: string;
   /** UTC day the answer is collected for, YYYY-MM-DD (the simulated provider is deterministic per day). */
   day: string;
+  /**
+   * Which sample of the day this is (1 to the project's samples_per_run): the same question
+   * asked again. Real engines answer afresh each time; the simulated one varies by it.
+   */
+  sample?: number;
   country?: string | null;
   language?: string | null;
   context?: MarketContext;
