@@ -35,6 +35,12 @@ const DAYS = Number(process.env.BENCH_DAYS ?? 365);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const DB = 'sightline_bench_analytics';
+/** `BENCH_STORES=postgres` (or `embedded`) measures one store; such a run prints and leaves bench/README.md alone. */
+const ALL_STORES = ['embedded', 'postgres'] as const;
+const STORES = (process.env.BENCH_STORES ?? ALL_STORES.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is (typeof ALL_STORES)[number] => (ALL_STORES as readonly string[]).includes(s));
 
 interface Seeded {
   small: SeedResult;
@@ -169,7 +175,7 @@ export const analyticsSuite: Suite = {
     const started = new Date().toISOString();
     console.log(`\n== analytics: ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days, ${describeMachine(machine)}`);
     const results: Array<Awaited<ReturnType<typeof runStore>> & { store: string }> = [];
-    for (const store of ['embedded', 'postgres'] as const) {
+    for (const store of STORES) {
       console.log(` - ${store}`);
       results.push({ store, ...(await runStore(store)) });
     }
@@ -220,6 +226,7 @@ export const analyticsSuite: Suite = {
       table(['store', 'endpoint', 'window (days)', 'project holds', 'p50', 'p99'], growthRows),
     ].join('\n');
     console.log(`\n${text}\n`);
-    updateReadmeSection('analytics', text);
+    if (STORES.length === ALL_STORES.length) updateReadmeSection('analytics', text);
+    else console.log(`(BENCH_STORES=${STORES.join(',')}: one store measured, bench/README.md left alone)`);
   },
 };
