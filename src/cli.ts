@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from './config.js';
@@ -86,6 +87,15 @@ program
     } finally {
       await store.close();
     }
+  });
+
+program
+  .command('mcp')
+  .description('MCP over stdio for desktop clients and coding agents: a proxy to the running Sightline at SIGHTLINE_URL, acting with SIGHTLINE_API_KEY')
+  .action(async () => {
+    // Loaded only here: stdout belongs to the protocol, and nothing else of the service starts.
+    const { runStdioProxy } = await import('./mcp/stdio.js');
+    await runStdioProxy();
   });
 
 program.parseAsync().catch((err) => {
