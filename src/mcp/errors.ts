@@ -1,4 +1,4 @@
-import { ErrorCode as RpcCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode as RpcCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.js';
 import { AppError, isUnavailableError, type ErrorCode } from '../lib/errors.js';
 
@@ -24,9 +24,23 @@ export function toolError(err: unknown, log: Logger): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: detail }], _meta: { 'sightline/error': { code, status } } };
 }
 
+/**
+ * A JSON-RPC error the SDK sends as it is: `code`, the bare detail as `message` (an
+ * McpError would prefix its code to the text), and `{code, status}` as `data`.
+ */
+class RpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+}
+
 /** Resources and prompts have no error result: a JSON-RPC error with the same detail. */
-export function protocolError(err: unknown, log: Logger): McpError {
+export function protocolError(err: unknown, log: Logger): Error {
   const { detail, code, status } = describe(err, log);
   const rpc = status === 404 ? -32002 : status >= 500 ? RpcCode.InternalError : RpcCode.InvalidParams;
-  return new McpError(rpc, detail, { code, status });
+  return new RpcFailure(rpc, detail, { code, status });
 }

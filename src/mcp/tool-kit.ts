@@ -47,7 +47,8 @@ export interface Tool {
 /** A part's object schema (an optional body is unwrapped: MCP arguments are one object). */
 function objectOf(schema: Part): z.ZodObject | undefined {
   if (!schema) return undefined;
-  const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  let inner: z.ZodType = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = inner.unwrap() as z.ZodType;
   if (!(inner instanceof z.ZodObject)) throw new Error('an MCP tool part must be an object schema');
   return inner;
 }
@@ -55,6 +56,11 @@ function objectOf(schema: Part): z.ZodObject | undefined {
 /** The JSON Schema an MCP client reads: draft-7, as the SDK's own conversion makes it. */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  // A schema registered with an id comes back as a $ref to itself; MCP wants the object at
+  // the root (type: object), so the definition is lifted there (and kept for inner refs).
+  const ref = typeof rest.$ref === 'string' ? rest.$ref.replace('#/definitions/', '') : null;
+  const definitions = rest.definitions as Record<string, Record<string, unknown>> | undefined;
+  if (ref && definitions?.[ref]) return { ...definitions[ref], definitions };
   return rest;
 }
 
