@@ -12,6 +12,18 @@ export const E3 = '2025-03-12';
 export const WINDOW = { date_from: E1, date_to: E3 };
 const W = `date_from=${E1}&date_to=${E3}`;
 
+/** The tools issue 14 names; the read ones are those a viewer key lists. */
+export const ALL_TOOLS = [
+  'list_projects', 'get_project', 'create_project', 'list_topics', 'list_prompts', 'create_prompts', 'update_prompt', 'delete_prompt',
+  'list_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
+  'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'create_action', 'transition_action', 'recommend_actions',
+  'get_recommendation_task', 'enrich_content', 'execute_action', 'get_workflow', 'respond_to_checkpoint', 'list_webhooks',
+];
+export const READ_TOOLS = [
+  'list_projects', 'get_project', 'list_topics', 'list_prompts', 'list_competitors', 'get_overview', 'get_visibility', 'get_prompt_analytics',
+  'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_recommendation_task', 'get_workflow', 'list_webhooks',
+];
+
 export interface Seeded {
   t: TestApp;
   pages: FixtureServer;

@@ -4,24 +4,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './helpers.js';
-import { call, readCases, rest, seed, textOf, unseed, WINDOW, type Seeded } from './mcp-harness.js';
-
-export const ALL_TOOLS = [
-  'list_projects', 'get_project', 'create_project', 'list_topics', 'list_prompts', 'create_prompts', 'update_prompt', 'delete_prompt',
-  'list_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
-  'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'create_action', 'transition_action', 'recommend_actions',
-  'get_recommendation_task', 'enrich_content', 'execute_action', 'get_workflow', 'respond_to_checkpoint', 'list_webhooks',
-];
-export const READ_TOOLS = [
-  'list_projects', 'get_project', 'list_topics', 'list_prompts', 'list_competitors', 'get_overview', 'get_visibility', 'get_prompt_analytics',
-  'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_recommendation_task', 'get_workflow', 'list_webhooks',
-];
+import { ALL_TOOLS, call, READ_TOOLS, readCases, rest, seed, textOf, unseed, WINDOW, type Seeded } from './mcp-harness.js';
 
 let s: Seeded;
 const clients: Client[] = [];
 
 async function connect(key: string, header: 'x-api-key' | 'bearer' = 'x-api-key'): Promise<Client> {
-  const headers = header === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+  const headers: Record<string, string> = header === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
   const c = new Client({ name: 'sightline-test', version: '1.0.0' });
   await c.connect(new StreamableHTTPClientTransport(new URL(`${s.base}/mcp`), { requestInit: { headers } }));
   clients.push(c);
