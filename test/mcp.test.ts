@@ -3,8 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from './helpers.js';
-import { ALL_TOOLS, call, READ_TOOLS, readCases, rest, seed, textOf, unseed, WINDOW, type Seeded } from './mcp-harness.js';
+import { ALL_TOOLS, call, checkErrors, checkRateLimit, checkReads, checkWrites, READ_TOOLS, rest, seed, textOf, unseed, WINDOW, type Seeded } from './mcp-harness.js';
 
 let s: Seeded;
 const clients: Client[] = [];
@@ -50,15 +49,7 @@ describe('MCP over Streamable HTTP', { timeout: 30_000 }, () => {
   });
 
   it('answers every read tool with the REST body of the same call as structuredContent, and a summary', async () => {
-    const c = await connect(s.acct.key);
-    for (const [name, args, route] of readCases(s)) {
-      const r = await call(c, name, args);
-      expect(r.isError, `${name}: ${textOf(r)}`).toBeFalsy();
-      const expected = await rest(s, s.acct.key, route);
-      expect(expected.status).toBe(200);
-      expect(r.structuredContent, name).toEqual(expected.body);
-      expect(textOf(r).length, name).toBeGreaterThan(5);
-    }
+    await checkReads(s, connect);
   });
 
   it("says the own brand's visibility with its interval and the window before, in REST's figures", async () => {
@@ -72,95 +63,15 @@ describe('MCP over Streamable HTTP', { timeout: 30_000 }, () => {
   });
 
   it('runs every write tool, each leaving what REST then reads', async () => {
-    const c = await connect(s.acct.key);
-    const p = `/projects/${s.pid}`;
-    const ok = async (name: string, args: Record<string, unknown>) => {
-      const r = await call(c, name, args);
-      expect(r.isError, `${name}: ${textOf(r)}`).toBeFalsy();
-      return r.structuredContent as { data: Record<string, unknown> & { id?: string } };
-    };
-    const made = await ok('create_prompts', { project_id: s.pid, prompts: ['Cheapest analytics suite'], topicId: s.topicId });
-    const promptId = (made.data.prompts as Array<{ id: string }>)[0].id;
-    const updated = await ok('update_prompt', { project_id: s.pid, prompt_id: promptId, content: 'Cheapest web analytics suite' });
-    expect(updated).toEqual((await rest(s, s.acct.key, ['GET', `${p}/prompts/${promptId}`])).body);
-    await ok('delete_prompt', { project_id: s.pid, prompt_id: promptId });
-    expect((await rest(s, s.acct.key, ['GET', `${p}/prompts/${promptId}`])).status).toBe(404);
-
-    const added = await ok('add_competitors', { project_id: s.pid, competitors: [{ name: 'Delta', website: 'delta.dev' }] });
-    const delta = (added.data.competitors as Array<{ competitorId: string }>)[0].competitorId;
-    const renamed = await ok('update_competitor', { project_id: s.pid, competitor_id: delta, name: 'Delta Analytics' });
-    const list = (await rest(s, s.acct.key, ['GET', `${p}/competitors`])).body.data as { active_competitors: Array<{ competitor_id: string }> };
-    expect(list.active_competitors.find((x) => x.competitor_id === delta)).toEqual({ ...renamed.data, metrics: expect.anything() });
-    await ok('remove_competitor', { project_id: s.pid, competitor_id: delta });
-    const after = (await rest(s, s.acct.key, ['GET', `${p}/competitors`])).body.data as { active_competitors: Array<{ competitor_id: string }> };
-    expect(after.active_competitors.map((x) => x.competitor_id)).not.toContain(delta);
-
-    const action = await ok('create_action', { project_id: s.pid, title: 'Answer the pricing question', description: 'A page on pricing', category: 'new_content', priority: 'medium', execution: { type: 'manual' } });
-    const moved = await ok('transition_action', { project_id: s.pid, action_id: action.data.id, action: 'accept' });
-    expect(moved.data.status).toBe('accepted');
-    expect(moved).toEqual((await rest(s, s.acct.key, ['GET', `${p}/actions/${action.data.id}`])).body);
-
-    const task = await ok('recommend_actions', { project_id: s.pid });
-    const status = await ok('get_recommendation_task', { project_id: s.pid, task_id: task.data.task_id });
-    expect(status).toEqual((await rest(s, s.acct.key, ['GET', `${p}/actions/tasks/${task.data.task_id}`])).body);
-
-    const edits = await ok('enrich_content', { project_id: s.pid, action_id: s.contentAction });
-    expect(edits).toEqual((await rest(s, s.acct.key, ['POST', `${p}/actions/${s.contentAction}/enrich-content`])).body);
-    expect((edits.data as unknown as unknown[]).length).toBeGreaterThan(0);
-
-    const run = await ok('execute_action', { project_id: s.pid, action_id: s.articleAction });
-    const wf = await ok('get_workflow', { project_id: s.pid, action_id: s.articleAction });
-    expect(wf.data.workflow_id).toBe(run.data.workflow_id);
-    expect(wf).toEqual((await rest(s, s.acct.key, ['GET', `${p}/actions/${s.articleAction}/workflow`])).body);
-    // no checkpoint waits while the workflow runs (no workers here): REST's 409, as a tool error
-    const answer = { workflow_id: run.data.workflow_id, checkpoint: 'outline', action: 'approve' };
-    const refused = await call(c, 'respond_to_checkpoint', { project_id: s.pid, action_id: s.articleAction, ...answer });
-    const expected = await rest(s, s.acct.key, ['POST', `${p}/actions/${s.articleAction}/workflow/respond`, answer]);
-    expect(expected.status).toBe(409);
-    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: expected.body.detail }] });
-
-    const project = await ok('create_project', { brand_name: 'Epsilon', brand_url: 'https://epsilon.example', webhook_url: 'https://hooks.epsilon.example/cb' });
-    expect(project.data.status).toBe('initializing');
-    expect((await rest(s, s.acct.key, ['GET', `/projects/${project.data.project_id}`])).status).toBe(200);
+    await checkWrites(s, connect);
   });
 
   it("answers a write with a viewer key, another team's project and bad arguments with REST's detail as a tool error", async () => {
-    const viewer = await connect(s.viewerKey);
-    const admin = await connect(s.acct.key);
-    const cases: Array<[key: string, c: Client, tool: string, args: Record<string, unknown>, rest: Parameters<typeof rest>[2], status: number]> = [
-      [s.viewerKey, viewer, 'create_prompts', { project_id: s.pid, prompts: ['x'], topicId: s.topicId }, ['POST', `/projects/${s.pid}/prompts`, { prompts: ['x'], topicId: s.topicId }], 403],
-      [s.acct.key, admin, 'get_project', { project_id: s.otherProject }, ['GET', `/projects/${s.otherProject}`], 403],
-      [s.acct.key, admin, 'get_project', { project_id: 'not-a-uuid' }, ['GET', '/projects/not-a-uuid'], 400],
-      [s.acct.key, admin, 'get_overview', { project_id: s.pid, duration_days: 0 }, ['GET', `/projects/${s.pid}/overview?duration_days=0`], 400],
-      [s.acct.key, admin, 'get_overview', { project_id: s.pid, colour: 'red' }, ['GET', `/projects/${s.pid}/overview?colour=red`], 400],
-      [s.acct.key, admin, 'create_prompts', { project_id: s.pid, prompts: [], topicId: s.topicId }, ['POST', `/projects/${s.pid}/prompts`, { prompts: [], topicId: s.topicId }], 400],
-      [s.acct.key, admin, 'create_prompts', { project_id: s.pid, prompts: ['y'] }, ['POST', `/projects/${s.pid}/prompts`, { prompts: ['y'] }], 400],
-      [s.acct.key, admin, 'update_competitor', { project_id: s.pid, competitor_id: s.gamma, shade: 1 }, ['PATCH', `/projects/${s.pid}/competitors/${s.gamma}`, { shade: 1 }], 400],
-    ];
-    for (const [key, c, tool, args, route, status] of cases) {
-      const expected = await rest(s, key, route);
-      expect(expected.status, tool).toBe(status);
-      const r = await call(c, tool, args);
-      expect(r, `${tool} ${JSON.stringify(args)}`).toMatchObject({ isError: true, content: [{ type: 'text', text: expected.body.detail }] });
-    }
-    // a write tool the viewer was not shown, called anyway; an unknown tool
-    expect(textOf(await call(viewer, 'delete_prompt', { project_id: s.pid, prompt_id: s.prompts[0] }))).toBe('This API key is read-only; an admin key is required for this operation');
-    expect(await call(admin, 'no_such_tool', {})).toMatchObject({ isError: true, content: [{ text: 'Unknown tool: "no_such_tool"' }] });
+    await checkErrors(s, connect);
   });
 
   it('counts each tool call on the key\'s window and answers the one over the limit with a tool error that gives the wait in seconds', async () => {
-    const acct = await createAccount(s.t.app); // standard tier: 70 requests a minute
-    const c = await connect(acct.key);
-    let calls = 0;
-    let r = await call(c, 'list_projects', {});
-    while (!r.isError && calls < 100) {
-      calls++;
-      r = await call(c, 'list_projects', {});
-    }
-    expect(calls).toBe(70);
-    expect(textOf(r)).toMatch(/^Rate limit exceeded\. Retry after [1-9]\d* seconds\.$/);
-    expect(r._meta).toEqual({ 'sightline/error': { code: 'rate_limited', status: 429 } });
-    expect((await rest(s, acct.key, ['GET', '/projects'])).status).toBe(429);
+    await checkRateLimit(s, connect);
   });
 
   it('serves each project as a resource and the weekly report prompt', async () => {
