@@ -134,7 +134,7 @@ export const mcpSuite: Suite = {
       rows.push(...(await runStore(store)));
     }
     const text = [
-      `Measured ${machine.date} on ${describeMachine(machine).replace(/^[^,]+, /, '')}; Sightline at ${revision()}.` + (warning ? ` **Warning: ${warning}.**` : ''),
+      `Measured ${machine.date} on ${describeMachine(machine).replace(/^[^,]+, /, '')}; Sightline at ${revision()}.${warning ? ` **Warning: ${warning}.**` : ''}`,
       '',
       `The per-prompt overview of a project with ${PROMPTS} prompts, through REST (autocannon, a key per connection) and through MCP ` +
         `(${SESSIONS} sessions of the SDK's own client over Streamable HTTP, a key each, each calling the tool in a closed loop), ` +
