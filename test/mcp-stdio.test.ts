@@ -20,13 +20,13 @@ async function connect(key: string, url = s.base): Promise<Client> {
 
 beforeAll(async () => {
   s = await seed();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   for (const c of clients) await c.close();
   await unseed(s);
 });
 
-describe('sightline mcp (stdio)', { timeout: 30_000 }, () => {
+describe('sightline mcp (stdio)', { timeout: 60_000 }, () => {
   it('initializes through the proxy and lists the tools of the key: all for an admin key, the read tools for a viewer', async () => {
     const admin = await connect(s.acct.key);
     expect(admin.getServerVersion()?.name).toBe('sightline');

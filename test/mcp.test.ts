@@ -18,13 +18,13 @@ async function connect(key: string, header: 'x-api-key' | 'bearer' = 'x-api-key'
 
 beforeAll(async () => {
   s = await seed();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   for (const c of clients) await c.close();
   await unseed(s);
 });
 
-describe('MCP over Streamable HTTP', { timeout: 30_000 }, () => {
+describe('MCP over Streamable HTTP', { timeout: 60_000 }, () => {
   it('initializes with a key in X-API-Key or as a Bearer token, and lists every tool for an admin key, the read tools for a viewer', async () => {
     const admin = await connect(s.acct.key, 'bearer');
     expect(admin.getServerVersion()?.name).toBe('sightline');
