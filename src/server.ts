@@ -16,6 +16,7 @@ import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerHome } from './http/home.js';
+import { registerMcp } from './mcp/route.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -126,6 +127,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   registerAuth(app, ctx);
 
   registerHome(app);
+  // MCP (Streamable HTTP) and the agents' guide: explicit routes, ahead of any catch-all.
+  registerMcp(app, ctx);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {
