@@ -7,7 +7,17 @@ export interface UrlSpan {
   end: number;
   raw: string;
   linkText: string | null;
+  /**
+   * What the text-reading steps blank out: the URL, or for a citation chip (a link whose
+   * text is a bare host, `([hubspot.com](https://…))` as ChatGPT writes where a url_citation
+   * sits) the whole chip with its brackets: a brand named only there is cited, not named.
+   */
+  blankStart: number;
+  blankEnd: number;
 }
+
+// link text that is only a host name ("hubspot.com", "www.g2.com", "academy.hubspot.com")
+const CHIP_TEXT = /^(?:www\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}$/i;
 
 // URL characters: anything but white space, quotes, angle brackets and CJK punctuation.
 function isUrlChar(c: number): boolean {
@@ -107,7 +117,18 @@ export function findUrls(text: string): UrlSpan[] {
     while (end < text.length && isUrlChar(text.charCodeAt(end))) end++;
     const raw = trimUrl(text.slice(start, end));
     if (raw.length < 4 || raw.indexOf('.') === -1) continue;
-    out.push({ start, end: start + raw.length, raw, linkText: linkTextBefore(text, start) });
+    const linkText = linkTextBefore(text, start);
+    let blankStart = start;
+    let blankEnd = start + raw.length;
+    if (linkText !== null && CHIP_TEXT.test(linkText.trim()) && text.charCodeAt(blankEnd) === 41 /* ) */) {
+      blankStart = start - linkText.length - 3;
+      blankEnd++;
+      if (text.charCodeAt(blankStart - 1) === 40 /* ( */ && text.charCodeAt(blankEnd) === 41) {
+        blankStart--;
+        blankEnd++;
+      }
+    }
+    out.push({ start, end: start + raw.length, raw, linkText, blankStart, blankEnd });
     covered = start + raw.length;
   }
   return out;
