@@ -178,11 +178,24 @@ export async function runCorpusBench(opts: { seconds?: number; print?: boolean }
         rate('position, every brand, exact', score.position, '–'),
         rate('own sentiment band', score.ownSentiment, '–'),
         rate('sentiment band, every brand', score.sentiment, `≥ ${GOALS.sentiment}`),
+        handLine(corpus, score, answers),
         `corpus analysed at ${answersPerSecond.toLocaleString('en-US')} answers/s on one core; goals ${missedGoals(score).length ? `MISSED: ${missedGoals(score).join('; ')}` : 'met'}`,
       ].join('\n'),
     );
   }
   return { score, answersPerSecond };
+}
+
+/** The figures of the hand-written answers alone (written one by one, not from the sentence bank). */
+function handLine(corpus: ReturnType<typeof loadCorpus>, _all: CorpusScore, answers: Array<{ text: string; references: Reference[] }>): string {
+  const keep = corpus.flatMap((a, k) => (a.layout === 'handwritten' ? [k] : []));
+  const sub = keep.map((k) => corpus[k]);
+  const s = scoreCorpus(sub, analyzeCorpus(sub, keep.map((k) => answers[k])));
+  const f = (x: number) => x.toFixed(3);
+  return (
+    `hand-written subset (${sub.length} answers): own mention F1 ${f(s.ownMention.f1)}, competitor F1 ${f(s.competitorMention.f1)}, ` +
+    `citation F1 ${f(s.citations.f1)}, own position ${f(s.ownPosition.rate)}, sentiment band ${f(s.sentiment.rate)} (${s.sentiment.ok} of ${s.sentiment.of})`
+  );
 }
 
 /** For bench/run.ts: `npm run bench -- analysis`. Prints the figures; a missed goal is printed, never thrown. */

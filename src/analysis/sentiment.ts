@@ -7,6 +7,7 @@ const CONTRAST = new Set(CONTRAST_WORDS);
 const JOINERS = new Set(LIST_JOINERS);
 // contrast words whose brand is the object of a comparison, not the subject of what follows
 const OBJECT_CONTRAST = new Set(['than', 'unlike', 'compared', 'versus', 'vs', 'over']);
+const CLAUSE_JOINERS = new Set(['and', 'but', 'so', 'plus', 'yet']);
 // punctuation between two words that ends a clause
 const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
 
@@ -136,7 +137,9 @@ export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string
     const prev = groups[groups.length - 1];
     const object = seg.contrast && OBJECT_CONTRAST.has(lowerAt(doc, seg.from));
     if (!seg.brands.length && prev) {
-      const to = prev.object && groups.length >= 2 ? groups[groups.length - 2] : prev;
+      // "…than Zoho, and its support…" goes back to the subject; "…than Zoho, whose…" stays with Zoho
+      const back = prev.object && groups.length >= 2 && CLAUSE_JOINERS.has(lowerAt(doc, seg.from));
+      const to = back ? groups[groups.length - 2] : prev;
       to.text += texts[k];
     } else if (prev && !prev.brands.length) groups[groups.length - 1] = { text: prev.text + texts[k], brands: seg.brands, object };
     else groups.push({ text: texts[k], brands: seg.brands, object });
