@@ -1086,6 +1086,8 @@ export interface paths {
                         competitors: {
                             name: string;
                             website: string;
+                            /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
+                            aliases?: string[];
                         }[];
                     };
                 };
@@ -1184,7 +1186,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a competitor's name or website */
+        /** Change a competitor's name, website or aliases */
         patch: {
             parameters: {
                 query?: never;
@@ -1200,6 +1202,8 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         website?: string;
+                        /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
+                        aliases?: string[];
                     };
                 };
             };
@@ -3156,6 +3160,8 @@ export interface components {
             icon_urls: string[];
             state: string | null;
             is_own_brand: boolean;
+            /** @description Extension: other names of the competitor, matched in answers like its name (the own brand's record shows the project's brand_aliases) */
+            aliases: string[];
             metrics: components["schemas"]["CompetitorMetrics"] | null;
         };
         CompetitorCreated: {
@@ -3169,6 +3175,8 @@ export interface components {
             iconUrls: string[];
             state: string;
             isOwnBrand: boolean;
+            /** @description Extension: other names of the competitor, matched in answers like its name (the own brand's record shows the project's brand_aliases) */
+            aliases: string[];
             metrics: null;
         };
         CompetitorMetrics: {
