@@ -10,7 +10,7 @@ import { PLANS } from '../src/lib/plans.js';
 import { normalizeWebsite } from '../src/lib/url.js';
 import { textKey } from '../src/modules/common.js';
 import { classifyIntent } from '../src/modules/prompts/intent.js';
-import { DEFAULT_HTTP_SETTINGS } from '../src/ports/providers/http.js';
+import { DEFAULT_HTTP_SETTINGS } from '../src/ports/providers/call.js';
 import { PROVIDERS, type ProviderName } from '../src/ports/providers/types.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';
 import { startFakeProvider, type FakeProvider } from '../test/fakes/index.js';
@@ -90,7 +90,7 @@ const PROVIDER_DELAY_MS: Record<ProviderName, number> = {
   gemini: 300,
   claude: 600,
 };
-/** Calls in flight at once per provider in each process (src/ports/providers/http.ts). */
+/** Calls in flight at once per provider in each process (src/ports/providers/call.ts, p-limit). */
 const ADAPTER_CONCURRENCY = DEFAULT_HTTP_SETTINGS.concurrency;
 
 const PARTS = list('BENCH_LOAD_PARTS', 'reads,refresh');

@@ -1,10 +1,11 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import Anthropic from '@anthropic-ai/sdk';
+import { createCaller, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { badBody, plainBody } from './wire.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
-export const ANTHROPIC_VERSION = '2023-06-01';
 /** A long search run may stop with `pause_turn`; it is sent back to continue, this many times at most. */
 const MAX_CONTINUATIONS = 2;
 
@@ -28,31 +29,36 @@ interface MessagesBody {
 
 /** claude: the Messages API with the web_search server tool; citations sit on text blocks. */
 export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdapter {
-  const client = liveClient('claude', opts);
-  const base = opts.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
+  const caller = createCaller('claude', opts);
+  const s = caller.settings;
+  // The SDK's base URL is the host root; Sightline's ANTHROPIC_BASE_URL names the /v1 root.
+  const client = new Anthropic({
+    apiKey: opts.apiKey,
+    authToken: null,
+    baseURL: (opts.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, ''),
+    timeout: s.timeoutMs,
+    maxRetries: 0,
+    fetch: s.fetch,
+  });
   const model = opts.model ?? ANTHROPIC_DEFAULT_MODEL;
   return {
     name: 'claude',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
-      const tool: Record<string, unknown> = { type: 'web_search_20250305', name: 'web_search', max_uses: 5 };
+      const tool: Anthropic.WebSearchTool20250305 = { type: 'web_search_20250305', name: 'web_search', max_uses: 5 };
       if (input.country) tool.user_location = { type: 'approximate', country: input.country.toUpperCase() };
-      const messages: Array<{ role: 'user' | 'assistant'; content: unknown }> = [{ role: 'user', content: input.prompt }];
+      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: input.prompt }];
       const bodies: MessagesBody[] = [];
       for (let turn = 0; ; turn++) {
-        const body = await client.json<MessagesBody>(
-          {
-            method: 'POST',
-            url: joinUrl(base, 'messages'),
-            headers: { 'x-api-key': opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
-            body: { model, max_tokens: 2048, messages, tools: [tool] },
-            label: 'POST /messages',
-          },
+        const res = await caller.run(
+          'POST /messages',
+          (sig) => client.messages.create({ model, max_tokens: 2048, messages: [...messages], tools: [tool] }, { signal: sig }),
           signal,
         );
+        const body = plainBody(res) as MessagesBody;
         bodies.push(body);
         if (body?.stop_reason !== 'pause_turn' || turn >= MAX_CONTINUATIONS) break;
-        messages.push({ role: 'assistant', content: body.content ?? [] });
+        messages.push({ role: 'assistant', content: res.content });
       }
       return parseAnthropicResponse(bodies, model);
     },

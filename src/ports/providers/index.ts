@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createGeminiProvider } from './gemini.js';
-import type { HttpSettings, LiveProviderOptions } from './http.js';
+import type { HttpSettings, LiveProviderOptions } from './call.js';
 import { createOpenAIProvider } from './openai.js';
 import { createPerplexityProvider } from './perplexity.js';
 import { createSerpApiProvider } from './serpapi.js';
@@ -10,7 +10,7 @@ import { PROVIDERS, ProviderError, type ProviderAdapter, type ProviderName } fro
 
 export * from './types.js';
 export { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated.js';
-export { Semaphore, DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './http.js';
+export { DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './call.js';
 export { createOpenAIProvider, createPerplexityProvider, createGeminiProvider, createAnthropicProvider, createSerpApiProvider };
 
 /** The environment variables of each provider (DECISIONS section 1). */

@@ -1,6 +1,8 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import OpenAI from 'openai';
+import { createCaller, type LiveProviderOptions } from './call.js';
 import { numberReferences, sentenceBefore, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { badBody, plainBody } from './wire.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4.1-mini';
@@ -34,26 +36,29 @@ interface ResponsesBody {
  * items' output_text; citations are its url_citation annotations.
  */
 export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter {
-  const client = liveClient('chatgpt', opts);
-  const base = opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
+  const caller = createCaller('chatgpt', opts);
+  const s = caller.settings;
+  const client = new OpenAI({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+    timeout: s.timeoutMs,
+    maxRetries: 0,
+    fetch: s.fetch,
+  });
   const model = opts.model ?? OPENAI_DEFAULT_MODEL;
   return {
     name: 'chatgpt',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
-      const tool: Record<string, unknown> = { type: 'web_search' };
+      const tool: OpenAI.Responses.WebSearchTool = { type: 'web_search' };
       if (input.country) tool.user_location = { type: 'approximate', country: input.country.toUpperCase() };
-      const body = await client.json<ResponsesBody>(
-        {
-          method: 'POST',
-          url: joinUrl(base, 'responses'),
-          headers: { authorization: `Bearer ${opts.apiKey}` },
-          body: { model, input: input.prompt, tools: [tool], store: false },
-          label: 'POST /responses',
-        },
+      const res = await caller.run(
+        'POST /responses',
+        (sig) => client.responses.create({ model, input: input.prompt, tools: [tool], store: false }, { signal: sig }),
         signal,
       );
-      return parseOpenAIResponse(body, model);
+      // The SDK adds `output_text`; the stored body is the vendor's own.
+      return parseOpenAIResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
     },
   };
 }

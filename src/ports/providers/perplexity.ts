@@ -1,6 +1,8 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import Perplexity from '@perplexity-ai/perplexity_ai';
+import { createCaller, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { badBody, plainBody } from './wire.js';
 
 export const PERPLEXITY_DEFAULT_BASE_URL = 'https://api.perplexity.ai';
 export const PERPLEXITY_DEFAULT_MODEL = 'sonar';
@@ -20,26 +22,24 @@ const MARKER = /\[(\d{1,3})\]/g;
  * `citations` (and `search_results`, which adds titles and snippets).
  */
 export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAdapter {
-  const client = liveClient('perplexity', opts);
-  const base = opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL;
+  const caller = createCaller('perplexity', opts);
+  const s = caller.settings;
+  const client = new Perplexity({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL,
+    timeout: s.timeoutMs,
+    maxRetries: 0,
+    fetch: s.fetch,
+  });
   const model = opts.model ?? PERPLEXITY_DEFAULT_MODEL;
   return {
     name: 'perplexity',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
-      const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: input.prompt }] };
+      const body: Perplexity.Chat.CompletionCreateParamsNonStreaming = { model, messages: [{ role: 'user', content: input.prompt }] };
       if (input.country) body.web_search_options = { user_location: { country: input.country.toUpperCase() } };
-      const res = await client.json<SonarBody>(
-        {
-          method: 'POST',
-          url: joinUrl(base, 'chat/completions'),
-          headers: { authorization: `Bearer ${opts.apiKey}` },
-          body,
-          label: 'POST /chat/completions',
-        },
-        signal,
-      );
-      return parsePerplexityResponse(res, model);
+      const res = await caller.run('POST /chat/completions', (sig) => client.chat.completions.create(body, { signal: sig }), signal);
+      return parsePerplexityResponse(plainBody(res) as SonarBody, model);
     },
   };
 }

@@ -1,6 +1,7 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import { createCaller, type HttpSettings, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { badBody, joinUrl } from './wire.js';
 
 export const SERPAPI_DEFAULT_BASE_URL = 'https://serpapi.com';
 /** SerpApi names no model; this is what Sightline records for an AI Overview. */
@@ -36,18 +37,11 @@ interface SerpBody {
  * google_ai_overview engine fetches it (the token expires within minutes).
  */
 export function createSerpApiProvider(opts: LiveProviderOptions): ProviderAdapter {
-  const client = liveClient('google_ai_overview', opts);
+  const caller = createCaller('google_ai_overview', opts);
   const base = opts.baseUrl ?? SERPAPI_DEFAULT_BASE_URL;
   const search = (params: Record<string, string>, signal?: AbortSignal) =>
-    client.json<SerpBody>(
-      {
-        method: 'GET',
-        url: `${joinUrl(base, 'search')}?${new URLSearchParams({ ...params, api_key: opts.apiKey })}`,
-        // The key is in the query: the label keeps it out of error messages.
-        label: `GET /search (engine=${params.engine})`,
-      },
-      signal,
-    );
+    // The key is in the query: the label keeps it out of error messages.
+    caller.run(`GET /search (engine=${params.engine})`, (sig) => serpGet<SerpBody>(caller.settings, base, { ...params, api_key: opts.apiKey }, sig), signal);
   return {
     name: 'google_ai_overview',
     simulated: false,
@@ -64,6 +58,40 @@ export function createSerpApiProvider(opts: LiveProviderOptions): ProviderAdapte
       return parseAiOverview(first, first);
     },
   };
+}
+
+/** A failed SerpApi GET, shaped as the SDKs' errors are (status, headers, the body's `error`). */
+class SerpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly error: unknown,
+    text: string,
+  ) {
+    super(text.slice(0, 200));
+  }
+}
+
+/**
+ * One GET of SerpApi's JSON API (no maintained client does more: serpapi on npm is this
+ * call without a configurable base URL). The timeout covers headers and body.
+ */
+export async function serpGet<T>(s: HttpSettings, base: string, params: Record<string, string>, signal?: AbortSignal): Promise<T> {
+  const timeout = AbortSignal.timeout(s.timeoutMs);
+  const res = await s.fetch(`${joinUrl(base, 'search')}?${new URLSearchParams(params)}`, {
+    headers: { accept: 'application/json' },
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) throw new SerpStatusError(res.status, res.headers, (body as { error?: unknown } | undefined)?.error, text);
+  if (body === undefined) throw badBody('google_ai_overview', 'a body that is not JSON');
+  return body as T;
 }
 
 const NO_RESULTS = /hasn't returned any results/i;
