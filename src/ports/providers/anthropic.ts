@@ -70,9 +70,11 @@ export function parseAnthropicResponse(bodies: MessagesBody | MessagesBody[], fa
   const list = Array.isArray(bodies) ? bodies : [bodies];
   if (!list.length || list.some((b) => !b || !Array.isArray(b.content))) throw badBody('claude', 'no content array');
   const blocks = list.flatMap((b) => b.content!);
-  // "I'll search for ..." before the first search is preamble, not the answer.
-  const firstTool = blocks.findIndex((b) => b.type === 'server_tool_use');
-  const answerBlocks = blocks.filter((b, i) => b.type === 'text' && (firstTool < 0 || i > firstTool));
+  // "I'll search for ..." before a search and "Let me search for more ..." between searches
+  // narrate the search: the answer is the text after the last search, and any text before it
+  // that cites a result (an answer written between two searches).
+  const lastSearch = blocks.findLastIndex((b) => b.type === 'server_tool_use' || b.type === 'web_search_tool_result');
+  const answerBlocks = blocks.filter((b, i) => b.type === 'text' && (i > lastSearch || Boolean(b.citations?.length)));
   let text = '';
   const sources: SourceRef[] = [];
   for (const b of answerBlocks) {

@@ -97,12 +97,17 @@ export function parseOpenAIResponse(body: ResponsesBody, fallbackModel: string):
   };
 }
 
-/** OpenAI appends `utm_source=openai` to cited URLs; the page cited is the URL without it. */
+/** Values of `utm_source` ChatGPT search appends to cited URLs (openai, chatgpt.com in the recordings). */
+const OPENAI_TRACKING = new Set(['openai', 'chatgpt.com']);
+
+/** OpenAI appends `utm_source=openai` (or `chatgpt.com`) to cited URLs; the page cited is the URL without it. */
 export function withoutOpenAITracking(url: string): string {
-  if (!url.includes('utm_source=openai')) return url;
+  if (!url.includes('utm_source=')) return url;
   try {
     const u = new URL(url);
-    if (u.searchParams.get('utm_source') === 'openai') u.searchParams.delete('utm_source');
+    const source = u.searchParams.get('utm_source');
+    if (!source || !OPENAI_TRACKING.has(source)) return url;
+    u.searchParams.delete('utm_source');
     return u.toString().replace(/\?$/, '');
   } catch {
     return url;
