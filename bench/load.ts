@@ -89,6 +89,9 @@ const PROVIDER_DELAY_MS: Record<ProviderName, number> = {
   google_ai_overview: 200,
   gemini: 300,
   claude: 600,
+  google_ai_mode: 400,
+  grok: 500,
+  copilot: 400,
 };
 /** Calls in flight at once per provider in each process (src/ports/providers/call.ts, p-limit). */
 const ADAPTER_CONCURRENCY = DEFAULT_HTTP_SETTINGS.concurrency;

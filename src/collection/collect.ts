@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
-import { ProviderError, type ProviderName } from '../ports/providers/types.js';
+import { DEFAULT_PROJECT_PROVIDERS, ProviderError, type ProviderName } from '../ports/providers/types.js';
 import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands.js';
 import { answerKeyOf, reserveCredits, settleCredits, type AnswerKey } from './credits.js';
 import { storeAnswers } from '../modules/answers/store-answers.js';
@@ -19,7 +19,8 @@ export interface RunTally {
 /** The providers a project is asked on, in a fixed order. */
 export function projectProviders(ctx: ServiceContext, project: ProjectFacts): ProviderName[] {
   const known = Object.keys(ctx.ports.providers) as ProviderName[];
-  const wanted = project.providers?.length ? project.providers : known;
+  // A project that names no engines tracks the five of the contract, not every engine known.
+  const wanted: readonly string[] = project.providers?.length ? project.providers : DEFAULT_PROJECT_PROVIDERS;
   return known.filter((p) => wanted.includes(p));
 }
 

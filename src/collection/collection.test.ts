@@ -5,7 +5,7 @@ import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
 import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures.js';
 import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers.js';
 import { loadProjectFacts } from '../modules/projects/brands.js';
-import { collectAnswers } from './collect.js';
+import { collectAnswers, projectProviders } from './collect.js';
 import { creditState } from './credits.js';
 import { scheduleDailyRefreshes } from './refresh.js';
 import { utcDay } from '../lib/time.js';
@@ -146,6 +146,22 @@ describe('credits and scheduling', () => {
     // Rollups count each stored answer once.
     const rolled = await ctx.store.query<{ n: number }>(`select sum(responses)::int as n from project_daily where project_id = $1 and provider = '*'`, [projectId]);
     expect(rolled.rows[0].n).toBe(10);
+  });
+
+  it('asks the engines the project tracks: the five of the contract unless it chose others', async () => {
+    const { projectId, ids } = await projectWithPrompts(1, 'pro');
+    const ctx = t.runtime.ctx;
+    const facts = (await loadProjectFacts(ctx.store, projectId))!;
+    expect(projectProviders(ctx, facts)).toEqual(['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude']);
+    await ctx.store.query(`update projects set providers = '["grok", "copilot", "chatgpt", "google_ai_mode"]'::jsonb where id = $1`, [projectId]);
+    const chosen = (await loadProjectFacts(ctx.store, projectId))!;
+    const providers = projectProviders(ctx, chosen);
+    expect(providers).toEqual(['chatgpt', 'google_ai_mode', 'grok', 'copilot']);
+    const day = utcDay();
+    const tally = await collectAnswers(ctx, chosen, providers.map((provider) => ({ promptId: ids[0], provider, day, sample: 1 })), null);
+    expect(tally).toMatchObject({ stored: 4, failed: 0 });
+    const rows = await ctx.store.query<{ provider: string }>(`select provider from responses where project_id = $1 order by provider`, [projectId]);
+    expect(rows.rows.map((r) => r.provider)).toEqual(['chatgpt', 'copilot', 'google_ai_mode', 'grok']);
   });
 
   it('schedules one daily run per project per day, however many ticks', async () => {

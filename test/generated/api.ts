@@ -510,6 +510,8 @@ export interface paths {
                         website_url?: string;
                         location?: string | null;
                         language?: string | null;
+                        /** @description The engines the project tracks from its next run (replaces the list); answers already stored stay */
+                        providers?: components["schemas"]["ProviderNameInput"][];
                         /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
                         samples_per_run?: number;
                     };
@@ -759,7 +761,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -877,7 +879,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1030,7 +1032,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1250,7 +1252,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1331,7 +1333,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                     page?: number;
                     page_size?: number;
@@ -1396,7 +1398,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1459,7 +1461,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1522,7 +1524,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                     prompt_type?: "active" | "suggested";
                 };
@@ -1585,7 +1587,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1676,7 +1678,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                     page?: number;
                     page_size?: number;
@@ -1738,7 +1740,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -3342,6 +3344,8 @@ export interface components {
             bootstrap_error: string | null;
             /** @description the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends */
             callback_status: ("pending" | "delivered" | "failed") | null;
+            /** @description The engines the project tracks (extension field); the five of the contract unless changed with PATCH */
+            providers: components["schemas"]["ProviderName"][];
             /** @description How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5 */
             samples_per_run: number;
         };
@@ -3406,6 +3410,16 @@ export interface components {
                 number
             ] | null;
         };
+        /**
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @enum {string}
+         */
+        ProviderName: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        /**
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @enum {string}
+         */
+        ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
         ReferenceItem: {
             title: string;
             link: string;

@@ -18,7 +18,17 @@ describe('createProviders (PROVIDERS_MODE)', () => {
 
   it('auto: live exactly where the key is set', () => {
     const modes = providerModes(config({ OPENAI_API_KEY: 'sk-x', SERPAPI_API_KEY: 'serp-x' }));
-    expect(modes).toEqual({ chatgpt: 'live', perplexity: 'simulated', gemini: 'simulated', claude: 'simulated', google_ai_overview: 'live' });
+    expect(modes).toEqual({
+      chatgpt: 'live',
+      perplexity: 'simulated',
+      gemini: 'simulated',
+      claude: 'simulated',
+      google_ai_overview: 'live',
+      // The SerpApi engines share its key.
+      google_ai_mode: 'live',
+      copilot: 'live',
+      grok: 'simulated',
+    });
     const providers = createProviders(config({ ANTHROPIC_API_KEY: 'sk-ant-x' }));
     expect(providers.claude.simulated).toBe(false);
     expect(providers.gemini.simulated).toBe(true);
@@ -37,6 +47,9 @@ describe('createProviders (PROVIDERS_MODE)', () => {
       gemini: 'GEMINI_API_KEY',
       claude: 'ANTHROPIC_API_KEY',
       google_ai_overview: 'SERPAPI_API_KEY',
+      google_ai_mode: 'SERPAPI_API_KEY',
+      grok: 'XAI_API_KEY',
+      copilot: 'SERPAPI_API_KEY',
     };
     for (const p of PROVIDERS) {
       expect(providers[p].simulated).toBe(false);

@@ -5,22 +5,39 @@ import type { HttpSettings, LiveProviderOptions } from './call.js';
 import { createOpenAIProvider } from './openai.js';
 import { createPerplexityProvider } from './perplexity.js';
 import { createSerpApiProvider } from './serpapi.js';
+import { createAiModeProvider, createCopilotProvider } from './serpapi-ai.js';
+import { createGrokProvider } from './grok.js';
 import { createSimulatedProvider } from './simulated.js';
 import { PROVIDERS, ProviderError, type ProviderAdapter, type ProviderName } from './types.js';
 
 export * from './types.js';
 export { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './call.js';
-export { createOpenAIProvider, createPerplexityProvider, createGeminiProvider, createAnthropicProvider, createSerpApiProvider };
+export {
+  createOpenAIProvider,
+  createPerplexityProvider,
+  createGeminiProvider,
+  createAnthropicProvider,
+  createSerpApiProvider,
+  createAiModeProvider,
+  createCopilotProvider,
+  createGrokProvider,
+};
 
-/** The environment variables of each provider (DECISIONS section 1). */
+/**
+ * The environment variables of each provider (DECISIONS section 1). The SerpApi engines share
+ * SERPAPI_API_KEY; each has its own base URL, falling back to SERPAPI_BASE_URL.
+ */
 export const PROVIDER_ENV = {
   chatgpt: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   perplexity: { key: 'PERPLEXITY_API_KEY', baseUrl: 'PERPLEXITY_BASE_URL' },
   gemini: { key: 'GEMINI_API_KEY', baseUrl: 'GEMINI_BASE_URL' },
   claude: { key: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   google_ai_overview: { key: 'SERPAPI_API_KEY', baseUrl: 'SERPAPI_BASE_URL' },
-} as const satisfies Record<ProviderName, { key: keyof Config['env']; baseUrl: keyof Config['env'] }>;
+  google_ai_mode: { key: 'SERPAPI_API_KEY', baseUrl: 'GOOGLE_AI_MODE_BASE_URL', fallbackBaseUrl: 'SERPAPI_BASE_URL' },
+  grok: { key: 'XAI_API_KEY', baseUrl: 'XAI_BASE_URL' },
+  copilot: { key: 'SERPAPI_API_KEY', baseUrl: 'COPILOT_BASE_URL', fallbackBaseUrl: 'SERPAPI_BASE_URL' },
+} as const satisfies Record<ProviderName, { key: keyof Config['env']; baseUrl: keyof Config['env']; fallbackBaseUrl?: keyof Config['env'] }>;
 
 const LIVE: Record<ProviderName, (opts: LiveProviderOptions) => ProviderAdapter> = {
   chatgpt: createOpenAIProvider,
@@ -28,6 +45,9 @@ const LIVE: Record<ProviderName, (opts: LiveProviderOptions) => ProviderAdapter>
   gemini: createGeminiProvider,
   claude: createAnthropicProvider,
   google_ai_overview: createSerpApiProvider,
+  google_ai_mode: createAiModeProvider,
+  grok: createGrokProvider,
+  copilot: createCopilotProvider,
 };
 
 export interface ProvidersOptions {
@@ -71,9 +91,10 @@ export function createProviders(config: ProvidersConfig, options: ProvidersOptio
       continue;
     }
     const http = { ...options.http, ...(options.concurrency?.[name] ? { concurrency: options.concurrency[name] } : {}) };
+    const fallback = 'fallbackBaseUrl' in env ? config.env[env.fallbackBaseUrl] : undefined;
     out[name] = LIVE[name]({
       apiKey,
-      baseUrl: config.env[env.baseUrl],
+      baseUrl: config.env[env.baseUrl] ?? fallback,
       model: options.models?.[name],
       http,
     });

@@ -12,8 +12,9 @@ interface UrlCitation {
   type: 'url_citation';
   url: string;
   title?: string;
-  start_index: number;
-  end_index: number;
+  /** xAI's Responses API leaves the positions (and the title) out. */
+  start_index?: number;
+  end_index?: number;
 }
 interface OutputText {
   type: 'output_text';
@@ -24,7 +25,7 @@ interface OutputItem {
   type: string;
   content?: Array<OutputText | { type: string }>;
 }
-interface ResponsesBody {
+export interface ResponsesBody {
   model?: string;
   status?: string;
   error?: { message?: string } | null;
@@ -64,8 +65,13 @@ export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter
 }
 
 export function parseOpenAIResponse(body: ResponsesBody, fallbackModel: string): ProviderAnswer {
-  if (!body || !Array.isArray(body.output)) throw badBody('chatgpt', 'no output array');
-  if (body.status === 'failed') throw badBody('chatgpt', body.error?.message ?? 'response failed');
+  return parseResponsesBody('chatgpt', body, fallbackModel);
+}
+
+/** A Responses API body (OpenAI's, or xAI's OpenAI-compatible one) as an answer. */
+export function parseResponsesBody(provider: 'chatgpt' | 'grok', body: ResponsesBody, fallbackModel: string): ProviderAnswer {
+  if (!body || !Array.isArray(body.output)) throw badBody(provider, 'no output array');
+  if (body.status === 'failed') throw badBody(provider, body.error?.message ?? 'response failed');
   let text = '';
   const cited: Array<{ at: number; ref: SourceRef }> = [];
   for (const item of body.output) {
@@ -79,16 +85,17 @@ export function parseOpenAIResponse(body: ResponsesBody, fallbackModel: string):
       for (const a of out.annotations ?? []) {
         if (a.type !== 'url_citation') continue;
         const c = a as UrlCitation;
-        cited.push({
-          at: offset + c.start_index,
-          ref: { link: withoutOpenAITracking(c.url), title: c.title, snippet: sentenceBefore(text, offset + c.start_index) },
-        });
+        // Without a position the citation belongs to the whole part: after it, no claim of its own.
+        const at = typeof c.start_index === 'number' ? offset + c.start_index : text.length;
+        const snippet = typeof c.start_index === 'number' ? sentenceBefore(text, at) : '';
+        cited.push({ at, ref: { link: withoutOpenAITracking(c.url), title: c.title, snippet } });
       }
     }
   }
+  // Stable: citations at one position keep the order the body gives them.
   cited.sort((a, b) => a.at - b.at);
   return {
-    provider: 'chatgpt',
+    provider,
     model: body.model || fallbackModel,
     text,
     references: numberReferences(cited.map((c) => c.ref)),

@@ -4,11 +4,14 @@ import { messagesResponse } from '../../../test/fakes/anthropic.js';
 import { geminiResponse } from '../../../test/fakes/gemini.js';
 import { openAIResponse } from '../../../test/fakes/openai.js';
 import { sonarResponse } from '../../../test/fakes/perplexity.js';
+import { serpAiBody } from '../../../test/fakes/serpapi-ai.js';
+import { xaiResponse } from '../../../test/fakes/xai.js';
 import { keyPaths, recording, recordingLines, unknownPaths } from '../../../test/fixtures/providers/index.js';
 import { parseAnthropicResponse } from './anthropic.js';
 import { parseGeminiResponse } from './gemini.js';
 import { parseOpenAIResponse } from './openai.js';
 import { parsePerplexityResponse } from './perplexity.js';
+import { parseGrokResponse } from './grok.js';
 
 // Responses recorded from the real services (test/fixtures/providers/README.md names the
 // repository, path and commit of each). Each adapter must read them; each fake must not send
@@ -101,6 +104,61 @@ describe('gemini reads recorded generateContent answers', () => {
   });
 });
 
+describe('grok reads a recorded xAI Responses answer with web_search', () => {
+  it('text, model, url_citation annotations without positions or titles, in the given order', () => {
+    const body = recording('grok/xai-web-search-tool.1.json');
+    const answer = parseGrokResponse(body, 'fallback');
+    expect(answer.provider).toBe('grok');
+    expect(answer.model).toBe('grok-4-fast-reasoning');
+    expect(answer.text).toBe(body.output[1].content[0].text);
+    expect(answer.references.map((r) => [r.reference_index, r.link, r.title, r.snippet])).toEqual([
+      [1, 'https://www.ibm.com/think/topics/explainable-ai', '', ''],
+      [2, 'https://x.ai/company', '', ''],
+      [3, 'https://en.wikipedia.org/wiki/XAI_%28company%29', '', ''],
+      [4, 'https://x.ai/', '', ''],
+      [5, 'https://www.owkin.com/a-z-of-ai-for-healthcare/xai', '', ''],
+    ]);
+  });
+});
+
+/**
+ * The fields SerpApi documents for its Bing Copilot (https://serpapi.com/bing-copilot-api,
+ * "JSON structure overview") and Google AI Mode engines; no recording of either was found.
+ */
+const SERPAPI_BLOCK_FIELDS = [
+  'text_blocks',
+  'text_blocks[].type',
+  'text_blocks[].snippet',
+  'text_blocks[].snippet_links',
+  'text_blocks[].snippet_links[].text',
+  'text_blocks[].snippet_links[].link',
+  'text_blocks[].snippet_highlighted_words',
+  'text_blocks[].reference_indexes',
+  'text_blocks[].level',
+  'text_blocks[].list',
+  'text_blocks[].list[].snippet',
+  'text_blocks[].list[].snippet_links',
+  'text_blocks[].list[].snippet_highlighted_words',
+  'text_blocks[].list[].reference_indexes',
+  'text_blocks[].code',
+  'text_blocks[].language',
+  'text_blocks[].headers',
+  'text_blocks[].table',
+  'text_blocks[].formatted',
+  'references',
+  'references[].index',
+  'references[].title',
+  'references[].link',
+  'references[].snippet',
+  'references[].source',
+  'search_metadata.*',
+  'search_parameters.*',
+];
+const SERPAPI_DOCUMENTED: Record<string, string[]> = {
+  copilot: [...SERPAPI_BLOCK_FIELDS, 'header', 'header_video.*', 'images_link', 'videos_link'],
+  google_ai_mode: [...SERPAPI_BLOCK_FIELDS, 'reconstructed_markdown'],
+};
+
 /**
  * Fields the vendors declare (their SDKs' response types) that the recordings happen not to
  * carry; a fake may send these and nothing else the recordings lack.
@@ -113,7 +171,7 @@ const DECLARED: Record<string, string[]> = {
 };
 
 describe('each fake sends only fields the real service sends', () => {
-  const cases = [
+  const cases: Array<{ name: string; fake: unknown; real: unknown[] }> = [
     { name: 'chatgpt', fake: openAIResponse(DEFAULT_ANSWER), real: [recording('chatgpt/openai-web-search-tool.1.json')] },
     { name: 'claude', fake: messagesResponse(DEFAULT_ANSWER), real: [recording('claude/anthropic-web-search-tool.1.json')] },
     { name: 'perplexity', fake: sonarResponse(DEFAULT_ANSWER), real: [recording('perplexity/perplexity-citations.json'), recording('perplexity/perplexity-usage-raw-live.json')] },
@@ -123,15 +181,24 @@ describe('each fake sends only fields the real service sends', () => {
       real: [recording('gemini/google-search-docs-example.json'), ...chunks('gemini/issue-19822-google-search-live.chunks.txt')],
     },
   ];
+  cases.push({ name: 'grok', fake: xaiResponse(DEFAULT_ANSWER), real: [recording('grok/xai-web-search-tool.1.json')] });
   for (const c of cases) {
     it(`${c.name}: no field outside the recordings`, () => {
       expect(unknownPaths(c.fake, c.real, DECLARED[c.name])).toEqual([]);
     });
   }
 
+  const req = { method: 'GET', path: '/search', query: { q: 'best crm', gl: 'us', hl: 'en' }, headers: {}, body: undefined };
+  it('copilot: no field outside SerpApi\'s documented Bing Copilot JSON', () => {
+    expect(unknownPaths(serpAiBody('bing_copilot', req, DEFAULT_ANSWER), [], SERPAPI_DOCUMENTED.copilot)).toEqual([]);
+  });
+  it('google_ai_mode: no field outside SerpApi\'s documented AI Mode JSON', () => {
+    expect(unknownPaths(serpAiBody('google_ai_mode', req, DEFAULT_ANSWER), [], SERPAPI_DOCUMENTED.google_ai_mode)).toEqual([]);
+  });
+
   it('a renamed field is caught', () => {
     const body = openAIResponse(DEFAULT_ANSWER);
-    const [message] = body.output.filter((o) => o.type === 'message') as Array<{ content: Array<Record<string, unknown>> }>;
+    const [message] = body.output.filter((o) => o.type === 'message') as unknown as Array<{ content: Array<Record<string, unknown>> }>;
     message.content[0].annotation = message.content[0].annotations;
     delete message.content[0].annotations;
     expect(unknownPaths(body, cases[0].real, DECLARED.chatgpt)).toContain('output[].content[].annotation');

@@ -12,6 +12,13 @@ export interface TextBlock {
   type?: string;
   title?: string;
   snippet?: string;
+  /** Copilot headings carry a level (1..6). */
+  level?: number;
+  /** Copilot code blocks. */
+  code?: string;
+  language?: string;
+  /** Copilot tables name their columns apart from the rows. */
+  headers?: string[];
   list?: TextBlock[];
   text_blocks?: TextBlock[];
   table?: string[][];
@@ -19,9 +26,16 @@ export interface TextBlock {
   comparison?: Array<{ feature?: string; values?: string[] }>;
   reference_indexes?: number[];
 }
+export interface SerpReference {
+  title?: string;
+  link?: string;
+  snippet?: string;
+  source?: string;
+  index?: number;
+}
 interface AiOverview {
   text_blocks?: TextBlock[];
-  references?: Array<{ title?: string; link?: string; snippet?: string; source?: string; index?: number }>;
+  references?: SerpReference[];
   page_token?: string;
   error?: string;
 }
@@ -101,9 +115,14 @@ export function parseAiOverview(body: SerpBody, raw: unknown): ProviderAnswer {
   if (!body || typeof body !== 'object') throw badBody('google_ai_overview', 'not an object');
   if (body.error && !NO_RESULTS.test(body.error)) throw badBody('google_ai_overview', body.error);
   const ov = body.ai_overview;
+  const { text, references } = renderAnswer(ov?.text_blocks, ov?.references);
+  return { provider: 'google_ai_overview', model: AI_OVERVIEW_MODEL, text, references, raw, simulated: false };
+}
+
+/** SerpApi text blocks as markdown, and their references in order of first use, then the rest. */
+export function renderAnswer(blocks: TextBlock[] | undefined, refs: SerpReference[] = []): { text: string; references: ProviderAnswer['references'] } {
   const order: number[] = [];
-  const text = ov?.text_blocks ? renderBlocks(ov.text_blocks, order, 0) : '';
-  const refs = ov?.references ?? [];
+  const text = blocks ? renderBlocks(blocks, order, 0) : '';
   const byIndex = new Map(refs.map((r, i) => [r.index ?? i, r]));
   const used = new Set<unknown>();
   const sources: SourceRef[] = [];
@@ -115,7 +134,7 @@ export function parseAiOverview(body: SerpBody, raw: unknown): ProviderAnswer {
     }
   }
   for (const r of refs) if (!used.has(r)) sources.push({ link: r.link ?? '', title: r.title, snippet: r.snippet });
-  return { provider: 'google_ai_overview', model: AI_OVERVIEW_MODEL, text, references: numberReferences(sources), raw, simulated: false };
+  return { text, references: numberReferences(sources) };
 }
 
 function collect(order: number[], idx?: number[]) {
@@ -135,15 +154,19 @@ function renderBlock(b: TextBlock, order: number[], depth: number): string {
   collect(order, b.reference_indexes);
   switch (b.type) {
     case 'heading':
-      return b.snippet ? `### ${b.snippet}` : '';
+      return b.snippet ? `${'#'.repeat(Math.min(6, Math.max(2, b.level ?? 3)))} ${b.snippet}` : '';
+    case 'code_block':
+      return b.code ? `\`\`\`${b.language ?? ''}\n${b.code}\n\`\`\`` : '';
     case 'list':
       return renderList(b.list ?? [], order, depth);
     case 'expandable': {
       const inner = renderBlocks(b.text_blocks ?? [], order, depth);
       return [b.title ? `### ${b.title}` : '', inner].filter(Boolean).join('\n\n');
     }
-    case 'table':
-      return b.table?.length ? markdownTable(b.table) : '';
+    case 'table': {
+      const rows = [...(b.headers?.length ? [b.headers] : []), ...(b.table ?? [])];
+      return rows.length ? markdownTable(rows) : '';
+    }
     case 'comparison':
       return b.comparison?.length
         ? markdownTable([['', ...(b.product_labels ?? [])], ...b.comparison.map((c) => [c.feature ?? '', ...(c.values ?? [])])])

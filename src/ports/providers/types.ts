@@ -1,6 +1,12 @@
-/** The AI answer engines Sightline asks (spec: provider names seen in responses). */
-export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+/** The five answer engines of the contract (spec: provider names seen in responses). */
+export const CONTRACT_PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+/** Engines beyond the contract (extension provider names); a project tracks them when it asks to. */
+export const EXTENSION_PROVIDERS = ['google_ai_mode', 'grok', 'copilot'] as const;
+/** Every engine Sightline can ask. */
+export const PROVIDERS = [...CONTRACT_PROVIDERS, ...EXTENSION_PROVIDERS] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
+/** What a project tracks when it names no engines: the five of the contract. */
+export const DEFAULT_PROJECT_PROVIDERS: readonly ProviderName[] = CONTRACT_PROVIDERS;
 
 /** A citation as the spec's ReferenceItem: position of the citation in the answer. */
 export interface Reference {
