@@ -484,10 +484,11 @@ async function insertProjects(runtime: Runtime): Promise<void> {
       const teamId = team.rows[0].id;
       const numbers = Array.from({ length: Math.min(perTeam, PROJECTS - first) }, (_, j) => first + j + 1);
       const projects = await tx.query<{ id: string }>(
-        `insert into projects (team_id, name, brand_name, website_url, domain, status, location, language)
-         select $1, n, n, 'https://' || d || '/', d, 'completed', 'US', 'en' from unnest($2::text[], $3::text[]) as x(n, d)
+        `insert into projects (team_id, name, brand_name, website_url, domain, status, location, language, providers)
+         select $1, n, n, 'https://' || d || '/', d, 'completed', 'US', 'en', $4::jsonb from unnest($2::text[], $3::text[]) as x(n, d)
          returning id`,
-        [teamId, numbers.map((i) => `Brand ${i}`), numbers.map((i) => `brand${i}.example.com`)],
+        // Every engine, the extension ones included (a project names them to track them).
+        [teamId, numbers.map((i) => `Brand ${i}`), numbers.map((i) => `brand${i}.example.com`), JSON.stringify(PROVIDERS)],
       );
       const ids = projects.rows.map((r) => r.id);
       await tx.query(

@@ -3010,6 +3010,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens, searches and stated cost the vendors reported, by provider and UTC day */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day (default: 29 days before `to`) */
+                    from?: string;
+                    /** @description Last UTC day (default: today) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["ProviderUsageDay"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3420,6 +3474,21 @@ export interface components {
          * @enum {string}
          */
         ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        ProviderUsageDay: {
+            /** @description UTC day, YYYY-MM-DD */
+            day: string;
+            provider: string;
+            /** @description Live answers stored (simulated ones are free and left out) */
+            responses: number;
+            /** @description Of those, the answers whose vendor reported usage */
+            reported: number;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description Web searches run (tool calls), or SerpApi searches billed */
+            searches: number;
+            /** @description The vendors' own stated price (Perplexity), summed; null when none stated one */
+            cost_usd: number | null;
+        };
         ReferenceItem: {
             title: string;
             link: string;

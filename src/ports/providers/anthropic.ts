@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createCaller, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { anthropicUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
@@ -60,7 +61,8 @@ export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdap
         if (body?.stop_reason !== 'pause_turn' || turn >= MAX_CONTINUATIONS) break;
         messages.push({ role: 'assistant', content: res.content });
       }
-      return parseAnthropicResponse(bodies, model);
+      const answer = parseAnthropicResponse(bodies, model);
+      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null }, usage: anthropicUsage(bodies) };
     },
   };
 }

@@ -2,6 +2,7 @@ import { GoogleGenAI } from '@google/genai';
 import { createCaller, type HttpSettings, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { geminiUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
@@ -63,6 +64,9 @@ export function createGeminiProvider(opts: GeminiProviderOptions): ProviderAdapt
       );
       // The SDK adds the HTTP headers as `sdkHttpResponse`; the stored body is the vendor's own.
       const answer = parseGeminiResponse(plainBody(res, ['sdkHttpResponse']) as GeminiBody, model);
+      // The google_search tool takes no location or language.
+      answer.sent = { country: null, language: null };
+      answer.usage = geminiUsage(answer.raw);
       if (opts.resolveRedirects !== false && answer.references.length) {
         await resolveGroundingRedirects(answer, s, signal);
         // Two redirects may lead to one page: one reference of it.

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { createCaller, type LiveProviderOptions } from './call.js';
 import { parseResponsesBody, type ResponsesBody } from './openai.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { responsesUsage } from './usage.js';
 import { plainBody } from './wire.js';
 
 export const XAI_DEFAULT_BASE_URL = 'https://api.x.ai/v1';
@@ -36,7 +37,8 @@ export function createGrokProvider(opts: LiveProviderOptions): ProviderAdapter {
         (sig) => client.responses.create({ model, input: input.prompt, tools: [{ type: 'web_search' }], store: false }, { signal: sig }),
         signal,
       );
-      return parseGrokResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
+      const answer = parseGrokResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
+      return { ...answer, sent: { country: null, language: null }, usage: responsesUsage(answer.raw) };
     },
   };
 }

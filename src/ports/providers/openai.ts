@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { createCaller, type LiveProviderOptions } from './call.js';
 import { numberReferences, sentenceBefore, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { responsesUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -59,7 +60,8 @@ export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter
         signal,
       );
       // The SDK adds `output_text`; the stored body is the vendor's own.
-      return parseOpenAIResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
+      const answer = parseOpenAIResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
+      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null }, usage: responsesUsage(answer.raw) };
     },
   };
 }

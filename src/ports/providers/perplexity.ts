@@ -2,6 +2,7 @@ import Perplexity from '@perplexity-ai/perplexity_ai';
 import { createCaller, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { perplexityUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
 export const PERPLEXITY_DEFAULT_BASE_URL = 'https://api.perplexity.ai';
@@ -39,7 +40,9 @@ export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAda
       const body: Perplexity.Chat.CompletionCreateParamsNonStreaming = { model, messages: [{ role: 'user', content: input.prompt }] };
       if (input.country) body.web_search_options = { user_location: { country: input.country.toUpperCase() } };
       const res = await caller.run('POST /chat/completions', (sig) => client.chat.completions.create(body, { signal: sig }), signal);
-      return parsePerplexityResponse(plainBody(res) as SonarBody, model);
+      const answer = parsePerplexityResponse(plainBody(res) as SonarBody, model);
+      const country = body.web_search_options?.user_location?.country ?? null;
+      return { ...answer, sent: { country, language: null }, usage: perplexityUsage(answer.raw) };
     },
   };
 }

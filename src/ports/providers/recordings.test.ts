@@ -12,6 +12,7 @@ import { parseGeminiResponse } from './gemini.js';
 import { parseOpenAIResponse } from './openai.js';
 import { parsePerplexityResponse } from './perplexity.js';
 import { parseGrokResponse } from './grok.js';
+import { anthropicUsage, geminiUsage, perplexityUsage, responsesUsage } from './usage.js';
 
 // Responses recorded from the real services (test/fixtures/providers/README.md names the
 // repository, path and commit of each). Each adapter must read them; each fake must not send
@@ -118,6 +119,20 @@ describe('grok reads a recorded xAI Responses answer with web_search', () => {
       [4, 'https://x.ai/', '', ''],
       [5, 'https://www.owkin.com/a-z-of-ai-for-healthcare/xai', '', ''],
     ]);
+  });
+});
+
+describe('the usage each vendor reports, read from the recordings', () => {
+  it('tokens, searches and a stated price where there is one', () => {
+    expect(responsesUsage(recording('chatgpt/openai-web-search-tool.1.json'))).toEqual({ input_tokens: 327, output_tokens: 770, searches: 2 });
+    expect(responsesUsage(recording('grok/xai-web-search-tool.1.json'))).toEqual({ input_tokens: 1941, output_tokens: 583, searches: 1 });
+    expect(anthropicUsage([recording('claude/anthropic-web-search-tool.1.json')])).toEqual({ input_tokens: 27118, output_tokens: 600, searches: 2 });
+    expect(perplexityUsage(recording('perplexity/perplexity-usage-raw-live.json'))).toEqual({ input_tokens: 6, output_tokens: 1, cost_usd: 0.00501 });
+    expect(perplexityUsage(recording('perplexity/perplexity-citations.json'))).toEqual({ input_tokens: 10, output_tokens: 251 });
+    // Tool-use prompt tokens count as input, thinking tokens as output.
+    const [, last] = chunks('gemini/issue-19822-google-search-live.chunks.txt');
+    expect(geminiUsage(last)).toEqual({ input_tokens: 17 + 308, output_tokens: 37 + 333 });
+    expect(geminiUsage(recording('gemini/google-search-docs-example.json'))).toEqual({ searches: 2 });
   });
 });
 

@@ -34,7 +34,7 @@ export function createAiModeProvider(opts: LiveProviderOptions): ProviderAdapter
       if (input.country) params.gl = input.country.toLowerCase();
       if (input.language) params.hl = input.language.toLowerCase();
       const body = await caller.run('GET /search (engine=google_ai_mode)', (sig) => serpGet<SerpAiBody>(caller.settings, base, params, sig), signal);
-      return parseSerpAi('google_ai_mode', body);
+      return { ...parseSerpAi('google_ai_mode', body), sent: { country: params.gl ?? null, language: params.hl ?? null }, usage: { searches: 1 } };
     },
   };
 }
@@ -53,7 +53,7 @@ export function createCopilotProvider(opts: LiveProviderOptions): ProviderAdapte
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
       const params = { engine: 'bing_copilot', q: input.prompt, api_key: opts.apiKey };
       const body = await caller.run('GET /search (engine=bing_copilot)', (sig) => serpGet<SerpAiBody>(caller.settings, base, params, sig), signal);
-      return parseSerpAi('copilot', body);
+      return { ...parseSerpAi('copilot', body), sent: { country: null, language: null }, usage: { searches: 1 } };
     },
   };
 }

@@ -63,13 +63,14 @@ export function createSerpApiProvider(opts: LiveProviderOptions): ProviderAdapte
       const params: Record<string, string> = { engine: 'google', q: input.prompt };
       if (input.country) params.gl = input.country.toLowerCase();
       if (input.language) params.hl = input.language.toLowerCase();
+      const sent = { country: params.gl ?? null, language: params.hl ?? null };
       const first = await search(params, signal);
       const overview = first?.ai_overview;
       if (overview?.page_token && !overview.text_blocks?.length) {
         const second = await search({ engine: 'google_ai_overview', page_token: overview.page_token }, signal);
-        return parseAiOverview(second, { search: first, ai_overview: second });
+        return { ...parseAiOverview(second, { search: first, ai_overview: second }), sent, usage: { searches: 2 } };
       }
-      return parseAiOverview(first, first);
+      return { ...parseAiOverview(first, first), sent, usage: { searches: 1 } };
     },
   };
 }

@@ -16,6 +16,24 @@ export interface Reference {
   reference_index: number;
 }
 
+/** The market an adapter sent with the question; null where the engine takes no such parameter. */
+export interface SentMarket {
+  /** ISO 3166-1 alpha-2 as sent (web search user location, SerpApi `gl`). */
+  country: string | null;
+  /** The answer language as sent (SerpApi `hl`). */
+  language: string | null;
+}
+
+/** What the vendor reported it used for the answer (absent fields: not reported). */
+export interface ProviderUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  /** Web searches run for the answer (tool calls; SerpApi: searches billed). */
+  searches?: number;
+  /** The vendor's own price of the call, in US dollars, where it states one (Perplexity). */
+  cost_usd?: number;
+}
+
 /** One provider's answer, normalised; `raw` is the provider's own response body, stored as is. */
 export interface ProviderAnswer {
   provider: ProviderName;
@@ -24,6 +42,10 @@ export interface ProviderAnswer {
   references: Reference[];
   raw: unknown;
   simulated: boolean;
+  /** The market sent to the engine (live adapters). */
+  sent?: SentMarket;
+  /** Tokens, searches, cost as the vendor reported them (live adapters). */
+  usage?: ProviderUsage;
 }
 
 /** Brand facts the simulated provider uses to write realistic answers (real providers ignore it). */
