@@ -32,7 +32,7 @@ describe('claude adapter (Anthropic Messages + web search tool)', () => {
     expect(req.headers.authorization).toBe(`Bearer ${FAKE_API_KEY}`);
     expect(req.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(req.body).toEqual({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 2048,
       messages: [{ role: 'user', content: ASK.prompt }],
       tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5, user_location: { type: 'approximate', country: 'FR' } }],

@@ -6,7 +6,8 @@ import { anthropicUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
-export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
+/** claude-sonnet-4-5 reaches end of life on 2026-11-30 (the SDK warns on every call with it). */
+export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-6';
 /** A long search run may stop with `pause_turn`; it is sent back to continue, this many times at most. */
 const MAX_CONTINUATIONS = 2;
 

@@ -55,7 +55,7 @@ export interface ProvidersOptions {
   http?: Partial<HttpSettings>;
   /** Calls in flight at once, per provider (default http.concurrency, 4). */
   concurrency?: Partial<Record<ProviderName, number>>;
-  /** Model per provider instead of the defaults (gpt-4.1-mini, sonar, gemini-2.5-flash, claude-sonnet-4-5). */
+  /** Model per provider instead of the defaults (gpt-4.1-mini, sonar, gemini-2.5-flash, claude-sonnet-4-6). */
   models?: Partial<Record<ProviderName, string>>;
 }
 
