@@ -1,5 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { createCaller, type LiveProviderOptions } from './call.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 import { anthropicUsage } from './usage.js';
@@ -34,14 +34,17 @@ export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdap
   const caller = createCaller('claude', opts);
   const s = caller.settings;
   // The SDK's base URL is the host root; Sightline's ANTHROPIC_BASE_URL names the /v1 root.
-  const client = new Anthropic({
-    apiKey: opts.apiKey,
-    authToken: null,
-    baseURL: (opts.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, ''),
-    timeout: s.timeoutMs,
-    maxRetries: 0,
-    fetch: s.fetch,
-  });
+  const client = once(
+    async () =>
+      new (await import('@anthropic-ai/sdk')).default({
+        apiKey: opts.apiKey,
+        authToken: null,
+        baseURL: (opts.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, ''),
+        timeout: s.timeoutMs,
+        maxRetries: 0,
+        fetch: s.fetch,
+      }),
+  );
   const model = opts.model ?? ANTHROPIC_DEFAULT_MODEL;
   return {
     name: 'claude',
@@ -54,7 +57,7 @@ export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdap
       for (let turn = 0; ; turn++) {
         const res = await caller.run(
           'POST /messages',
-          (sig) => client.messages.create({ model, max_tokens: 2048, messages: [...messages], tools: [tool] }, { signal: sig }),
+          async (sig) => (await client()).messages.create({ model, max_tokens: 2048, messages: [...messages], tools: [tool] }, { signal: sig }),
           signal,
         );
         const body = plainBody(res) as MessagesBody;

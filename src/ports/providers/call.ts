@@ -54,6 +54,21 @@ export interface LiveProviderOptions {
   limiter?: LimitFunction;
 }
 
+/**
+ * A value made on first use and kept: the vendors' SDKs are imported only when a live adapter
+ * is first asked, so a simulated or partly live service starts without loading them.
+ */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    made.catch(() => {
+      made = undefined;
+    });
+    return made;
+  };
+}
+
 /** One vendor call: `attempt` runs once per try with a signal that ends it on cancellation. */
 export interface Caller {
   readonly provider: ProviderName;

@@ -1,5 +1,4 @@
-import { GoogleGenAI } from '@google/genai';
-import { createCaller, type HttpSettings, type LiveProviderOptions } from './call.js';
+import { createCaller, once, type HttpSettings, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 import { geminiUsage } from './usage.js';
@@ -42,11 +41,14 @@ export function createGeminiProvider(opts: GeminiProviderOptions): ProviderAdapt
   const s = caller.settings;
   // GEMINI_BASE_URL names the versioned root (…/v1beta); the SDK takes host and version apart.
   const { baseUrl, apiVersion } = splitVersion(opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL);
-  const client = new GoogleGenAI({
-    apiKey: opts.apiKey,
-    // No retryOptions: the SDK does not retry; the caller does.
-    httpOptions: { baseUrl, apiVersion, timeout: s.timeoutMs, fetch: s.fetch },
-  });
+  const client = once(
+    async () =>
+      new (await import('@google/genai')).GoogleGenAI({
+        apiKey: opts.apiKey,
+        // No retryOptions: the SDK does not retry; the caller does.
+        httpOptions: { baseUrl, apiVersion, timeout: s.timeoutMs, fetch: s.fetch },
+      }),
+  );
   const model = opts.model ?? GEMINI_DEFAULT_MODEL;
   return {
     name: 'gemini',
@@ -54,8 +56,8 @@ export function createGeminiProvider(opts: GeminiProviderOptions): ProviderAdapt
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
       const res = await caller.run(
         `POST /models/${model}:generateContent`,
-        (sig) =>
-          client.models.generateContent({
+        async (sig) =>
+          (await client()).models.generateContent({
             model,
             contents: [{ role: 'user', parts: [{ text: input.prompt }] }],
             config: { tools: [{ googleSearch: {} }], abortSignal: sig },

@@ -1,5 +1,4 @@
-import OpenAI from 'openai';
-import { createCaller, type LiveProviderOptions } from './call.js';
+import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { parseResponsesBody, type ResponsesBody } from './openai.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 import { responsesUsage } from './usage.js';
@@ -18,15 +17,18 @@ export const GROK_DEFAULT_MODEL = 'grok-4-fast-reasoning';
 export function createGrokProvider(opts: LiveProviderOptions): ProviderAdapter {
   const caller = createCaller('grok', opts);
   const s = caller.settings;
-  const client = new OpenAI({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseUrl ?? XAI_DEFAULT_BASE_URL,
-    timeout: s.timeoutMs,
-    maxRetries: 0,
-    fetch: s.fetch,
-    organization: null,
-    project: null,
-  });
+  const client = once(
+    async () =>
+      new (await import('openai')).default({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseUrl ?? XAI_DEFAULT_BASE_URL,
+        timeout: s.timeoutMs,
+        maxRetries: 0,
+        fetch: s.fetch,
+        organization: null,
+        project: null,
+      }),
+  );
   const model = opts.model ?? GROK_DEFAULT_MODEL;
   return {
     name: 'grok',
@@ -34,7 +36,7 @@ export function createGrokProvider(opts: LiveProviderOptions): ProviderAdapter {
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
       const res = await caller.run(
         'POST /responses',
-        (sig) => client.responses.create({ model, input: input.prompt, tools: [{ type: 'web_search' }], store: false }, { signal: sig }),
+        async (sig) => (await client()).responses.create({ model, input: input.prompt, tools: [{ type: 'web_search' }], store: false }, { signal: sig }),
         signal,
       );
       const answer = parseGrokResponse(plainBody(res, ['output_text']) as ResponsesBody, model);

@@ -1,5 +1,5 @@
-import OpenAI from 'openai';
-import { createCaller, type LiveProviderOptions } from './call.js';
+import type OpenAI from 'openai';
+import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, sentenceBefore, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 import { responsesUsage } from './usage.js';
@@ -40,13 +40,16 @@ export interface ResponsesBody {
 export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter {
   const caller = createCaller('chatgpt', opts);
   const s = caller.settings;
-  const client = new OpenAI({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
-    timeout: s.timeoutMs,
-    maxRetries: 0,
-    fetch: s.fetch,
-  });
+  const client = once(
+    async () =>
+      new (await import('openai')).default({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+        timeout: s.timeoutMs,
+        maxRetries: 0,
+        fetch: s.fetch,
+      }),
+  );
   const model = opts.model ?? OPENAI_DEFAULT_MODEL;
   return {
     name: 'chatgpt',
@@ -56,7 +59,7 @@ export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter
       if (input.country) tool.user_location = { type: 'approximate', country: input.country.toUpperCase() };
       const res = await caller.run(
         'POST /responses',
-        (sig) => client.responses.create({ model, input: input.prompt, tools: [tool], store: false }, { signal: sig }),
+        async (sig) => (await client()).responses.create({ model, input: input.prompt, tools: [tool], store: false }, { signal: sig }),
         signal,
       );
       // The SDK adds `output_text`; the stored body is the vendor's own.

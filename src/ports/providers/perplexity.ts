@@ -1,5 +1,5 @@
-import Perplexity from '@perplexity-ai/perplexity_ai';
-import { createCaller, type LiveProviderOptions } from './call.js';
+import type Perplexity from '@perplexity-ai/perplexity_ai';
+import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
 import { perplexityUsage } from './usage.js';
@@ -25,13 +25,16 @@ const MARKER = /\[(\d{1,3})\]/g;
 export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAdapter {
   const caller = createCaller('perplexity', opts);
   const s = caller.settings;
-  const client = new Perplexity({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL,
-    timeout: s.timeoutMs,
-    maxRetries: 0,
-    fetch: s.fetch,
-  });
+  const client = once(
+    async () =>
+      new (await import('@perplexity-ai/perplexity_ai')).default({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL,
+        timeout: s.timeoutMs,
+        maxRetries: 0,
+        fetch: s.fetch,
+      }),
+  );
   const model = opts.model ?? PERPLEXITY_DEFAULT_MODEL;
   return {
     name: 'perplexity',
@@ -39,7 +42,7 @@ export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAda
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
       const body: Perplexity.Chat.CompletionCreateParamsNonStreaming = { model, messages: [{ role: 'user', content: input.prompt }] };
       if (input.country) body.web_search_options = { user_location: { country: input.country.toUpperCase() } };
-      const res = await caller.run('POST /chat/completions', (sig) => client.chat.completions.create(body, { signal: sig }), signal);
+      const res = await caller.run('POST /chat/completions', async (sig) => (await client()).chat.completions.create(body, { signal: sig }), signal);
       const answer = parsePerplexityResponse(plainBody(res) as SonarBody, model);
       const country = body.web_search_options?.user_location?.country ?? null;
       return { ...answer, sent: { country, language: null }, usage: perplexityUsage(answer.raw) };
