@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { DEFAULT_PROJECT_PROVIDERS, ProviderError, type ProviderName } from '../ports/providers/types.js';
@@ -15,6 +16,13 @@ export interface RunTally {
   retryableFailures: number;
   errors: string[];
 }
+
+/**
+ * Transactions storing answers at once per process: answers of every engine arrive together
+ * (4 in flight per engine), and one transaction each would drain a worker's pool of 10 and time
+ * out waiting for a connection (bench/README, the eight-engine refresh).
+ */
+const storeSlots = pLimit(4);
 
 /** The providers a project is asked on, in a fixed order. */
 export function projectProviders(ctx: ServiceContext, project: ProjectFacts): ProviderName[] {
@@ -85,12 +93,12 @@ export async function collectAnswers(
           context,
         });
         const analysis = analyse(answer.text, answer.references);
-        await ctx.store.tx(async (tx) => {
+        await storeSlots(() => ctx.store.tx(async (tx) => {
           const stored = await storeAnswers(tx, project.id, [{ ...key, answer, analysis }]);
           await settleCredits(tx, project.team_id, [key], stored.length);
           tally.stored += stored.length;
           if (!stored.length) tally.alreadyStored += 1;
-        });
+        }));
       } catch (err) {
         tally.failed += 1;
         if (!(err instanceof ProviderError) || err.retryable) tally.retryableFailures += 1;
