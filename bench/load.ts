@@ -10,7 +10,7 @@ import { PLANS } from '../src/lib/plans.js';
 import { normalizeWebsite } from '../src/lib/url.js';
 import { textKey } from '../src/modules/common.js';
 import { classifyIntent } from '../src/modules/prompts/intent.js';
-import { DEFAULT_HTTP_SETTINGS } from '../src/ports/providers/http.js';
+import { DEFAULT_HTTP_SETTINGS } from '../src/ports/providers/call.js';
 import { PROVIDERS, type ProviderName } from '../src/ports/providers/types.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';
 import { startFakeProvider, type FakeProvider } from '../test/fakes/index.js';
@@ -89,8 +89,11 @@ const PROVIDER_DELAY_MS: Record<ProviderName, number> = {
   google_ai_overview: 200,
   gemini: 300,
   claude: 600,
+  google_ai_mode: 400,
+  grok: 500,
+  copilot: 400,
 };
-/** Calls in flight at once per provider in each process (src/ports/providers/http.ts). */
+/** Calls in flight at once per provider in each process (src/ports/providers/call.ts, p-limit). */
 const ADAPTER_CONCURRENCY = DEFAULT_HTTP_SETTINGS.concurrency;
 
 const PARTS = list('BENCH_LOAD_PARTS', 'reads,refresh');
@@ -481,10 +484,11 @@ async function insertProjects(runtime: Runtime): Promise<void> {
       const teamId = team.rows[0].id;
       const numbers = Array.from({ length: Math.min(perTeam, PROJECTS - first) }, (_, j) => first + j + 1);
       const projects = await tx.query<{ id: string }>(
-        `insert into projects (team_id, name, brand_name, website_url, domain, status, location, language)
-         select $1, n, n, 'https://' || d || '/', d, 'completed', 'US', 'en' from unnest($2::text[], $3::text[]) as x(n, d)
+        `insert into projects (team_id, name, brand_name, website_url, domain, status, location, language, providers)
+         select $1, n, n, 'https://' || d || '/', d, 'completed', 'US', 'en', $4::jsonb from unnest($2::text[], $3::text[]) as x(n, d)
          returning id`,
-        [teamId, numbers.map((i) => `Brand ${i}`), numbers.map((i) => `brand${i}.example.com`)],
+        // Every engine, the extension ones included (a project names them to track them).
+        [teamId, numbers.map((i) => `Brand ${i}`), numbers.map((i) => `brand${i}.example.com`), JSON.stringify(PROVIDERS)],
       );
       const ids = projects.rows.map((r) => r.id);
       await tx.query(

@@ -72,6 +72,11 @@ const EnvSchema = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   SERPAPI_API_KEY: z.string().optional(),
   SERPAPI_BASE_URL: z.string().url().optional(),
+  /** SerpApi's google_ai_mode and bing_copilot engines: SERPAPI_API_KEY, each its own base URL (default SERPAPI_BASE_URL). */
+  GOOGLE_AI_MODE_BASE_URL: z.string().url().optional(),
+  COPILOT_BASE_URL: z.string().url().optional(),
+  XAI_API_KEY: z.string().optional(),
+  XAI_BASE_URL: z.string().url().optional(),
   LLM_PROVIDER: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   // The writer model's endpoint (any OpenAI-compatible Chat Completions API) and key;

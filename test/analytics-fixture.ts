@@ -38,6 +38,9 @@ export const MODELS: Record<ProviderName, string> = {
   google_ai_overview: 'ai-overview',
   gemini: 'gemini-2.0-flash',
   claude: 'claude-3-5-sonnet',
+  google_ai_mode: 'google-ai-mode',
+  grok: 'grok-4-fast-reasoning',
+  copilot: 'bing-copilot',
 };
 
 export const textOf = (s: AnswerSpec) => s.text ?? `Answer from ${s.provider} on ${s.day}. More detail follows here.`;

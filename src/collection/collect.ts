@@ -1,6 +1,7 @@
+import pLimit from 'p-limit';
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
-import { ProviderError, type ProviderName } from '../ports/providers/types.js';
+import { DEFAULT_PROJECT_PROVIDERS, ProviderError, type ProviderName } from '../ports/providers/types.js';
 import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands.js';
 import { answerKeyOf, reserveCredits, settleCredits, type AnswerKey } from './credits.js';
 import { storeAnswers } from '../modules/answers/store-answers.js';
@@ -16,10 +17,18 @@ export interface RunTally {
   errors: string[];
 }
 
+/**
+ * Transactions storing answers at once per process: answers of every engine arrive together
+ * (4 in flight per engine), and one transaction each would drain a worker's pool of 10 and time
+ * out waiting for a connection (bench/README, the eight-engine refresh).
+ */
+const storeSlots = pLimit(4);
+
 /** The providers a project is asked on, in a fixed order. */
 export function projectProviders(ctx: ServiceContext, project: ProjectFacts): ProviderName[] {
   const known = Object.keys(ctx.ports.providers) as ProviderName[];
-  const wanted = project.providers?.length ? project.providers : known;
+  // A project that names no engines tracks the five of the contract, not every engine known.
+  const wanted: readonly string[] = project.providers?.length ? project.providers : DEFAULT_PROJECT_PROVIDERS;
   return known.filter((p) => wanted.includes(p));
 }
 
@@ -84,12 +93,12 @@ export async function collectAnswers(
           context,
         });
         const analysis = analyse(answer.text, answer.references);
-        await ctx.store.tx(async (tx) => {
+        await storeSlots(() => ctx.store.tx(async (tx) => {
           const stored = await storeAnswers(tx, project.id, [{ ...key, answer, analysis }]);
           await settleCredits(tx, project.team_id, [key], stored.length);
           tally.stored += stored.length;
           if (!stored.length) tally.alreadyStored += 1;
-        });
+        }));
       } catch (err) {
         tally.failed += 1;
         if (!(err instanceof ProviderError) || err.retryable) tally.retryableFailures += 1;

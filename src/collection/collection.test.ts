@@ -5,11 +5,12 @@ import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
 import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures.js';
 import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers.js';
 import { loadProjectFacts } from '../modules/projects/brands.js';
-import { collectAnswers } from './collect.js';
+import { collectAnswers, projectProviders } from './collect.js';
 import { creditState } from './credits.js';
 import { scheduleDailyRefreshes } from './refresh.js';
 import { utcDay } from '../lib/time.js';
 import { expectConsistentRollups } from '../../test/rollup-invariants.js';
+import { providerUsage } from '../modules/admin/usage.js';
 
 const BOOTSTRAP = ['chatgpt', 'perplexity', 'google_ai_overview'] as const;
 
@@ -57,6 +58,23 @@ describe('bootstrap end to end over HTTP', () => {
     expect(prompts.prompts.every((p: any) => p.prompt_type === 'active' && p.volume === 3)).toBe(true);
     expect((await c.get(`/projects/${projectId}/topics`)).json().data.length).toBeGreaterThan(0);
     for (const f of fakes) expect(f.apiRequests()).toHaveLength(3);
+    // Each live answer records the market sent and the usage its vendor reported (the fakes' bodies).
+    const stored = await t.runtime.ctx.store.query<{ provider: string; sent: unknown; usage: unknown }>(
+      `select provider, sent, usage from responses where project_id = $1`,
+      [projectId],
+    );
+    expect(stored.rows).toHaveLength(9);
+    const by = (p: string) => stored.rows.filter((r) => r.provider === p);
+    for (const r of stored.rows) expect(r.sent).toEqual({ country: null, language: null });
+    expect(by('chatgpt').map((r) => r.usage)).toEqual(Array(3).fill({ input_tokens: 8213, output_tokens: 312, searches: 1 }));
+    expect(by('perplexity').map((r) => r.usage)).toEqual(Array(3).fill({ input_tokens: 12, output_tokens: 180, cost_usd: 0.005 }));
+    expect(by('google_ai_overview').map((r) => r.usage)).toEqual(Array(3).fill({ searches: 1 }));
+    const usage = await providerUsage(t.runtime.ctx, {});
+    expect(usage.map((u) => [u.provider, u.responses, u.reported, u.input_tokens, u.output_tokens, u.searches, u.cost_usd])).toEqual([
+      ['chatgpt', 3, 3, 3 * 8213, 3 * 312, 3, null],
+      ['google_ai_overview', 3, 3, 0, 0, 3, null],
+      ['perplexity', 3, 3, 36, 540, 0, 0.015],
+    ]);
     const me = await c.get('/projects');
     expect(me.headers['x-credit-available']).toBe('1');
 
@@ -146,6 +164,22 @@ describe('credits and scheduling', () => {
     // Rollups count each stored answer once.
     const rolled = await ctx.store.query<{ n: number }>(`select sum(responses)::int as n from project_daily where project_id = $1 and provider = '*'`, [projectId]);
     expect(rolled.rows[0].n).toBe(10);
+  });
+
+  it('asks the engines the project tracks: the five of the contract unless it chose others', async () => {
+    const { projectId, ids } = await projectWithPrompts(1, 'pro');
+    const ctx = t.runtime.ctx;
+    const facts = (await loadProjectFacts(ctx.store, projectId))!;
+    expect(projectProviders(ctx, facts)).toEqual(['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude']);
+    await ctx.store.query(`update projects set providers = '["grok", "copilot", "chatgpt", "google_ai_mode"]'::jsonb where id = $1`, [projectId]);
+    const chosen = (await loadProjectFacts(ctx.store, projectId))!;
+    const providers = projectProviders(ctx, chosen);
+    expect(providers).toEqual(['chatgpt', 'google_ai_mode', 'grok', 'copilot']);
+    const day = utcDay();
+    const tally = await collectAnswers(ctx, chosen, providers.map((provider) => ({ promptId: ids[0], provider, day, sample: 1 })), null);
+    expect(tally).toMatchObject({ stored: 4, failed: 0 });
+    const rows = await ctx.store.query<{ provider: string }>(`select provider from responses where project_id = $1 order by provider`, [projectId]);
+    expect(rows.rows.map((r) => r.provider)).toEqual(['chatgpt', 'copilot', 'google_ai_mode', 'grok']);
   });
 
   it('schedules one daily run per project per day, however many ticks', async () => {

@@ -226,6 +226,10 @@ export const responses = pgTable(
     citesOwn: boolean('cites_own').notNull(),
     citationCount: integer('citation_count').notNull(),
     preview: text('preview').notNull(),
+    /** The market sent to the engine: {country, language}, null where it took none; null for simulated answers. */
+    sent: jsonb('sent'),
+    /** What the vendor reported using: {input_tokens, output_tokens, searches, cost_usd}, each when reported. */
+    usage: jsonb('usage'),
   },
   (t) => [
     uniqueIndex('responses_prompt_provider_day_sample_key').on(t.promptId, t.provider, t.day, t.sample),

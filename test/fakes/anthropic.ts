@@ -1,7 +1,7 @@
 import type { FakeAnswer } from './answer.js';
-import type { FakeWire } from './wire.js';
+import { bearer, type FakeWire } from './wire.js';
 
-// Anthropic Messages: POST /v1/messages with x-api-key and anthropic-version. With the
+// Anthropic Messages: POST /v1/messages with x-api-key (or a Bearer token) and anthropic-version. With the
 // web_search_20250305 server tool the content is: a preamble text, server_tool_use,
 // web_search_tool_result, then text blocks, the cited ones carrying
 // web_search_result_location citations.
@@ -49,7 +49,8 @@ export const anthropicWire: FakeWire = {
   env: { key: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   isApi: (req) => req.method === 'POST' && req.path === '/v1/messages',
   auth(req, expected) {
-    const key = req.headers['x-api-key'];
+    // x-api-key, or (as @anthropic-ai/sdk 1.x sends it) Authorization: Bearer.
+    const key = req.headers['x-api-key'] || bearer(req);
     if (!key || (expected && key !== expected)) return { status: 401, body: aErr('authentication_error', 'invalid x-api-key') };
     if (!req.headers['anthropic-version']) return { status: 400, body: aErr('invalid_request_error', 'anthropic-version: header is required') };
     return null;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpSettings } from '../../src/ports/providers/http.js';
+import type { HttpSettings } from '../../src/ports/providers/call.js';
 import { ProviderError, type ProviderAdapter, type ProviderName } from '../../src/ports/providers/types.js';
 import { until } from '../helpers.js';
 import { FAKE_API_KEY, startFakeProvider, type FakeBehaviour, type FakeProvider } from './server.js';
@@ -8,15 +8,19 @@ export type MakeAdapter = (fake: FakeProvider, http: Partial<HttpSettings>, apiK
 
 export const ASK = { prompt: 'What is the best CRM for a small sales team?', day: '2025-08-27', country: 'US', language: 'en' };
 
-/** Fast settings: delays are recorded, never waited for. */
+/**
+ * Fast settings: backoff in milliseconds; each retry's delay is recorded, and the part of a
+ * Retry-After beyond the backoff is never waited for.
+ */
 export function fastHttp(extra: Partial<HttpSettings> = {}) {
   const delays: number[] = [];
   const http: Partial<HttpSettings> = {
     timeoutMs: 2_000,
     baseDelayMs: 10,
     maxDelayMs: 40,
-    sleep: async (ms) => {
-      delays.push(ms);
+    sleep: async () => {},
+    onRetry: ({ delayMs }) => {
+      delays.push(delayMs);
     },
     ...extra,
   };
@@ -63,10 +67,11 @@ export function liveAdapterContract(kind: ProviderName, make: MakeAdapter, expec
       expect(answer.references.length).toBeGreaterThan(0);
       expect(f.apiRequests()).toHaveLength(3);
       expect(delays).toHaveLength(2);
-      expect(delays[0]).toBeGreaterThanOrEqual(5);
-      expect(delays[0]).toBeLessThanOrEqual(10);
-      expect(delays[1]).toBeGreaterThanOrEqual(10);
-      expect(delays[1]).toBeLessThanOrEqual(20);
+      // p-retry: base × 2^n, times a random factor between 1 and 2, capped at maxDelayMs.
+      expect(delays[0]).toBeGreaterThanOrEqual(10);
+      expect(delays[0]).toBeLessThanOrEqual(20);
+      expect(delays[1]).toBeGreaterThanOrEqual(20);
+      expect(delays[1]).toBeLessThanOrEqual(40);
     });
 
     it('gives up after 3 retries of a 429 with a retryable error', async () => {

@@ -15,7 +15,7 @@ export function sonarResponse(answer: FakeAnswer, model = 'sonar') {
     citations: answer.sources.map((s) => s.url),
     search_results: answer.sources.map((s) => ({ title: s.title, url: s.url, date: '2025-06-12', last_updated: '2025-08-01', snippet: s.snippet })),
     object: 'chat.completion',
-    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content }, delta: { role: 'assistant', content: '' } }],
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
   };
 }
 

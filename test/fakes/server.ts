@@ -7,6 +7,8 @@ import { geminiWire } from './gemini.js';
 import { openAIWire } from './openai.js';
 import { perplexityWire } from './perplexity.js';
 import { serpApiWire } from './serpapi.js';
+import { aiModeWire, copilotWire } from './serpapi-ai.js';
+import { xaiWire } from './xai.js';
 import type { ErrorKind, FakeWire, RecordedRequest, Reply, WireState } from './wire.js';
 
 export const WIRES: Record<ProviderName, FakeWire> = {
@@ -15,6 +17,9 @@ export const WIRES: Record<ProviderName, FakeWire> = {
   gemini: geminiWire,
   claude: anthropicWire,
   google_ai_overview: serpApiWire,
+  google_ai_mode: aiModeWire,
+  grok: xaiWire,
+  copilot: copilotWire,
 };
 
 /**

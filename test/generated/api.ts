@@ -510,6 +510,8 @@ export interface paths {
                         website_url?: string;
                         location?: string | null;
                         language?: string | null;
+                        /** @description The engines the project tracks from its next run (replaces the list); answers already stored stay */
+                        providers?: components["schemas"]["ProviderNameInput"][];
                         /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
                         samples_per_run?: number;
                     };
@@ -759,7 +761,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -877,7 +879,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1030,7 +1032,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1254,7 +1256,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1335,7 +1337,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                     page?: number;
                     page_size?: number;
@@ -1400,7 +1402,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1463,7 +1465,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1526,7 +1528,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                     prompt_type?: "active" | "suggested";
                 };
@@ -1589,7 +1591,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -1680,7 +1682,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                     page?: number;
                     page_size?: number;
@@ -1742,7 +1744,7 @@ export interface paths {
                     date_from?: string;
                     /** @description YYYY-MM-DD (UTC), inclusive */
                     date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude */
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
                 };
                 header?: never;
@@ -3012,6 +3014,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens, searches and stated cost the vendors reported, by provider and UTC day */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day (default: 29 days before `to`) */
+                    from?: string;
+                    /** @description Last UTC day (default: today) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["ProviderUsageDay"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3350,6 +3406,8 @@ export interface components {
             bootstrap_error: string | null;
             /** @description the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends */
             callback_status: ("pending" | "delivered" | "failed") | null;
+            /** @description The engines the project tracks (extension field); the five of the contract unless changed with PATCH */
+            providers: components["schemas"]["ProviderName"][];
             /** @description How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5 */
             samples_per_run: number;
         };
@@ -3413,6 +3471,31 @@ export interface components {
                 number,
                 number
             ] | null;
+        };
+        /**
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @enum {string}
+         */
+        ProviderName: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        /**
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @enum {string}
+         */
+        ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        ProviderUsageDay: {
+            /** @description UTC day, YYYY-MM-DD */
+            day: string;
+            provider: string;
+            /** @description Live answers stored (simulated ones are free and left out) */
+            responses: number;
+            /** @description Of those, the answers whose vendor reported usage */
+            reported: number;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description Web searches run (tool calls), or SerpApi searches billed */
+            searches: number;
+            /** @description The vendors' own stated price (Perplexity), summed; null when none stated one */
+            cost_usd: number | null;
         };
         ReferenceItem: {
             title: string;

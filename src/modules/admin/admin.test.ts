@@ -22,6 +22,19 @@ describe('PATCH /v1/admin/teams/{team_id} with ADMIN_TOKEN set', () => {
   });
   afterAll(async () => t?.stop());
 
+  it('GET /admin/usage: rows per provider and day (none without live answers); a bad window is a 400', async () => {
+    const get = (q: string, auth = `Bearer ${TOKEN}`) => t.app.inject({ method: 'GET', url: `/v1/admin/usage${q}`, headers: { authorization: auth } });
+    const ok = await get('?from=2031-01-01&to=2031-01-31');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ success: true, data: [] });
+    expect((await get('?from=2031-02-01&to=2031-01-31')).json().detail).toBe('from must not be after to');
+    expect((await get('?from=2030-01-01&to=2031-06-01')).json().detail).toBe('The window must be at most 366 days');
+    const bad = await get('?from=2031-02-30');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/from must be a real date/);
+    expect((await get('', 'Bearer wrong-token')).statusCode).toBe(401);
+  });
+
   it('changes plan and tier: Envelope A with the team', async () => {
     const acct = await createAccount(t.app);
     const res = await patch(acct.teamId, { plan: 'pro', rate_limit_tier: 'premium' });

@@ -4,6 +4,7 @@ import { servicesOf } from '../../http/request.js';
 import { a, errors } from '../envelope.js';
 import * as s from './schema.js';
 import * as svc from './service.js';
+import { providerUsage } from './usage.js';
 
 /** The operator API (DECISIONS section 6): Bearer ADMIN_TOKEN, off while it is unset. */
 export default async function adminRoutes(base: FastifyInstance) {
@@ -63,5 +64,20 @@ export default async function adminRoutes(base: FastifyInstance) {
       },
     },
     async (req) => a(svc.callbackSecret(servicesOf(req))),
+  );
+
+  app.get(
+    '/admin/usage',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags,
+        security,
+        summary: 'Tokens, searches and stated cost the vendors reported, by provider and UTC day',
+        querystring: s.UsageQuery,
+        response: { 200: s.UsageEnvelope, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => a(await providerUsage(servicesOf(req), req.query)),
   );
 }

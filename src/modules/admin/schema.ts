@@ -47,3 +47,31 @@ export const JobEnvelope = envA(
     })
     .meta({ id: 'Job' }),
 );
+
+const Day = (name: string) =>
+  z
+    .string({ error: `${name} must be a date (YYYY-MM-DD)` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date (YYYY-MM-DD)`)
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), `${name} must be a real date`);
+
+export const UsageQuery = z.strictObject({
+  from: Day('from').optional().meta({ description: 'First UTC day (default: 29 days before `to`)' }),
+  to: Day('to').optional().meta({ description: 'Last UTC day (default: today)' }),
+});
+
+export const UsageEnvelope = envA(
+  z.array(
+    z
+      .object({
+        day: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }),
+        provider: z.string(),
+        responses: z.int().meta({ description: 'Live answers stored (simulated ones are free and left out)' }),
+        reported: z.int().meta({ description: 'Of those, the answers whose vendor reported usage' }),
+        input_tokens: z.int(),
+        output_tokens: z.int(),
+        searches: z.int().meta({ description: 'Web searches run (tool calls), or SerpApi searches billed' }),
+        cost_usd: z.number().nullable().meta({ description: "The vendors' own stated price (Perplexity), summed; null when none stated one" }),
+      })
+      .meta({ id: 'ProviderUsageDay' }),
+  ),
+);

@@ -41,11 +41,12 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   if (items.length === 0) return [];
   const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number }>(
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, text, "references", raw,
-                            mentioned, position, sentiment, brands, cites_own, citation_count, preview, sample)
-     select $1, p, v, d::date, m, s, t, r::jsonb, w::jsonb, mn, pos, sen, b::jsonb, co, cc, pr, sa
+                            mentioned, position, sentiment, brands, cites_own, citation_count, preview, sample, sent, usage)
+     select $1, p, v, d::date, m, s, t, r::jsonb, w::jsonb, mn, pos, sen, b::jsonb, co, cc, pr, sa, se::jsonb, us::jsonb
        from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[], $8::text[], $9::text[],
-                   $10::bool[], $11::int[], $12::int[], $13::text[], $14::bool[], $15::int[], $16::text[], $17::int[])
-            as u(p, v, d, m, s, t, r, w, mn, pos, sen, b, co, cc, pr, sa)
+                   $10::bool[], $11::int[], $12::int[], $13::text[], $14::bool[], $15::int[], $16::text[], $17::int[],
+                   $18::text[], $19::text[])
+            as u(p, v, d, m, s, t, r, w, mn, pos, sen, b, co, cc, pr, sa, se, us)
      on conflict (prompt_id, provider, day, sample) do nothing
      returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample`,
     [
@@ -66,6 +67,8 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.analysis.citations.length),
       items.map((i) => i.analysis.preview),
       items.map((i) => i.sample ?? 1),
+      items.map((i) => (i.answer.sent ? JSON.stringify(i.answer.sent) : null)),
+      items.map((i) => (i.answer.usage ? JSON.stringify(i.answer.usage) : null)),
     ],
   );
   if (ins.rows.length === 0) return [];

@@ -45,12 +45,32 @@ describe('PATCH /projects/{project_id}', () => {
         bootstrap_status: expect.stringMatching(/^(initializing|completed|error)$/),
         bootstrap_error: expect.toBeOneOf([null, expect.any(String)]),
         callback_status: expect.toBeOneOf([null, 'pending', 'delivered', 'failed']),
+        providers: ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'],
         samples_per_run: 1,
       },
     });
     expect((await api.get(`/projects/${id}`)).json().data).toEqual(res.json().data);
     const stored = await t.runtime.ctx.store.query<{ domain: string }>('select domain from projects where id = $1', [id]);
     expect(stored.rows[0].domain).toBe('acme.eu');
+  });
+
+  it('providers: the engines the project tracks, the extension names included; unknown names are a 400', async () => {
+    const acct = await createAccount(t.app);
+    const id = await createProject(t.app, acct.key);
+    const api = client(t.app, acct.key);
+    const res = await api.patch(`/projects/${id}`, { providers: ['grok', 'chatgpt', 'google_ai_mode', 'grok'] });
+    expect(res.statusCode).toBe(200);
+    // Each once, in the fixed order of the engines.
+    expect(res.json().data.providers).toEqual(['chatgpt', 'google_ai_mode', 'grok']);
+    const stored = await t.runtime.ctx.store.query<{ providers: string[] }>('select providers from projects where id = $1', [id]);
+    expect(stored.rows[0].providers).toEqual(['chatgpt', 'google_ai_mode', 'grok']);
+    const same = await api.patch(`/projects/${id}`, { providers: ['google_ai_mode', 'chatgpt', 'grok'] });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().detail).toMatch(/No field changed/);
+    const bad = await api.patch(`/projects/${id}`, { providers: ['chatgpt', 'bard'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/providers\[\] must be one of chatgpt, .*copilot/);
+    expect((await api.patch(`/projects/${id}`, { providers: [] })).json().detail).toMatch(/at least one engine/);
   });
 
   it('a brand change queues one re-analysis; a name or market change does not', async () => {

@@ -228,6 +228,7 @@ describe('GET /projects/{project_id}', () => {
         bootstrap_status: 'initializing',
         bootstrap_error: null,
         callback_status: null,
+        providers: ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'],
         samples_per_run: 1,
       },
     });

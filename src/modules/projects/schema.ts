@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { isHttpUrl } from '../../lib/url.js';
 import { envA, envB } from '../envelope.js';
 import { IsoDate, ProjectParams } from '../common.js';
+import { CONTRACT_PROVIDERS, PROVIDERS } from '../../ports/providers/types.js';
+
+const ENGINES = `${PROVIDERS.join(', ')} (the five of the contract are ${CONTRACT_PROVIDERS.join(', ')})`;
+export const ProviderNameSchema = z
+  .enum(PROVIDERS, { error: `providers[] must be one of ${PROVIDERS.join(', ')}` })
+  .meta({ id: 'ProviderName', description: `An answer engine: ${ENGINES}` });
 
 export const Project = z
   .object({
@@ -24,6 +30,9 @@ export const ProjectDetail = Project.extend({
     .enum(['pending', 'delivered', 'failed'])
     .nullable()
     .meta({ description: "the bootstrap callback to webhook_url: pending while attempts remain; null before the bootstrap ends" }),
+  providers: z.array(ProviderNameSchema).meta({
+    description: 'The engines the project tracks (extension field); the five of the contract unless changed with PATCH',
+  }),
   samples_per_run: z.int().meta({
     description:
       'How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5',
@@ -58,6 +67,12 @@ export const PatchProjectBody = z.strictObject({
     .optional(),
   location: z.string().trim().min(2).max(35).nullable().optional(),
   language: z.string().trim().min(2).max(35).nullable().optional(),
+  providers: z
+    .array(ProviderNameSchema, { error: 'providers must be an array of provider names' })
+    .min(1, 'providers must name at least one engine')
+    .max(PROVIDERS.length, `providers must name at most ${PROVIDERS.length} engines`)
+    .optional()
+    .meta({ description: 'The engines the project tracks from its next run (replaces the list); answers already stored stay' }),
   samples_per_run: z
     .int({ error: 'samples_per_run must be an integer from 1 to 5' })
     .min(1, 'samples_per_run must be an integer from 1 to 5')

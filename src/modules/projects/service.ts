@@ -7,6 +7,7 @@ import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
 import type { ProjectRow } from './project-row.js';
 import type { PatchProjectInput } from './schema.js';
+import { DEFAULT_PROJECT_PROVIDERS, PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 
 export type { ProjectRow } from './project-row.js';
 import { assertDeliverableUrl } from '../deliveries/target.js';
@@ -59,6 +60,7 @@ export async function listProjects(ctx: RequestContext) {
 
 interface BootstrapState {
   samples_per_run: number;
+  providers: string[] | null;
   status: 'initializing' | 'completed' | 'error';
   status_error: string | null;
   callback_status: 'pending' | 'delivered' | 'failed' | null;
@@ -68,7 +70,7 @@ interface BootstrapState {
 export async function getProject(ctx: RequestContext, projectId: string) {
   const project = presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
   const { rows } = await ctx.store.query<BootstrapState>(
-    `select p.status, p.status_error, p.samples_per_run, d.status as callback_status
+    `select p.status, p.status_error, p.samples_per_run, p.providers, d.status as callback_status
        from projects p left join deliveries d on d.id = $2
       where p.id = $1`,
     [projectId, bootstrapCallbackId(projectId)],
@@ -79,8 +81,14 @@ export async function getProject(ctx: RequestContext, projectId: string) {
     bootstrap_status: state?.status ?? 'initializing',
     bootstrap_error: state?.status === 'error' ? (state.status_error ?? 'Bootstrap failed') : null,
     callback_status: state?.callback_status ?? null,
+    providers: trackedProviders(state?.providers),
     samples_per_run: state?.samples_per_run ?? 1,
   };
+}
+
+/** The engines a project tracks: its stored list, or the five of the contract when it names none. */
+export function trackedProviders(stored: string[] | null | undefined): ProviderName[] {
+  return stored?.length ? PROVIDERS.filter((p) => stored.includes(p)) : [...DEFAULT_PROJECT_PROVIDERS];
 }
 
 export interface CreateProjectInput {
@@ -156,6 +164,13 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
       if (input.samples_per_run > max) throw new Invalid(`samples_per_run must be at most ${max} on the ${plan} plan`);
       next.samples_per_run = input.samples_per_run;
     }
+    let providersChanged = false;
+    if (input.providers !== undefined) {
+      const stored = await tx.query<{ providers: string[] }>(`select providers from projects where id = $1`, [projectId]);
+      const wanted = trackedProviders(input.providers);
+      providersChanged = wanted.join() !== trackedProviders(stored.rows[0]?.providers).join();
+      if (providersChanged) await tx.query(`update projects set providers = $2::jsonb where id = $1`, [projectId, JSON.stringify(wanted)]);
+    }
     const brandChanged =
       next.brand_name !== current.brand_name ||
       next.website_url !== current.website_url ||
@@ -165,7 +180,8 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
       next.name !== current.name ||
       next.location !== current.location ||
       next.language !== current.language ||
-      next.samples_per_run !== current.samples_per_run;
+      next.samples_per_run !== current.samples_per_run ||
+      providersChanged;
     if (!changed) throw new Invalid('No field changed: the project already has these values');
     const { rows } = await tx.query<ProjectRow>(
       `update projects set name = $2, brand_name = $3, brand_aliases = $4::jsonb, website_url = $5, domain = $6, location = $7, language = $8,

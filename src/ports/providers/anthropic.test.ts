@@ -23,16 +23,16 @@ describe('claude adapter (Anthropic Messages + web search tool)', () => {
     expect((answer.raw as { stop_reason: string }).stop_reason).toBe('end_turn');
   });
 
-  it('sends POST /v1/messages with x-api-key, anthropic-version and the web_search_20250305 tool', async () => {
+  it('sends POST /v1/messages with the key, anthropic-version and the web_search_20250305 tool', async () => {
     fake = await startFakeProvider('claude');
     await make(fake).ask({ ...ASK, country: 'fr' });
     const [req] = fake.apiRequests();
     expect(req.path).toBe('/v1/messages');
-    expect(req.headers['x-api-key']).toBe(FAKE_API_KEY);
-    expect(req.headers['anthropic-version']).toBe('2023-06-01');
-    expect(req.headers.authorization).toBeUndefined();
+    // @anthropic-ai/sdk 1.x sends the key as a Bearer token (x-api-key is still accepted).
+    expect(req.headers.authorization).toBe(`Bearer ${FAKE_API_KEY}`);
+    expect(req.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(req.body).toEqual({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 2048,
       messages: [{ role: 'user', content: ASK.prompt }],
       tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5, user_location: { type: 'approximate', country: 'FR' } }],

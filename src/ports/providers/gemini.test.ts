@@ -43,7 +43,8 @@ describe('gemini adapter (generateContent + Google Search grounding)', () => {
     expect(req.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
     expect(req.headers['x-goog-api-key']).toBe(FAKE_API_KEY);
     expect(req.query.key).toBeUndefined();
-    expect(req.body).toEqual({ contents: [{ role: 'user', parts: [{ text: ASK.prompt }] }], tools: [{ google_search: {} }] });
+    // @google/genai writes the proto3 JSON names (googleSearch), which the API reads as google_search.
+    expect(req.body).toEqual({ contents: [{ role: 'user', parts: [{ text: ASK.prompt }] }], tools: [{ googleSearch: {} }], generationConfig: {} });
   });
 
   it('reads a blocked prompt as an empty answer and skips thought parts', () => {

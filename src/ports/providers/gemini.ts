@@ -1,6 +1,8 @@
-import { badBody, joinUrl, liveClient, type HttpSettings, type LiveProviderOptions } from './http.js';
+import { createCaller, once, type HttpSettings, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { geminiUsage } from './usage.js';
+import { badBody, plainBody } from './wire.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-flash';
@@ -35,32 +37,52 @@ export interface GeminiProviderOptions extends LiveProviderOptions {
 
 /** gemini: generateContent with the google_search tool; citations from groundingMetadata. */
 export function createGeminiProvider(opts: GeminiProviderOptions): ProviderAdapter {
-  const client = liveClient('gemini', opts);
-  const base = opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
+  const caller = createCaller('gemini', opts);
+  const s = caller.settings;
+  // GEMINI_BASE_URL names the versioned root (…/v1beta); the SDK takes host and version apart.
+  const { baseUrl, apiVersion } = splitVersion(opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL);
+  const client = once(
+    async () =>
+      new (await import('@google/genai')).GoogleGenAI({
+        apiKey: opts.apiKey,
+        // No retryOptions: the SDK does not retry; the caller does.
+        httpOptions: { baseUrl, apiVersion, timeout: s.timeoutMs, fetch: s.fetch },
+      }),
+  );
   const model = opts.model ?? GEMINI_DEFAULT_MODEL;
   return {
     name: 'gemini',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
-      const res = await client.json<GeminiBody>(
-        {
-          method: 'POST',
-          url: joinUrl(base, `models/${encodeURIComponent(model)}:generateContent`),
-          headers: { 'x-goog-api-key': opts.apiKey },
-          body: { contents: [{ role: 'user', parts: [{ text: input.prompt }] }], tools: [{ google_search: {} }] },
-          label: `POST /models/${model}:generateContent`,
-        },
+      const res = await caller.run(
+        `POST /models/${model}:generateContent`,
+        async (sig) =>
+          (await client()).models.generateContent({
+            model,
+            contents: [{ role: 'user', parts: [{ text: input.prompt }] }],
+            config: { tools: [{ googleSearch: {} }], abortSignal: sig },
+          }),
         signal,
       );
-      const answer = parseGeminiResponse(res, model);
+      // The SDK adds the HTTP headers as `sdkHttpResponse`; the stored body is the vendor's own.
+      const answer = parseGeminiResponse(plainBody(res, ['sdkHttpResponse']) as GeminiBody, model);
+      // The google_search tool takes no location or language.
+      answer.sent = { country: null, language: null };
+      answer.usage = geminiUsage(answer.raw);
       if (opts.resolveRedirects !== false && answer.references.length) {
-        await resolveGroundingRedirects(answer, client.settings, signal);
+        await resolveGroundingRedirects(answer, s, signal);
         // Two redirects may lead to one page: one reference of it.
         answer.references = numberReferences(answer.references);
       }
       return answer;
     },
   };
+}
+
+/** https://host/v1beta → {baseUrl: https://host/, apiVersion: v1beta}; a base with no version keeps the SDK's. */
+export function splitVersion(base: string): { baseUrl: string; apiVersion?: string } {
+  const m = base.replace(/\/+$/, '').match(/^(.*?)\/(v\d+(?:alpha|beta)?\d*)$/);
+  return m ? { baseUrl: `${m[1]}/`, apiVersion: m[2] } : { baseUrl: base };
 }
 
 export function parseGeminiResponse(body: GeminiBody, fallbackModel: string): ProviderAnswer {

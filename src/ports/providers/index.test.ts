@@ -18,7 +18,17 @@ describe('createProviders (PROVIDERS_MODE)', () => {
 
   it('auto: live exactly where the key is set', () => {
     const modes = providerModes(config({ OPENAI_API_KEY: 'sk-x', SERPAPI_API_KEY: 'serp-x' }));
-    expect(modes).toEqual({ chatgpt: 'live', perplexity: 'simulated', gemini: 'simulated', claude: 'simulated', google_ai_overview: 'live' });
+    expect(modes).toEqual({
+      chatgpt: 'live',
+      perplexity: 'simulated',
+      gemini: 'simulated',
+      claude: 'simulated',
+      google_ai_overview: 'live',
+      // The SerpApi engines share its key.
+      google_ai_mode: 'live',
+      copilot: 'live',
+      grok: 'simulated',
+    });
     const providers = createProviders(config({ ANTHROPIC_API_KEY: 'sk-ant-x' }));
     expect(providers.claude.simulated).toBe(false);
     expect(providers.gemini.simulated).toBe(true);
@@ -37,6 +47,9 @@ describe('createProviders (PROVIDERS_MODE)', () => {
       gemini: 'GEMINI_API_KEY',
       claude: 'ANTHROPIC_API_KEY',
       google_ai_overview: 'SERPAPI_API_KEY',
+      google_ai_mode: 'SERPAPI_API_KEY',
+      grok: 'XAI_API_KEY',
+      copilot: 'SERPAPI_API_KEY',
     };
     for (const p of PROVIDERS) {
       expect(providers[p].simulated).toBe(false);
@@ -48,6 +61,17 @@ describe('createProviders (PROVIDERS_MODE)', () => {
   });
 
   describe('live with every key and base URL pointing at the fakes', () => {
+    // ASK is country US, language en: web search user location, or SerpApi gl/hl; none where the engine has no such parameter.
+    const SENT: Record<ProviderName, { country: string | null; language: string | null }> = {
+      chatgpt: { country: 'US', language: null },
+      perplexity: { country: 'US', language: null },
+      claude: { country: 'US', language: null },
+      gemini: { country: null, language: null },
+      grok: { country: null, language: null },
+      copilot: { country: null, language: null },
+      google_ai_overview: { country: 'us', language: 'en' },
+      google_ai_mode: { country: 'us', language: 'en' },
+    };
     const fakes = {} as Record<ProviderName, FakeProvider>;
     beforeAll(async () => {
       for (const p of PROVIDERS) fakes[p] = await startFakeProvider(p);
@@ -66,6 +90,9 @@ describe('createProviders (PROVIDERS_MODE)', () => {
         expect(a.text).toContain('HubSpot offers a free CRM');
         expect(a.references.length).toBeGreaterThanOrEqual(4);
         expect(fakes[p].apiRequests()).toHaveLength(1);
+        // The market went to every engine that takes one, and the answer says what was sent.
+        expect(a.sent).toEqual(SENT[p]);
+        expect(a.usage && Object.keys(a.usage).length).toBeGreaterThan(0);
       }
     });
   });

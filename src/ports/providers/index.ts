@@ -1,26 +1,43 @@
 import type { Config } from '../../config.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createGeminiProvider } from './gemini.js';
-import type { HttpSettings, LiveProviderOptions } from './http.js';
+import type { HttpSettings, LiveProviderOptions } from './call.js';
 import { createOpenAIProvider } from './openai.js';
 import { createPerplexityProvider } from './perplexity.js';
 import { createSerpApiProvider } from './serpapi.js';
+import { createAiModeProvider, createCopilotProvider } from './serpapi-ai.js';
+import { createGrokProvider } from './grok.js';
 import { createSimulatedProvider } from './simulated.js';
 import { PROVIDERS, ProviderError, type ProviderAdapter, type ProviderName } from './types.js';
 
 export * from './types.js';
 export { createSimulatedProvider, simulateAnswer, SIMULATED_MODEL } from './simulated.js';
-export { Semaphore, DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './http.js';
-export { createOpenAIProvider, createPerplexityProvider, createGeminiProvider, createAnthropicProvider, createSerpApiProvider };
+export { DEFAULT_HTTP_SETTINGS, type HttpSettings, type LiveProviderOptions } from './call.js';
+export {
+  createOpenAIProvider,
+  createPerplexityProvider,
+  createGeminiProvider,
+  createAnthropicProvider,
+  createSerpApiProvider,
+  createAiModeProvider,
+  createCopilotProvider,
+  createGrokProvider,
+};
 
-/** The environment variables of each provider (DECISIONS section 1). */
+/**
+ * The environment variables of each provider (DECISIONS section 1). The SerpApi engines share
+ * SERPAPI_API_KEY; each has its own base URL, falling back to SERPAPI_BASE_URL.
+ */
 export const PROVIDER_ENV = {
   chatgpt: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   perplexity: { key: 'PERPLEXITY_API_KEY', baseUrl: 'PERPLEXITY_BASE_URL' },
   gemini: { key: 'GEMINI_API_KEY', baseUrl: 'GEMINI_BASE_URL' },
   claude: { key: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   google_ai_overview: { key: 'SERPAPI_API_KEY', baseUrl: 'SERPAPI_BASE_URL' },
-} as const satisfies Record<ProviderName, { key: keyof Config['env']; baseUrl: keyof Config['env'] }>;
+  google_ai_mode: { key: 'SERPAPI_API_KEY', baseUrl: 'GOOGLE_AI_MODE_BASE_URL', fallbackBaseUrl: 'SERPAPI_BASE_URL' },
+  grok: { key: 'XAI_API_KEY', baseUrl: 'XAI_BASE_URL' },
+  copilot: { key: 'SERPAPI_API_KEY', baseUrl: 'COPILOT_BASE_URL', fallbackBaseUrl: 'SERPAPI_BASE_URL' },
+} as const satisfies Record<ProviderName, { key: keyof Config['env']; baseUrl: keyof Config['env']; fallbackBaseUrl?: keyof Config['env'] }>;
 
 const LIVE: Record<ProviderName, (opts: LiveProviderOptions) => ProviderAdapter> = {
   chatgpt: createOpenAIProvider,
@@ -28,6 +45,9 @@ const LIVE: Record<ProviderName, (opts: LiveProviderOptions) => ProviderAdapter>
   gemini: createGeminiProvider,
   claude: createAnthropicProvider,
   google_ai_overview: createSerpApiProvider,
+  google_ai_mode: createAiModeProvider,
+  grok: createGrokProvider,
+  copilot: createCopilotProvider,
 };
 
 export interface ProvidersOptions {
@@ -35,7 +55,7 @@ export interface ProvidersOptions {
   http?: Partial<HttpSettings>;
   /** Calls in flight at once, per provider (default http.concurrency, 4). */
   concurrency?: Partial<Record<ProviderName, number>>;
-  /** Model per provider instead of the defaults (gpt-4.1-mini, sonar, gemini-2.5-flash, claude-sonnet-4-5). */
+  /** Model per provider instead of the defaults (gpt-4.1-mini, sonar, gemini-2.5-flash, claude-sonnet-4-6). */
   models?: Partial<Record<ProviderName, string>>;
 }
 
@@ -71,9 +91,10 @@ export function createProviders(config: ProvidersConfig, options: ProvidersOptio
       continue;
     }
     const http = { ...options.http, ...(options.concurrency?.[name] ? { concurrency: options.concurrency[name] } : {}) };
+    const fallback = 'fallbackBaseUrl' in env ? config.env[env.fallbackBaseUrl] : undefined;
     out[name] = LIVE[name]({
       apiKey,
-      baseUrl: config.env[env.baseUrl],
+      baseUrl: config.env[env.baseUrl] ?? fallback,
       model: options.models?.[name],
       http,
     });

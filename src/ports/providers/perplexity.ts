@@ -1,6 +1,9 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import type Perplexity from '@perplexity-ai/perplexity_ai';
+import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { perplexityUsage } from './usage.js';
+import { badBody, plainBody } from './wire.js';
 
 export const PERPLEXITY_DEFAULT_BASE_URL = 'https://api.perplexity.ai';
 export const PERPLEXITY_DEFAULT_MODEL = 'sonar';
@@ -20,26 +23,29 @@ const MARKER = /\[(\d{1,3})\]/g;
  * `citations` (and `search_results`, which adds titles and snippets).
  */
 export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAdapter {
-  const client = liveClient('perplexity', opts);
-  const base = opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL;
+  const caller = createCaller('perplexity', opts);
+  const s = caller.settings;
+  const client = once(
+    async () =>
+      new (await import('@perplexity-ai/perplexity_ai')).default({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseUrl ?? PERPLEXITY_DEFAULT_BASE_URL,
+        timeout: s.timeoutMs,
+        maxRetries: 0,
+        fetch: s.fetch,
+      }),
+  );
   const model = opts.model ?? PERPLEXITY_DEFAULT_MODEL;
   return {
     name: 'perplexity',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
-      const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: input.prompt }] };
+      const body: Perplexity.Chat.CompletionCreateParamsNonStreaming = { model, messages: [{ role: 'user', content: input.prompt }] };
       if (input.country) body.web_search_options = { user_location: { country: input.country.toUpperCase() } };
-      const res = await client.json<SonarBody>(
-        {
-          method: 'POST',
-          url: joinUrl(base, 'chat/completions'),
-          headers: { authorization: `Bearer ${opts.apiKey}` },
-          body,
-          label: 'POST /chat/completions',
-        },
-        signal,
-      );
-      return parsePerplexityResponse(res, model);
+      const res = await caller.run('POST /chat/completions', async (sig) => (await client()).chat.completions.create(body, { signal: sig }), signal);
+      const answer = parsePerplexityResponse(plainBody(res) as SonarBody, model);
+      const country = body.web_search_options?.user_location?.country ?? null;
+      return { ...answer, sent: { country, language: null }, usage: perplexityUsage(answer.raw) };
     },
   };
 }

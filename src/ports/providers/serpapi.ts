@@ -1,6 +1,7 @@
-import { badBody, joinUrl, liveClient, type LiveProviderOptions } from './http.js';
+import { createCaller, type HttpSettings, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
 import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { badBody, joinUrl } from './wire.js';
 
 export const SERPAPI_DEFAULT_BASE_URL = 'https://serpapi.com';
 /** SerpApi names no model; this is what Sightline records for an AI Overview. */
@@ -11,6 +12,13 @@ export interface TextBlock {
   type?: string;
   title?: string;
   snippet?: string;
+  /** Copilot headings carry a level (1..6). */
+  level?: number;
+  /** Copilot code blocks. */
+  code?: string;
+  language?: string;
+  /** Copilot tables name their columns apart from the rows. */
+  headers?: string[];
   list?: TextBlock[];
   text_blocks?: TextBlock[];
   table?: string[][];
@@ -18,9 +26,16 @@ export interface TextBlock {
   comparison?: Array<{ feature?: string; values?: string[] }>;
   reference_indexes?: number[];
 }
+export interface SerpReference {
+  title?: string;
+  link?: string;
+  snippet?: string;
+  source?: string;
+  index?: number;
+}
 interface AiOverview {
   text_blocks?: TextBlock[];
-  references?: Array<{ title?: string; link?: string; snippet?: string; source?: string; index?: number }>;
+  references?: SerpReference[];
   page_token?: string;
   error?: string;
 }
@@ -36,18 +51,11 @@ interface SerpBody {
  * google_ai_overview engine fetches it (the token expires within minutes).
  */
 export function createSerpApiProvider(opts: LiveProviderOptions): ProviderAdapter {
-  const client = liveClient('google_ai_overview', opts);
+  const caller = createCaller('google_ai_overview', opts);
   const base = opts.baseUrl ?? SERPAPI_DEFAULT_BASE_URL;
   const search = (params: Record<string, string>, signal?: AbortSignal) =>
-    client.json<SerpBody>(
-      {
-        method: 'GET',
-        url: `${joinUrl(base, 'search')}?${new URLSearchParams({ ...params, api_key: opts.apiKey })}`,
-        // The key is in the query: the label keeps it out of error messages.
-        label: `GET /search (engine=${params.engine})`,
-      },
-      signal,
-    );
+    // The key is in the query: the label keeps it out of error messages.
+    caller.run(`GET /search (engine=${params.engine})`, (sig) => serpGet<SerpBody>(caller.settings, base, { ...params, api_key: opts.apiKey }, sig), signal);
   return {
     name: 'google_ai_overview',
     simulated: false,
@@ -55,15 +63,50 @@ export function createSerpApiProvider(opts: LiveProviderOptions): ProviderAdapte
       const params: Record<string, string> = { engine: 'google', q: input.prompt };
       if (input.country) params.gl = input.country.toLowerCase();
       if (input.language) params.hl = input.language.toLowerCase();
+      const sent = { country: params.gl ?? null, language: params.hl ?? null };
       const first = await search(params, signal);
       const overview = first?.ai_overview;
       if (overview?.page_token && !overview.text_blocks?.length) {
         const second = await search({ engine: 'google_ai_overview', page_token: overview.page_token }, signal);
-        return parseAiOverview(second, { search: first, ai_overview: second });
+        return { ...parseAiOverview(second, { search: first, ai_overview: second }), sent, usage: { searches: 2 } };
       }
-      return parseAiOverview(first, first);
+      return { ...parseAiOverview(first, first), sent, usage: { searches: 1 } };
     },
   };
+}
+
+/** A failed SerpApi GET, shaped as the SDKs' errors are (status, headers, the body's `error`). */
+class SerpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly error: unknown,
+    text: string,
+  ) {
+    super(text.slice(0, 200));
+  }
+}
+
+/**
+ * One GET of SerpApi's JSON API (no maintained client does more: serpapi on npm is this
+ * call without a configurable base URL). The timeout covers headers and body.
+ */
+export async function serpGet<T>(s: HttpSettings, base: string, params: Record<string, string>, signal?: AbortSignal): Promise<T> {
+  const timeout = AbortSignal.timeout(s.timeoutMs);
+  const res = await s.fetch(`${joinUrl(base, 'search')}?${new URLSearchParams(params)}`, {
+    headers: { accept: 'application/json' },
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) throw new SerpStatusError(res.status, res.headers, (body as { error?: unknown } | undefined)?.error, text);
+  if (body === undefined) throw badBody('google_ai_overview', 'a body that is not JSON');
+  return body as T;
 }
 
 const NO_RESULTS = /hasn't returned any results/i;
@@ -73,9 +116,14 @@ export function parseAiOverview(body: SerpBody, raw: unknown): ProviderAnswer {
   if (!body || typeof body !== 'object') throw badBody('google_ai_overview', 'not an object');
   if (body.error && !NO_RESULTS.test(body.error)) throw badBody('google_ai_overview', body.error);
   const ov = body.ai_overview;
+  const { text, references } = renderAnswer(ov?.text_blocks, ov?.references);
+  return { provider: 'google_ai_overview', model: AI_OVERVIEW_MODEL, text, references, raw, simulated: false };
+}
+
+/** SerpApi text blocks as markdown, and their references in order of first use, then the rest. */
+export function renderAnswer(blocks: TextBlock[] | undefined, refs: SerpReference[] = []): { text: string; references: ProviderAnswer['references'] } {
   const order: number[] = [];
-  const text = ov?.text_blocks ? renderBlocks(ov.text_blocks, order, 0) : '';
-  const refs = ov?.references ?? [];
+  const text = blocks ? renderBlocks(blocks, order, 0) : '';
   const byIndex = new Map(refs.map((r, i) => [r.index ?? i, r]));
   const used = new Set<unknown>();
   const sources: SourceRef[] = [];
@@ -87,7 +135,7 @@ export function parseAiOverview(body: SerpBody, raw: unknown): ProviderAnswer {
     }
   }
   for (const r of refs) if (!used.has(r)) sources.push({ link: r.link ?? '', title: r.title, snippet: r.snippet });
-  return { provider: 'google_ai_overview', model: AI_OVERVIEW_MODEL, text, references: numberReferences(sources), raw, simulated: false };
+  return { text, references: numberReferences(sources) };
 }
 
 function collect(order: number[], idx?: number[]) {
@@ -107,15 +155,19 @@ function renderBlock(b: TextBlock, order: number[], depth: number): string {
   collect(order, b.reference_indexes);
   switch (b.type) {
     case 'heading':
-      return b.snippet ? `### ${b.snippet}` : '';
+      return b.snippet ? `${'#'.repeat(Math.min(6, Math.max(2, b.level ?? 3)))} ${b.snippet}` : '';
+    case 'code_block':
+      return b.code ? `\`\`\`${b.language ?? ''}\n${b.code}\n\`\`\`` : '';
     case 'list':
       return renderList(b.list ?? [], order, depth);
     case 'expandable': {
       const inner = renderBlocks(b.text_blocks ?? [], order, depth);
       return [b.title ? `### ${b.title}` : '', inner].filter(Boolean).join('\n\n');
     }
-    case 'table':
-      return b.table?.length ? markdownTable(b.table) : '';
+    case 'table': {
+      const rows = [...(b.headers?.length ? [b.headers] : []), ...(b.table ?? [])];
+      return rows.length ? markdownTable(rows) : '';
+    }
     case 'comparison':
       return b.comparison?.length
         ? markdownTable([['', ...(b.product_labels ?? [])], ...b.comparison.map((c) => [c.feature ?? '', ...(c.values ?? [])])])

@@ -40,6 +40,9 @@ const STYLES: Record<ProviderName, Style> = {
   google_ai_overview: { brands: [4, 5], refs: [4, 6], sentences: [1, 1], intro: 2, cite: 0.35, list: 'bullets', heading: null, outro: 'factors', tight: false },
   gemini: { brands: [4, 6], refs: [4, 7], sentences: [1, 2], intro: 1, cite: 0.4, list: 'bullets', heading: '### Top picks', outro: 'considerations', tight: false, table: true },
   claude: { brands: [3, 5], refs: [4, 6], sentences: [2, 3], intro: 2, cite: 0.35, list: 'numbered', heading: null, outro: 'caveats', tight: false },
+  google_ai_mode: { brands: [4, 6], refs: [5, 8], sentences: [1, 2], intro: 1, cite: 0.6, list: 'bullets', heading: '### Top options', outro: 'factors', tight: false },
+  grok: { brands: [3, 5], refs: [4, 7], sentences: [1, 2], intro: 1, cite: 0.5, list: 'numbered', heading: null, outro: 'bottom-line', tight: true },
+  copilot: { brands: [3, 5], refs: [4, 6], sentences: [1, 2], intro: 2, cite: 0.5, list: 'bullets', heading: '## Options', outro: 'considerations', tight: false },
 };
 
 const MIN_REFS = 4;

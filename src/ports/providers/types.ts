@@ -1,6 +1,12 @@
-/** The AI answer engines Sightline asks (spec: provider names seen in responses). */
-export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+/** The five answer engines of the contract (spec: provider names seen in responses). */
+export const CONTRACT_PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+/** Engines beyond the contract (extension provider names); a project tracks them when it asks to. */
+export const EXTENSION_PROVIDERS = ['google_ai_mode', 'grok', 'copilot'] as const;
+/** Every engine Sightline can ask. */
+export const PROVIDERS = [...CONTRACT_PROVIDERS, ...EXTENSION_PROVIDERS] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
+/** What a project tracks when it names no engines: the five of the contract. */
+export const DEFAULT_PROJECT_PROVIDERS: readonly ProviderName[] = CONTRACT_PROVIDERS;
 
 /** A citation as the spec's ReferenceItem: position of the citation in the answer. */
 export interface Reference {
@@ -8,6 +14,24 @@ export interface Reference {
   link: string;
   snippet: string;
   reference_index: number;
+}
+
+/** The market an adapter sent with the question; null where the engine takes no such parameter. */
+export interface SentMarket {
+  /** ISO 3166-1 alpha-2 as sent (web search user location, SerpApi `gl`). */
+  country: string | null;
+  /** The answer language as sent (SerpApi `hl`). */
+  language: string | null;
+}
+
+/** What the vendor reported it used for the answer (absent fields: not reported). */
+export interface ProviderUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  /** Web searches run for the answer (tool calls; SerpApi: searches billed). */
+  searches?: number;
+  /** The vendor's own price of the call, in US dollars, where it states one (Perplexity). */
+  cost_usd?: number;
 }
 
 /** One provider's answer, normalised; `raw` is the provider's own response body, stored as is. */
@@ -18,6 +42,10 @@ export interface ProviderAnswer {
   references: Reference[];
   raw: unknown;
   simulated: boolean;
+  /** The market sent to the engine (live adapters). */
+  sent?: SentMarket;
+  /** Tokens, searches, cost as the vendor reported them (live adapters). */
+  usage?: ProviderUsage;
 }
 
 /** Brand facts the simulated provider uses to write realistic answers (real providers ignore it). */

@@ -1,8 +1,8 @@
-import { abortableSleep, errorMessage, joinUrl, retryAfterMs } from '../providers/http.js';
+import { abortableSleep, errorMessage, joinUrl, retryAfterMs } from '../providers/wire.js';
 
 // One Chat Completions call (`POST {base}/chat/completions`) with a timeout per attempt and
 // retries on 429, 5xx, timeouts and network errors, backing off exponentially with jitter
-// and honouring Retry-After, as the provider adapters do (src/ports/providers/http.ts).
+// and honouring Retry-After, as the provider adapters do (src/ports/providers/call.ts).
 // Any OpenAI-compatible server answers it: OpenAI, Azure-style gateways, vLLM, llama.cpp,
 // Ollama, LM Studio.
 

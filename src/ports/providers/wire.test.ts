@@ -1,41 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, joinUrl, retryAfterMs, Semaphore } from './http.js';
 import { numberReferences, sentenceBefore } from './references.js';
-
-describe('Semaphore', () => {
-  it('never lets more than its limit run at once, and runs everything in the end', async () => {
-    const sem = new Semaphore(3);
-    let running = 0;
-    let peak = 0;
-    const done: number[] = [];
-    await Promise.all(
-      Array.from({ length: 25 }, (_, i) =>
-        sem.run(async () => {
-          running++;
-          peak = Math.max(peak, running);
-          expect(sem.active).toBeLessThanOrEqual(3);
-          await new Promise((r) => setTimeout(r, 1 + ((i * 7) % 5)));
-          running--;
-          done.push(i);
-        }),
-      ),
-    );
-    expect(peak).toBe(3);
-    expect(done).toHaveLength(25);
-    expect(sem.active).toBe(0);
-    expect(sem.waiting).toBe(0);
-  });
-
-  it('frees the place of a task that throws', async () => {
-    const sem = new Semaphore(1);
-    await expect(sem.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(sem.run(async () => 'next')).resolves.toBe('next');
-  });
-
-  it('refuses a limit below 1', () => {
-    expect(() => new Semaphore(0)).toThrow(/positive integer/);
-  });
-});
+import { errorMessage, joinUrl, retryAfterMs, retryDelayInBody } from './wire.js';
 
 describe('Retry-After', () => {
   it('reads seconds, HTTP dates and retry-after-ms', () => {
@@ -86,5 +51,13 @@ describe('references', () => {
   it('joins base URLs with or without a trailing slash', () => {
     expect(joinUrl('https://api.openai.com/v1/', '/responses')).toBe('https://api.openai.com/v1/responses');
     expect(joinUrl('https://serpapi.com', 'search')).toBe('https://serpapi.com/search');
+  });
+});
+
+describe('RetryInfo in a Google error body', () => {
+  it('reads retryDelay in seconds', () => {
+    const body = { error: { code: 429, details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '13s' }] } };
+    expect(retryDelayInBody(body)).toBe(13000);
+    expect(retryDelayInBody({ error: { code: 429 } })).toBeUndefined();
   });
 });
