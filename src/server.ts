@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import cookie from '@fastify/cookie';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -123,6 +124,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  // Parsed before authentication, which reads the dashboard's session cookie.
+  await app.register(cookie);
   registerAuth(app, ctx);
 
   registerHome(app);

@@ -6,6 +6,10 @@ import { planOf } from '../lib/plans.js';
 import { Forbidden, LimitReached, NotFound, Unauthorized } from '../lib/errors.js';
 import type { HttpContext } from './context.js';
 import { TIER_LIMITS, type RateDecision } from './rate-limit/index.js';
+import { SESSION_COOKIE } from './session-cookie.js';
+import { csrfTokenOf, findSession } from '../modules/sessions/service.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type AuthMode = 'key' | 'public' | 'operator';
 
@@ -47,6 +51,31 @@ function safeEqual(a: string, b: string): boolean {
 export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
   const { config } = ctx.services;
   app.decorateRequest('auth', null);
+  app.decorateRequest('session', null);
+
+  /** A dashboard request: the session cookie stands for its key, and every write carries the CSRF token. */
+  const authBySession = async (req: FastifyRequest, reply: FastifyReply, token: string) => {
+    const record = token.length <= 200 ? await findSession(ctx.services, token) : null;
+    if (!record) {
+      await limitByAddress(req, reply);
+      throw new Unauthorized('Invalid session: sign in again');
+    }
+    const d = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
+    setRateHeaders(reply, d, Math.max(0, planOf(record.plan).credits - record.creditsUsed));
+    if (record.revoked) throw new Unauthorized('This session was signed out: sign in again');
+    if (record.expiresAt <= Date.now()) throw new Unauthorized('This session has expired: sign in again');
+    if (!record.isActive) throw new Unauthorized("This session's API key is inactive: sign in again");
+    if (!d.allowed) throw tooMany(d);
+    if (!SAFE_METHODS.has(req.method)) {
+      const raw = req.headers['x-csrf-token'];
+      const sent = Array.isArray(raw) ? raw[0] : raw;
+      if (!sent || !safeEqual(sent, csrfTokenOf(token))) {
+        throw new Forbidden('A write made with the session cookie needs its X-CSRF-Token header', 'csrf_failed');
+      }
+    }
+    req.auth = { keyId: record.keyId, teamId: record.teamId, scope: record.scope, tier: record.tier, plan: record.plan };
+    req.session = { id: record.sessionId, token, email: record.email, expiresAt: record.expiresAt };
+  };
 
   const limitByAddress = async (req: FastifyRequest, reply: FastifyReply, limit = TIER_LIMITS.standard) => {
     const d = await ctx.limiter.hit(`ip:${req.ip}`, limit);
@@ -72,6 +101,8 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
 
     const raw = req.headers['x-api-key'];
     const key = Array.isArray(raw) ? raw[0] : raw;
+    const cookie = req.cookies?.[SESSION_COOKIE];
+    if (!key && cookie) return authBySession(req, reply, cookie);
     if (!key) {
       await limitByAddress(req, reply);
       throw new Unauthorized('Missing X-API-Key header');
