@@ -16,7 +16,7 @@ import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { registerHome } from './http/home.js';
+import { registerDashboard } from './dashboard/serve.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -128,7 +128,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   await app.register(cookie);
   registerAuth(app, ctx);
 
-  registerHome(app);
+  await registerDashboard(app);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {

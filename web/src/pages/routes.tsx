@@ -1,0 +1,22 @@
+import { match, useLocation } from '../router';
+import { Empty } from '../ui';
+import { Competitors } from './competitors';
+import { Overview } from './overview';
+import { ProjectList } from './projects';
+import { PromptDetail } from './prompt-detail';
+import { Prompts } from './prompts';
+import { Settings } from './settings';
+
+/** The page of the current path. */
+export function Pages() {
+  const { path } = useLocation();
+  let m: Record<string, string> | null;
+  if (path === '/projects' || path === '/') return <ProjectList />;
+  if (path === '/settings') return <Settings />;
+  if ((m = match('/projects/:id', path))) return <Overview projectId={m.id} />;
+  if ((m = match('/projects/:id/prompts', path))) return <Prompts projectId={m.id} />;
+  if ((m = match('/projects/:id/prompts/:pid', path))) return <PromptDetail projectId={m.id} promptId={m.pid} />;
+  if ((m = match('/projects/:id/competitors', path))) return <Competitors projectId={m.id} />;
+  if (match('/projects/:id/:tab', path)) return <Empty>This page is not built yet.</Empty>;
+  return <Empty>Page not found.</Empty>;
+}
