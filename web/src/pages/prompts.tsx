@@ -174,7 +174,7 @@ export function Prompts({ projectId }: { projectId: string }) {
             <Field label="New prompts" hint="One per line, up to 50.">
               <textarea name="prompts" rows={3} required />
             </Field>
-            <Field label="Topic of the new prompts">
+            <Field label="Prompt topic">
               <select name="topic" required>
                 {topics.data?.map((t) => (
                   <option key={t.topic_id} value={t.topic_id}>

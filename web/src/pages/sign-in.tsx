@@ -77,7 +77,7 @@ export function CreateAccount() {
   const continueIn = async () => {
     if (!created) return;
     try {
-      setSession(await data<Session>('POST', '/session', created));
+      setSession(await data<Session>('POST', '/session', { email: created.email, password: created.password }));
       navigate('/projects', true);
     } catch (err) {
       setError(err);
