@@ -11,7 +11,7 @@ function cell(v: Cell): string {
 }
 
 export function toCsv(header: string[], rows: Cell[][]): string {
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return `${[header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
 export function downloadCsv(filename: string, header: string[], rows: Cell[][]): void {

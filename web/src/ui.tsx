@@ -36,6 +36,7 @@ export function ErrorBox({ error }: { error: unknown }) {
 
 export function Field(props: { label: string; children: ComponentChildren; hint?: string }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child passed in
     <label class="field">
       <span>{props.label}</span>
       {props.children}

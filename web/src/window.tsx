@@ -57,7 +57,7 @@ export function WindowControls() {
   const { query } = useLocation();
   const custom = query.has('from');
   return (
-    <div class="controls" role="group" aria-label="Window and providers">
+    <fieldset class="controls" aria-label="Window and providers">
       <label class="inline">
         <span>Window</span>
         <select
@@ -104,6 +104,6 @@ export function WindowControls() {
           </label>
         ))}
       </fieldset>
-    </div>
+    </fieldset>
   );
 }

@@ -34,7 +34,7 @@ export function Prompts({ projectId }: { projectId: string }) {
   const [filter, setFilter] = useState({ text: '', topic: '', type: '' });
   const refresh = () => qc.invalidateQueries({ queryKey: ['prompts', projectId] });
   const write = useMutation({
-    mutationFn: (x: { method: string; path: string; body?: unknown }) => data('' + x.method, x.path, x.body),
+    mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
     onSuccess: refresh,
   });
   const topicName = (id: string | null) => topics.data?.find((t) => t.topic_id === id)?.name ?? '–';
@@ -75,7 +75,7 @@ export function Prompts({ projectId }: { projectId: string }) {
           />
         }
       >
-        <div class="controls" role="group" aria-label="Filters">
+        <fieldset class="controls" aria-label="Filters">
           <label class="inline">
             <span>Search</span>
             <input type="search" value={filter.text} onInput={(e) => setFilter({ ...filter, text: (e.currentTarget as HTMLInputElement).value })} />
@@ -100,7 +100,7 @@ export function Prompts({ projectId }: { projectId: string }) {
               <option value="suggested">Suggested</option>
             </select>
           </label>
-        </div>
+        </fieldset>
         {list.isPending ? <Loading /> : null}
         <ErrorBox error={list.error} />
         <ErrorBox error={write.error} />
@@ -147,7 +147,7 @@ export function Prompts({ projectId }: { projectId: string }) {
                         disabled={!canWrite}
                         onClick={() => {
                           const next = prompt('Edit the prompt', p.content);
-                          if (next && next.trim() && next !== p.content) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { content: next } });
+                          if (next?.trim() && next !== p.content) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { content: next } });
                         }}
                       >
                         Edit
