@@ -40,12 +40,12 @@ export function firstPageWeight(): { js: number; jsGz: number; css: number; cssG
   return out;
 }
 
-async function withSeededService<T>(fn: (base: string, seed: Awaited<ReturnType<typeof seedProject>>) => Promise<T>): Promise<T> {
+async function withSeededService<T>(fn: (base: string, seed: Awaited<ReturnType<typeof seedProject>>) => Promise<T>, days = DAYS): Promise<T> {
   const config = loadConfig({ PROVIDERS_MODE: 'simulated' }, { memoryStore: true, role: 'all', logLevel: 'warn', port: 0, host: '127.0.0.1' } as never);
   const runtime = await createRuntime(config, pino({ level: 'warn' }));
   try {
-    console.log(`   seeding ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days…`);
-    const seed = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days: DAYS, competitors: 10 });
+    console.log(`   seeding ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${days} days…`);
+    const seed = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days, competitors: 10 });
     console.log(`   ${fmt.int(seed.answers)} answers in ${seed.seconds.toFixed(1)} s`);
     const app = runtime.app!;
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -120,12 +120,15 @@ const PAGES: Array<[string, (p: string, prompt: string) => string]> = [
   ['prompts', (p) => `/projects/${p}/prompts?days=30`],
   ['prompt-detail', (p, q) => `/projects/${p}/prompts/${q}?days=30`],
   ['competitors', (p) => `/projects/${p}/competitors?days=30`],
+  ['sources', (p) => `/projects/${p}/sources?days=30`],
+  ['actions', (p) => `/projects/${p}/actions`],
+  ['project-settings', (p) => `/projects/${p}/settings`],
   ['settings', () => '/settings'],
 ];
 
 export const screenshotSuite: Suite = {
   name: 'screenshots',
-  description: 'docs/screenshots: every built page at 1280 and 390 px on a seeded project',
+  description: 'docs/screenshots: every built page at 1280 and 390 px on a seeded project (90 days: the pages, not the speed)',
   async run() {
     const out = path.join(ROOT, 'docs', 'screenshots');
     fs.mkdirSync(out, { recursive: true });
@@ -151,6 +154,6 @@ export const screenshotSuite: Suite = {
           await close();
         }
       }
-    });
+    }, 90);
   },
 };

@@ -209,4 +209,44 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     expect((await api(shown, '/projects')).status).toBe(401);
     await context.close();
   });
+
+  it('moves an action through its states on the board', async () => {
+    const created = await api(seed.apiKey, `/projects/${seed.projectId}/actions`, {
+      method: 'POST',
+      body: { title: 'Publish a CRM comparison page', description: 'Compare Acme CRM with the others.', category: 'new_content', priority: 'high', execution: { type: 'publishable_content' } },
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.data.id as string;
+    const { page, context, errors } = await newPage(b);
+    await signIn(page, seed.email, seed.password);
+    await page.goto(`/projects/${seed.projectId}/actions`);
+    for (const [button, column] of [['Accept', 'accepted'], ['Start', 'in_progress'], ['Complete', 'completed']]) {
+      await page.locator(`[data-action="${id}"]`).getByRole('button', { name: button }).click();
+      await page.locator(`[data-column="${column}"] [data-action="${id}"]`).waitFor();
+      const now = (await api(seed.apiKey, `/projects/${seed.projectId}/actions/${id}`)).json.data.status;
+      expect(now).toBe(column);
+    }
+    expect(await page.locator(`[data-action="${id}"] button`).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the sources page and the plan with the API figures', async () => {
+    const { page, context, errors } = await newPage(b);
+    await signIn(page, seed.email, seed.password);
+    await page.goto(`/projects/${seed.projectId}/sources?days=30`);
+    await page.locator('[data-table="top-domains"]').waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    const src = (await api(seed.apiKey, `/projects/${seed.projectId}/sources/analytics?date_from=${from}&date_to=${today}`)).json.data;
+    expect(await page.locator('[data-table="top-domains"] tbody tr').count()).toBe(src.top_domains.length);
+    expect(await page.locator('[data-table="top-domains"] tbody tr').first().innerText()).toContain(src.top_domains[0].domain);
+    expect(await page.locator('[data-category="editorial"] .bar-value').innerText()).toBe(`${src.category_breakdown.editorial.toFixed(1)}%`);
+    await page.goto('/settings');
+    const account = (await api(seed.apiKey, '/account')).json.data;
+    await expect.poll(() => page.locator('[data-credits-left]').getAttribute('data-credits-left')).toBe(String(account.credits_left));
+    expect(await page.locator('[data-plan]').getAttribute('data-plan')).toBe(account.plan);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -4,6 +4,7 @@ import { data, get } from '../api';
 import { CsvButton } from '../csv';
 import { useCanWrite, useSession } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Plan, Webhooks } from './webhooks';
 
 interface Key {
   id: string;
@@ -111,6 +112,8 @@ export function Settings() {
           </form>
         ) : null}
       </Section>
+      <Plan />
+      <Webhooks />
     </>
   );
 }
