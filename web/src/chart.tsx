@@ -64,8 +64,8 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
     };
     const plot = new uPlot(opts, data as uPlot.AlignedData, el);
     // Band series are not for the legend: hide their entries.
-    el.querySelectorAll('.u-legend .u-series').forEach((row, i) => {
-      if (i > props.lines.length) (row as HTMLElement).hidden = true;
+    el.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row) => {
+      if (/95% (high|low)$/.test(row.textContent?.trim() ?? '')) row.hidden = true;
     });
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: props.height ?? 260 }));
     resize.observe(el);

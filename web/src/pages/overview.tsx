@@ -50,7 +50,9 @@ export function Overview({ projectId }: { projectId: string }) {
     })),
   });
   const m = own(now.data);
-  const pm = own(prev.data);
+  // A previous window without answers has nothing to compare with (not a change from 0).
+  const prevOwn = own(prev.data);
+  const pm = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
   const lines: Line[] = useMemo(
     () => (vis.data?.series ?? []).map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci })),
     [vis.data],

@@ -35,6 +35,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       brand_aliases: text('aliases').split(',').map((a) => a.trim()).filter(Boolean),
       language: text('language') || null,
       location: text('location') || null,
+      samples_per_run: Number(text('samples_per_run') || 1),
     });
   };
   return (
@@ -63,6 +64,9 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
               </Field>
               <Field label="Location">
                 <input name="location" defaultValue={p.location ?? ''} />
+              </Field>
+              <Field label="Samples per run" hint="Answers per prompt, provider and day (the plan sets the maximum).">
+                <input name="samples_per_run" type="number" min={1} max={5} defaultValue={String(p.samples_per_run ?? 1)} />
               </Field>
               <button type="submit" disabled={save.isPending}>
                 Save

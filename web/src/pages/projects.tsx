@@ -19,6 +19,7 @@ export interface Project {
 export interface ProjectDetail extends Project {
   bootstrap_status: 'initializing' | 'completed' | 'error';
   bootstrap_error: string | null;
+  samples_per_run?: number;
 }
 
 export function ProjectList() {
