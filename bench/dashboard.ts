@@ -143,7 +143,9 @@ export const screenshotSuite: Suite = {
             await page.goto(url(seed.projectId, promptId));
             await page.waitForLoadState('networkidle');
             await page.waitForTimeout(300);
-            await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: width === 390 ? false : true });
+            const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+            // Whole pages at 1280 px up to 2,400 px high; the first screen otherwise (and at 390 px).
+            await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: width === 1280 && tall <= 2400 });
             if (name === 'sign-in') {
               const r = await page.context().request.post('/v1/session', { data: { email: seed.email, password: seed.password } });
               if (r.status() !== 201) throw new Error('sign-in failed');

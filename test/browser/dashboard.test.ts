@@ -32,7 +32,7 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
 
   it('signs in with email and password, keeps no key in storage, and signs out', async () => {
     const { page, context, errors } = await newPage(b);
-    await signIn(page, seed.email, seed.password);
+    await signIn(page, seed.email, seed.password, { fresh: true });
     await expect.poll(() => page.getByRole('link', { name: 'Acme CRM' }).count()).toBe(1);
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === 'sightline_session');
@@ -235,7 +235,8 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     const { page, context, errors } = await newPage(b);
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}/sources?days=30`);
-    await page.locator('[data-table="top-domains"]').waitFor();
+    await page.locator('[data-table="top-domains"], [role="alert"]').first().waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     const today = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
     const src = (await api(seed.apiKey, `/projects/${seed.projectId}/sources/analytics?date_from=${from}&date_to=${today}`)).json.data;

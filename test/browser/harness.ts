@@ -61,7 +61,23 @@ export async function newPage(b: BrowserApp, width = 1280): Promise<{ context: B
   return { context, page, errors, dialogs };
 }
 
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
+// Sign-in attempts are limited to 10 a minute per address, and every test here comes from
+// 127.0.0.1: the form signs in once per account, later tests reuse that session's cookie.
+const sessions = new Map<string, Awaited<ReturnType<BrowserContext['cookies']>>>();
+
+export async function signIn(page: Page, email: string, password: string, opts: { fresh?: boolean } = {}): Promise<void> {
+  const known = opts.fresh ? undefined : sessions.get(email);
+  if (known) {
+    await page.context().addCookies(known);
+    await page.goto('/projects');
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    return;
+  }
+  await formSignIn(page, email, password);
+  if (!opts.fresh) sessions.set(email, (await page.context().cookies()).filter((c) => c.name === 'sightline_session'));
+}
+
+async function formSignIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

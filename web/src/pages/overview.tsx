@@ -45,6 +45,8 @@ export function Overview({ projectId }: { projectId: string }) {
   const shown = w.providers.length ? w.providers : [...PROVIDERS];
   const perProvider = useQueries({
     queries: shown.map((p) => ({
+      // After the figures and the chart: the breakdown never delays the first drawing.
+      enabled: !!now.data && !!vis.data,
       queryKey: ['competitors', projectId, `p:${p}`, w.from, w.to],
       queryFn: () => competitorsOf(projectId, `?date_from=${w.from}&date_to=${w.to}&providers=${p}`),
     })),
