@@ -1,12 +1,18 @@
+#!/usr/bin/env node
 import { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { PROVIDERS, type ProviderName } from './ports/providers/types.js';
-import { Jobs } from './jobs/queue.js';
-import { jobCatalog } from './jobs/catalog.js';
-import { createRuntime } from './runtime.js';
-import { openStore } from './store/index.js';
-import { resolveCallbackSecret } from './store/secrets.js';
+
+// The service's modules load inside the commands that need them: `sightline mcp` starts
+// in a moment and loads none of them.
+const service = async () => ({
+  ...(await import('./jobs/queue.js')),
+  ...(await import('./jobs/catalog.js')),
+  ...(await import('./runtime.js')),
+  ...(await import('./store/index.js')),
+  ...(await import('./store/secrets.js')),
+});
 
 const program = new Command('sightline').description('Sightline operator commands');
 
@@ -14,6 +20,7 @@ program
   .command('migrate')
   .description('Apply the schema migrations (safe when several processes start at once) and exit')
   .action(async () => {
+    const { Jobs, jobCatalog, openStore } = await service();
     const config = loadConfig();
     const store = await openStore(config);
     try {
@@ -38,6 +45,7 @@ program
     const providers = String(o.providers).split(',').map((p) => p.trim()) as ProviderName[];
     const unknown = providers.filter((p) => !PROVIDERS.includes(p));
     if (unknown.length) throw new Error(`Unknown provider(s): ${unknown.join(', ')}`);
+    const { createRuntime } = await service();
     const config = loadConfig({ ...process.env, PROVIDERS_MODE: 'simulated' }, { role: 'api' });
     const runtime = await createRuntime(config, pino({ level: 'warn' }));
     try {
@@ -80,12 +88,22 @@ program
       console.log(config.callbackSigningSecret);
       return;
     }
+    const { openStore, resolveCallbackSecret } = await service();
     const store = await openStore(config);
     try {
       console.log((await resolveCallbackSecret(config, store)).secret);
     } finally {
       await store.close();
     }
+  });
+
+program
+  .command('mcp')
+  .description('MCP over stdio for desktop clients and coding agents: a proxy to the running Sightline at SIGHTLINE_URL, acting with SIGHTLINE_API_KEY')
+  .action(async () => {
+    // Loaded only here: stdout belongs to the protocol, and nothing else of the service starts.
+    const { runStdioProxy } = await import('./mcp/stdio.js');
+    await runStdioProxy();
   });
 
 program.parseAsync().catch((err) => {

@@ -17,6 +17,7 @@ import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerDashboard } from './dashboard/serve.js';
+import { registerMcp } from './mcp/route.js';
 import { moduleRoutes } from './modules/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -129,6 +130,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   registerAuth(app, ctx);
 
   await registerDashboard(app);
+  // MCP (Streamable HTTP) and the agents' guide: explicit routes, ahead of any catch-all.
+  registerMcp(app, ctx);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {

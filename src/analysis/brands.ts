@@ -38,13 +38,15 @@ export function compileBrands(brands: readonly BrandSpec[]): CompiledBrands {
   const seen = new Set<string>();
   let maxTypoLength = 0;
 
-  const add = (brand: number, tokens: string[], webName: boolean) => {
+  const add = (brand: number, tokens: string[], webName: boolean, needsCue = false, cased = false) => {
     const compact = tokens.join('');
     if (compact.length < 2 || seen.has(tokens.join(' '))) return;
     seen.add(tokens.join(' '));
     const v: Variant = {
       brand, tokens, hashes: tokens.map(hashLower), compact, common: !webName && tokens.every(isCommonWord),
       alwaysCapitalised: !webName && tokens.some((t) => ALWAYS_CAP.has(t)),
+      needsCue,
+      cased,
     };
     keys.add(compact);
     const list = byFirst.get(tokens[0]) ?? [];
@@ -68,13 +70,19 @@ export function compileBrands(brands: readonly BrandSpec[]): CompiledBrands {
       const tokens = nameTokens(name ?? '');
       if (!tokens.length) continue;
       // a name written as a web address (monday.com) is never an ordinary word
-      add(i, tokens, /\.[a-z]{2,}$/i.test(name.trim()));
+      add(i, tokens, /\.[a-z]{2,}$/i.test(name.trim()), false, /\p{Lu}/u.test(name));
       // "Close CRM" → Close, "monday.com" → monday: the short form is also the brand
       if (tokens.length >= 2 && DERIVED.has(tokens[tokens.length - 1])) add(i, tokens.slice(0, -1), false);
     }
     const d = brandDomain(b.domain);
     if (d) domains.set(d, [...(domains.get(d) ?? []), i]);
   });
+  // the vendor's family name (freshworks.com → "Freshworks CRM" for Freshsales), when one
+  // brand owns the domain and the label is no ordinary word
+  for (const [d, owners] of domains) {
+    const label = d.slice(0, d.indexOf('.'));
+    if (owners.length === 1 && label.length >= 4 && /^[a-z]+$/.test(label) && !isCommonWord(label)) add(owners[0], [label], false, true);
+  }
   return {
     kind: 'compiled-brands',
     brands,

@@ -70,7 +70,7 @@ export function buildCitations(doc: Doc, references: readonly Reference[], cb: C
   for (const [k, r] of refs.entries()) {
     take(r.link ?? '', r.title ?? '', r.snippet ?? '', Number.isInteger(r.reference_index) ? r.reference_index : k + 1);
   }
-  for (const u of doc.urls) take(u.raw, u.linkText ?? '', '', null);
+  for (const u of doc.urls) if (!u.display) take(u.raw, u.linkText ?? '', '', null);
   return out;
 }
 

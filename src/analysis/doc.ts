@@ -110,8 +110,9 @@ export function parseDoc(text: string): Doc {
     const parts: string[] = [];
     let at = 0;
     for (const u of urls) {
-      parts.push(text.slice(at, u.start), ' '.repeat(u.end - u.start));
-      at = u.end;
+      if (u.blankStart < at) continue;
+      parts.push(text.slice(at, u.blankStart), ' '.repeat(u.blankEnd - u.blankStart));
+      at = u.blankEnd;
     }
     parts.push(text.slice(at));
     clean = parts.join('');

@@ -109,3 +109,32 @@ describe('findMentions', () => {
     expect(named('HubSpotとSalesforceを比較。Pipedriveは安い。')).toEqual(['hubspot', 'salesforce', 'pipedrive']);
   });
 });
+
+describe('what is cited is not named, and ordinary words are not brands', () => {
+  const FRESH: BrandSpec[] = [
+    { id: 'hubspot', name: 'HubSpot', aliases: [], domain: 'hubspot.com', isOwn: true },
+    { id: 'freshsales', name: 'Freshsales', aliases: [], domain: 'freshworks.com', isOwn: false },
+    { id: 'bigcommerce', name: 'BigCommerce', aliases: [], domain: 'bigcommerce.com', isOwn: false },
+  ];
+
+  it('a brand only in a citation chip or a URL is not named', () => {
+    expect(named('Pick a CRM your reps will use. ([hubspot.com](https://www.hubspot.com/pricing?utm_source=openai))')).toEqual([]);
+    expect(named('Prices: hubspot.com/pricing and [pipedrive.com/pricing](https://www.pipedrive.com/pricing).')).toEqual([]);
+    expect(named('monday.com is a work OS.')).toEqual(['monday']);
+  });
+
+  it('a lower-case name after a determiner or a possessive is the ordinary noun', () => {
+    expect(named("A company's salesforce needs clean data; your salesforce too.")).toEqual([]);
+    expect(named('We moved from salesforce last year.')).toEqual(['salesforce']);
+  });
+
+  it('a common-word name listed with a tracked brand is a name; "Close the loop" is not', () => {
+    expect(named('Close and Pipedrive both cover pipelines. Close the loop with marketing.')).toEqual(['close', 'pipedrive']);
+    expect(named('Pipedrive, Close: both fine.')).toEqual(['pipedrive', 'close']);
+  });
+
+  it("the vendor's family name counts before a product word; dictionary words written apart need capitals", () => {
+    expect(named('Freshworks CRM is cheap. Freshworks also sells a help desk.', FRESH)).toEqual(['freshsales']);
+    expect(named('Big commerce moments need a tested checkout. Big Commerce is fine.', FRESH)).toEqual(['bigcommerce']);
+  });
+});

@@ -1,6 +1,6 @@
 import { withinOneEdit, type CompiledBrands, type Variant } from './brands.js';
 import { isCommonWord } from './data/dictionary.js';
-import { NAME_CUE_WORDS, PRODUCT_CUES, WEB_SUFFIX_CUES } from './data/words.js';
+import { DETERMINERS, NAME_CUE_WORDS, PRODUCT_CUES, WEB_SUFFIX_CUES } from './data/words.js';
 import { CAP, HEADING, LIST, SENT_START, hashRange, lowerAt, lowerCode, type Doc } from './doc.js';
 
 /** A tracked brand named in the text: tokens `tok`..`tokEnd` (inclusive), sentence `sent`. */
@@ -14,6 +14,8 @@ export interface Mention {
 const NAME_CUES = new Set(NAME_CUE_WORDS);
 const PRODUCT = new Set(PRODUCT_CUES);
 const WEB_SUFFIX = new Set(WEB_SUFFIX_CUES);
+const DETERMINER = new Set(DETERMINERS);
+const LIST_LINK = new Set(['and', 'or', 'vs', 'versus', 'with']);
 
 /** Separators allowed inside a written name: "Hub Spot", "Coca-Cola", "monday.com", "AT&T". */
 function tightGap(doc: Doc, a: number, b: number): boolean {
@@ -31,6 +33,7 @@ function tightGap(doc: Doc, a: number, b: number): boolean {
 /** Finds the tracked brands named in the text, in order. URLs were blanked out before. */
 export function findMentions(doc: Doc, cb: CompiledBrands): Mention[] {
   const out: Mention[] = [];
+  const maybe: Mention[] = [];
   const { n, hash, start, end, clean } = doc;
   for (let i = 0; i < n; i++) {
     const h = hash[i];
@@ -60,7 +63,7 @@ export function findMentions(doc: Doc, cb: CompiledBrands): Mention[] {
           hc = hashRange(hc, clean, start[k], end[k]);
         }
         const cand = cb.byCompactHash.get(hc);
-        if (cand && (k > i || cand.tokens.length > 1) && joined(doc, i, k) === cand.compact) {
+        if (cand && (k > i || cand.tokens.length > 1) && joined(doc, i, k) === cand.compact && !looseWords(doc, i, k)) {
           v = cand;
           j = k;
           break;
@@ -82,11 +85,62 @@ export function findMentions(doc: Doc, cb: CompiledBrands): Mention[] {
       }
     }
     if (!v) continue;
-    if (v.common && !usedAsName(doc, i, j, v.alwaysCapitalised)) continue;
+    if (v.needsCue && !(j + 1 < n && doc.sent[j + 1] === doc.sent[j] && PRODUCT.has(lowerAt(doc, j + 1)))) continue;
+    if (v.cased && i === j && !(doc.flags[i] & CAP) && isLowerWord(doc, i) && afterDeterminer(doc, i)) continue;
+    if (v.common && !usedAsName(doc, i, j, v.alwaysCapitalised)) {
+      if (doc.flags[i] & CAP) maybe.push({ brand: v.brand, tok: i, tokEnd: j, sent: doc.sent[i] });
+      continue;
+    }
     out.push({ brand: v.brand, tok: i, tokEnd: j, sent: doc.sent[i] });
     i = j;
   }
-  return out;
+  return maybe.length && out.length ? withListed(doc, out, maybe) : out;
+}
+
+/**
+ * A capitalised common-word name listed with a tracked brand ("Close and Pipedrive",
+ * "Pipedrive, Close"): joined to it by "and", "or", "vs", "with" or a comma, it is a name too.
+ */
+function withListed(doc: Doc, out: Mention[], maybe: Mention[]): Mention[] {
+  const starts = new Set(out.map((m) => m.tok));
+  const ends = new Set(out.map((m) => m.tokEnd));
+  const linked = (a: number, b: number) => {
+    if (b >= doc.n || a < 0 || doc.sent[a] !== doc.sent[b]) return false;
+    const gap = doc.clean.slice(doc.end[a], doc.start[b]).trim();
+    return gap === ',' || gap === '&' || gap === '/';
+  };
+  const near = (a: number, b: number) => linked(a, b) || (b - a === 2 && LIST_LINK.has(lowerAt(doc, a + 1)) && doc.sent[a] === doc.sent[b]);
+  const extra = maybe.filter((m) => {
+    for (const s of starts) if (s > m.tokEnd && near(m.tokEnd, s)) return true;
+    for (const e of ends) if (e < m.tok && near(e, m.tok)) return true;
+    return false;
+  });
+  return extra.length ? [...out, ...extra].sort((a, b) => a.tok - b.tok) : out;
+}
+
+function isLowerWord(doc: Doc, i: number): boolean {
+  return doc.clean.slice(doc.start[i], doc.end[i]) === lowerAt(doc, i);
+}
+
+/** Word i follows a determiner or a possessive ("the", "your", "company's"). */
+function afterDeterminer(doc: Doc, i: number): boolean {
+  if (i === 0 || doc.sent[i - 1] !== doc.sent[i]) return false;
+  const prev = lowerAt(doc, i - 1);
+  if (DETERMINER.has(prev)) return doc.start[i] - doc.end[i - 1] === 1;
+  const q = doc.clean[doc.start[i - 1] - 1];
+  return prev === 's' && (q === "'" || q === '\u2019');
+}
+
+/** A name written apart in ordinary words ("Big commerce") counts only with each word capitalised ("Big Commerce"). */
+function looseWords(doc: Doc, i: number, k: number): boolean {
+  let spaced = false;
+  for (let t = i; t <= k; t++) {
+    if (t > i && doc.clean[doc.end[t - 1]] === ' ') spaced = true;
+    if (!isCommonWord(lowerAt(doc, t))) return false;
+  }
+  if (!spaced) return false;
+  for (let t = i; t <= k; t++) if (!(doc.flags[t] & CAP)) return true;
+  return false;
 }
 
 function joined(doc: Doc, i: number, k: number): string {

@@ -71,10 +71,28 @@ describe('brandSentiments', () => {
     expect(s.salesforce).toBeLessThan(40);
   });
 
-  it('averages over the sentences that name the brand and ignores the others', () => {
-    const s = scores('Zoho is excellent. The weather is awful. Zoho has an API.');
+  it('averages over the sentences that say something of the brand and ignores the others', () => {
+    const s = scores('Zoho is excellent. The weather is awful. Zoho has an API. Zoho is clunky.');
     const excellent = toScale(vaderCompound('Zoho is excellent.'));
-    expect(s.zoho).toBe(Math.round((excellent + 50) / 2));
+    const clunky = toScale(vaderCompound('Zoho is clunky.'));
+    expect(s.zoho).toBe(Math.round((excellent + clunky) / 2));
+    expect(scores('### Zoho\nZoho is excellent.').zoho).toBe(Math.round(excellent));
+    expect(scores('Zoho has an API. Zoho is on the web.').zoho).toBe(50);
+  });
+
+  it('reads descriptive, balanced, negated and comparative sentences as a careful reader does', () => {
+    expect(scores('Zoho offers a free plan and is popular with startups.').zoho).toBe(50);
+    expect(scores('Zoho has strong reporting, but it gets expensive as you grow.').zoho).toBeGreaterThanOrEqual(40);
+    expect(scores('Zoho has strong reporting, but it gets expensive as you grow.').zoho).toBeLessThanOrEqual(60);
+    expect(scores("Zoho isn't hard to learn.").zoho).toBeGreaterThan(60);
+    expect(scores("Zoho won't let you down.").zoho).toBeGreaterThan(60);
+    expect(scores('Zoho beats most rivals on reporting.').zoho).toBeGreaterThan(60);
+    const s = scores("Reviewers who compared HubSpot with Zoho found Zoho's interface confusing and outdated.");
+    expect(s.hubspot).toBe(50);
+    expect(s.zoho).toBeLessThan(40);
+    const t = scores('Zoho is more expensive than HubSpot, and its support is slower too.');
+    expect(t.zoho).toBeLessThan(40);
+    expect(t.hubspot).toBe(50);
   });
 
   it('is NaN (absent) for brands not named', () => {

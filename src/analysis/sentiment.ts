@@ -5,6 +5,9 @@ import { vaderCompound } from './vader.js';
 
 const CONTRAST = new Set(CONTRAST_WORDS);
 const JOINERS = new Set(LIST_JOINERS);
+// contrast words whose brand is the object of a comparison, not the subject of what follows
+const OBJECT_CONTRAST = new Set(['than', 'unlike', 'compared', 'versus', 'vs', 'over']);
+const CLAUSE_JOINERS = new Set(['and', 'but', 'so', 'plus', 'yet']);
 // punctuation between two words that ends a clause
 const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
 
@@ -31,8 +34,13 @@ interface Segment {
 export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number): number[] {
   const sum = new Array<number>(nBrands).fill(0);
   const cnt = new Array<number>(nBrands).fill(0);
-  const add = (b: number, score: number) => {
-    sum[b] += score;
+  const named = new Array<boolean>(nBrands).fill(false);
+  // a sentence that says nothing of the brand (a heading, a name cell, "see HubSpot's
+  // pricing") does not water down the ones that do
+  const add = (b: number, compound: number) => {
+    named[b] = true;
+    if (compound === 0) return;
+    sum[b] += toScale(compound);
     cnt[b]++;
   };
   for (let m = 0; m < mentions.length; ) {
@@ -44,22 +52,25 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number):
       e++;
     }
     if (brands.length === 1) {
-      add(brands[0], toScale(vaderCompound(doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]))));
+      add(brands[0], vaderCompound(doc.clean.slice(doc.sentStart[s], doc.sentEnd[s])));
     } else {
       const per = new Map<number, number[]>();
       for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
-        const score = toScale(vaderCompound(text));
+        const c = vaderCompound(text);
         for (const b of bs) {
           const list = per.get(b);
-          if (list) list.push(score);
-          else per.set(b, [score]);
+          if (list) list.push(c);
+          else per.set(b, [c]);
         }
       }
-      for (const [b, scores] of per) add(b, scores.reduce((x, y) => x + y, 0) / scores.length);
+      for (const [b, cs] of per) {
+        const said = cs.filter((c) => c !== 0);
+        add(b, said.length ? said.reduce((x, y) => x + y, 0) / said.length : 0);
+      }
     }
     m = e;
   }
-  return sum.map((v, b) => (cnt[b] ? v / cnt[b] : NaN));
+  return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
 }
 
 /** The clauses of sentence `s` with the brands each is about. */
@@ -84,7 +95,10 @@ export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string
     const joinsClauses = brand === undefined && (lw === 'and' || lw === 'or') && cur !== null && cur.brands.length > 0 && saidSomething && t < lastBrandTok;
     const punct = t > first && CLAUSE_PUNCT.test(doc.clean.slice(doc.end[t - 1], doc.start[t]));
     const sameName = cur !== null && brand !== undefined && owner.get(t - 1) === brand;
-    if (!cur || ((contrast || joinsClauses || punct) && !sameName)) {
+    // a name after words about another ("compared HubSpot with Zoho found Zoho's interface
+    // clunky"): what follows it is about it
+    const newSubject = brand !== undefined && !sameName && cur !== null && cur.brands.length > 0 && saidSomething;
+    if (!cur || ((contrast || joinsClauses || punct || newSubject) && !sameName)) {
       cur = { from: t, to: t + 1, brands: [], contrast, namesOnly: true };
       segs.push(cur);
       saidSomething = false;
@@ -112,17 +126,23 @@ export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string
     if (seg.namesOnly && seg.brands.length && !seg.contrast && next && !next.contrast) carry = seg;
     else merged.push(seg);
   }
-  // clauses without names belong to the clause before them (or after, at the start)
-  const groups: Segment[] = [];
-  for (const seg of merged) {
-    const prev = groups[groups.length - 1];
-    if (!seg.brands.length && prev) prev.to = seg.to;
-    else if (prev && !prev.brands.length) groups[groups.length - 1] = { ...seg, from: prev.from };
-    else groups.push({ ...seg });
-  }
-  return groups.map((g, k) => {
-    const from = doc.start[g.from];
-    const to = k + 1 < groups.length ? doc.start[groups[k + 1].from] : doc.sentEnd[s];
-    return [doc.clean.slice(from, to), g.brands];
+  // clauses without names belong to the clause before them (or after, at the start); after
+  // a comparison's object ("…than Zoho, and its support is slower") to the one before that
+  const texts = merged.map((seg, k) => {
+    const to = k + 1 < merged.length ? doc.start[merged[k + 1].from] : doc.sentEnd[s];
+    return doc.clean.slice(doc.start[seg.from], to);
   });
+  const groups: Array<{ text: string; brands: number[]; object: boolean }> = [];
+  merged.forEach((seg, k) => {
+    const prev = groups[groups.length - 1];
+    const object = seg.contrast && OBJECT_CONTRAST.has(lowerAt(doc, seg.from));
+    if (!seg.brands.length && prev) {
+      // "…than Zoho, and its support…" goes back to the subject; "…than Zoho, whose…" stays with Zoho
+      const back = prev.object && groups.length >= 2 && CLAUSE_JOINERS.has(lowerAt(doc, seg.from));
+      const to = back ? groups[groups.length - 2] : prev;
+      to.text += texts[k];
+    } else if (prev && !prev.brands.length) groups[groups.length - 1] = { text: prev.text + texts[k], brands: seg.brands, object };
+    else groups.push({ text: texts[k], brands: seg.brands, object });
+  });
+  return groups.map((g) => [g.text, g.brands]);
 }

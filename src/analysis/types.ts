@@ -96,6 +96,10 @@ export interface Variant {
   common: boolean;
   /** A day or month name: a capital letter is no sign of the brand. */
   alwaysCapitalised: boolean;
+  /** The vendor's family name from the brand's domain ("Freshworks" for freshworks.com): a name only before a product word ("Freshworks CRM"). */
+  needsCue: boolean;
+  /** The name has capitals ("Salesforce"): all lower-case after a determiner ("a company's salesforce") it is an ordinary word. */
+  cased: boolean;
 }
 
 /** Brand matchers compiled once per project and reused for every answer. */

@@ -22,6 +22,23 @@ describe('findUrls', () => {
     expect(findUrls('plain https://a.com/')[0].linkText).toBeNull();
   });
 
+  it('ends a URL at a dash, an ellipsis or a link\'s "](", and marks a URL that is a link\'s text', () => {
+    expect(raws('hubspot.com/pricing—and more; pipedrive.com/pricing… or close.com/pricing – plans')).toEqual([
+      'hubspot.com/pricing', 'pipedrive.com/pricing', 'close.com/pricing',
+    ]);
+    const [text, target] = findUrls('see [academy.hubspot.com/courses/sales](https://academy.hubspot.com/courses/sales?utm_source=openai).');
+    expect(text).toMatchObject({ raw: 'academy.hubspot.com/courses/sales', display: true });
+    expect(target).toMatchObject({ raw: 'https://academy.hubspot.com/courses/sales?utm_source=openai', display: false });
+  });
+
+  it('blanks a citation chip whole, with its brackets, so its host is no mention', () => {
+    const text = 'Pipedrive is simple. ([hubspot.com](https://www.hubspot.com/pricing?utm_source=openai)) Next.';
+    const [u] = findUrls(text);
+    expect(text.slice(u.blankStart, u.blankEnd)).toBe('([hubspot.com](https://www.hubspot.com/pricing?utm_source=openai))');
+    const [plain] = findUrls('Read [the guide](https://a.com/guide).');
+    expect([plain.blankStart, plain.blankEnd]).toEqual([plain.start, plain.end]);
+  });
+
   it('ignores e-mail addresses, file names and unknown suffixes', () => {
     expect(raws('mail jane@acme.com/x, use Node.js/Deno, and/or 1.5/month')).toEqual([]);
   });

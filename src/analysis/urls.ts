@@ -7,11 +7,24 @@ export interface UrlSpan {
   end: number;
   raw: string;
   linkText: string | null;
+  /**
+   * What the text-reading steps blank out: the URL, or for a citation chip (a link whose
+   * text is a bare host, `([hubspot.com](https://…))` as ChatGPT writes where a url_citation
+   * sits) the whole chip with its brackets: a brand named only there is cited, not named.
+   */
+  blankStart: number;
+  blankEnd: number;
+  /** The URL is the text of a markdown link (`[hubspot.com/pricing](https://…)`): the link's target is the citation, not this. */
+  display: boolean;
 }
 
-// URL characters: anything but white space, quotes, angle brackets and CJK punctuation.
+// link text that is only a host name ("hubspot.com", "www.g2.com", "academy.hubspot.com")
+const CHIP_TEXT = /^(?:www\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}$/i;
+
+// URL characters: anything but white space, quotes, angle brackets, general punctuation
+// (dashes, ellipsis, curly quotes: "vendor.com/pricing—and" ends before the dash) and CJK punctuation.
 function isUrlChar(c: number): boolean {
-  return c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 96 && c !== 0xa0 && !(c >= 0x3000 && c <= 0x303f) && c !== 0xff08 && c !== 0xff09 && c !== 0x201c && c !== 0x201d;
+  return c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 96 && c !== 0xa0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xff08 && c !== 0xff09;
 }
 function isHostChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46;
@@ -104,10 +117,23 @@ export function findUrls(text: string): UrlSpan[] {
   for (const start of urlStarts(text)) {
     if (start < covered) continue;
     let end = start;
-    while (end < text.length && isUrlChar(text.charCodeAt(end))) end++;
+    // a URL ends at a markdown link's "](": "[hubspot.com/pricing](https://…)" is two URLs
+    while (end < text.length && isUrlChar(text.charCodeAt(end)) && !(text.charCodeAt(end) === 93 && text.charCodeAt(end + 1) === 40)) end++;
     const raw = trimUrl(text.slice(start, end));
     if (raw.length < 4 || raw.indexOf('.') === -1) continue;
-    out.push({ start, end: start + raw.length, raw, linkText: linkTextBefore(text, start) });
+    const linkText = linkTextBefore(text, start);
+    let blankStart = start;
+    let blankEnd = start + raw.length;
+    if (linkText !== null && CHIP_TEXT.test(linkText.trim()) && text.charCodeAt(blankEnd) === 41 /* ) */) {
+      blankStart = start - linkText.length - 3;
+      blankEnd++;
+      if (text.charCodeAt(blankStart - 1) === 40 /* ( */ && text.charCodeAt(blankEnd) === 41) {
+        blankStart--;
+        blankEnd++;
+      }
+    }
+    const display = text.charCodeAt(start - 1) === 91 /* [ */ && text.startsWith('](', start + raw.length);
+    out.push({ start, end: start + raw.length, raw, linkText, blankStart, blankEnd, display });
     covered = start + raw.length;
   }
   return out;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { LEXICON_ADDITIONS } from './data/lexicon-additions.js';
+import { LEXICON_ADDITIONS, LEXICON_OVERRIDES } from './data/lexicon-additions.js';
 import { FNV_SEED, hashLower, lowerCode } from './doc.js';
 
 // The input side of VADER: its lexicon, and a text cut into words the way VADER cuts it.
@@ -10,13 +10,16 @@ let lexicon: Map<string, number> | null = null;
 
 /**
  * The VADER lexicon (about 7,500 words and emoticons, read once from the package) plus the
- * product-review words of data/lexicon-additions.ts; `plain` leaves the additions out.
+ * product-review words and overrides of data/lexicon-additions.ts; `plain` leaves them out.
  */
 export function vaderLexicon(plain = false): Map<string, number> {
   if (plain) return readLexicon();
   if (lexicon) return lexicon;
   const map = readLexicon();
-  for (const [w, v] of Object.entries(LEXICON_ADDITIONS)) map.set(w, v);
+  for (const [w, v] of [...Object.entries(LEXICON_ADDITIONS), ...Object.entries(LEXICON_OVERRIDES)]) {
+    if (v === 0) map.delete(w);
+    else map.set(w, v);
+  }
   lexicon = map;
   return map;
 }

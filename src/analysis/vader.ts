@@ -1,3 +1,4 @@
+import { PHRASE_VALENCES } from './data/lexicon-additions.js';
 import { BOOSTER_DAMPENERS, BOOSTER_INCREMENTS, NEGATIONS, SPECIAL_IDIOMS } from './data/vader-words.js';
 import { hashLower } from './doc.js';
 import { HashedLexicon, Words, vaderLexicon } from './vader-input.js';
@@ -22,7 +23,7 @@ const BOOSTERS = new Map<string, number>([
 ]);
 const IDIOMS = new Map<string, number>(Object.entries(SPECIAL_IDIOMS));
 const C_INCR = 0.733;
-const N_SCALAR = -0.74;
+const N_SCALAR_VADER = -0.74;
 
 
 const hashed = new WeakMap<Map<string, number>, HashedLexicon>();
@@ -34,10 +35,45 @@ const H_LEAST = hashLower('least');
 
 const NEGATE_HASHES = new Set([...NEGATE].map(hashLower));
 
+// Phrases by the hash of their first word.
+const PHRASES = new Map<number, Array<{ words: string[]; v: number }>>();
+for (const [p, v] of Object.entries(PHRASE_VALENCES)) {
+  const words = p.split(' ');
+  const h = hashLower(words[0]);
+  PHRASES.set(h, [...(PHRASES.get(h) ?? []), { words, v }].sort((a, b) => b.words.length - a.words.length));
+}
+// Words that set praise against blame in one sentence ("strong, but expensive").
+const CONTRASTS = new Set(['but', 'though', 'although', 'however', 'yet', 'while', 'whereas'].map(hashLower));
+/** Weight of a balanced sentence (praise and blame joined by a contrast word): it reads as neither. */
+const BALANCED = 0.4;
+
+/** The phrase of PHRASE_VALENCES starting at word i: its length, and its valence in `phraseV`. */
+let phraseV = 0;
+function phraseAt(w: Words, i: number): number {
+  const list = PHRASES.get(w.hash[i]);
+  if (!list) return 0;
+  for (const p of list) {
+    if (i + p.words.length > w.n) continue;
+    let ok = true;
+    for (let k = 0; k < p.words.length && ok; k++) ok = w.lowAt(i + k) === p.words[k];
+    if (ok) {
+      phraseV = p.v;
+      return p.words.length;
+    }
+  }
+  return 0;
+}
+
+const H_NO = hashLower('no');
+// Product reading (the default lexicon): "no" negates ("no hidden fees"), and a negated
+// blame word flips whole ("never slow" is as much praise as "slow" is blame).
+let productRules = false;
+
 /** Word k is a negation ("not", "never", "without"…) or contains n't. */
 function isNegated(w: Words, k: number): boolean {
   if (k < 0) return false;
   if (NEGATE_HASHES.has(w.hash[k]) && NEGATE.has(w.lowAt(k))) return true;
+  if (productRules && w.hash[k] === H_NO && w.lowAt(k) === 'no') return true;
   const t = w.text;
   for (let j = w.from[k] + 1; j < w.to[k] - 1; j++) {
     const c = t.charCodeAt(j);
@@ -50,8 +86,16 @@ function rawIs(w: Words, k: number, word: string): boolean {
   return k >= 0 && k < w.n && w.to[k] - w.from[k] === word.length && w.rawAt(k) === word;
 }
 
-/** VADER compound score of a text, in [-1, 1]; `lex` defaults to VADER's lexicon with the additions. */
+/**
+ * VADER compound score of a text, in [-1, 1]; `lex` defaults to VADER's lexicon with the
+ * additions. With that default lexicon two reading rules for product answers apply too:
+ * the phrases of PHRASE_VALENCES, and a sentence that sets praise against blame with a
+ * contrast word, one praise word for each blame word ("strong reporting, but expensive"),
+ * is balanced: their sum, weighted 0.4.
+ */
 export function vaderCompound(text: string, lex: Map<string, number> = vaderLexicon()): number {
+  const product = lex === vaderLexicon();
+  productRules = product;
   let hl = hashed.get(lex);
   if (!hl) {
     hl = new HashedLexicon(lex);
@@ -64,11 +108,26 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
   for (let i = 0; i < n; i++) if (w.upper[i]) upper++;
   const capDiff = upper > 0 && upper < n;
   let sum = 0;
+  let pos = 0;
+  let neg = 0;
+  let nPos = 0;
+  let nNeg = 0;
+  let contrast = false;
+  let skipTo = 0;
   let butAt = -1;
   for (let i = 0; i < n && butAt === -1; i++) if (w.hash[i] === H_BUT && (w.rawAt(i) === 'but' || w.rawAt(i) === 'BUT')) butAt = i;
   for (let i = 0; i < n; i++) {
+    if (product && CONTRASTS.has(w.hash[i])) contrast = true;
+    if (i < skipTo) continue;
     if (HASHED_BOOSTERS.get(w, i) !== undefined || (w.is(i, 'kind', H_KIND) && w.is(i + 1, 'of', H_OF))) continue;
     let v = hl.get(w, i);
+    if (product) {
+      const len = phraseAt(w, i);
+      if (len) {
+        v = phraseV;
+        skipTo = i + len;
+      }
+    }
     if (v === undefined) continue;
     if (capDiff && w.upper[i]) v += v > 0 ? C_INCR : -C_INCR;
     for (let k = 0; k < 3; k++) {
@@ -84,7 +143,15 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     }
     v = leastCheck(v, w, hl, i);
     sum += butAt === -1 || i === butAt ? v : i < butAt ? v * 0.5 : v * 1.5;
+    if (v > 0) {
+      pos += v;
+      nPos++;
+    } else {
+      neg += v;
+      nNeg++;
+    }
   }
+  if (contrast && nPos > 0 && nPos === nNeg) sum = (pos + neg) * BALANCED;
   if (sum === 0) return 0;
   const amp = punctuationEmphasis(text);
   sum += sum > 0 ? amp : -amp;
@@ -101,6 +168,7 @@ function scalar(w: Words, p: number, valence: number, capDiff: boolean): number 
 }
 
 function neverCheck(v: number, w: Words, k: number, i: number): number {
+  const N_SCALAR = productRules && v < 0 ? -1 : N_SCALAR_VADER;
   if (k === 0) return isNegated(w, i - 1) ? v * N_SCALAR : v;
   if (k === 1) {
     if (rawIs(w, i - 2, 'never') && (rawIs(w, i - 1, 'so') || rawIs(w, i - 1, 'this'))) return v * 1.5;
@@ -151,7 +219,7 @@ function idiomsCheck(v: number, words: Words, i: number): number {
 function leastCheck(v: number, w: Words, lex: HashedLexicon, i: number): number {
   if (i > 0 && w.is(i - 1, 'least', H_LEAST) && lex.get(w, i - 1) === undefined) {
     if (i > 1 && (w.lowAt(i - 2) === 'at' || w.lowAt(i - 2) === 'very')) return v;
-    return v * N_SCALAR;
+    return v * N_SCALAR_VADER;
   }
   return v;
 }

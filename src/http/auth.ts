@@ -4,6 +4,7 @@ import type { AuthInfo } from '../context.js';
 import { hashApiKey } from '../lib/crypto.js';
 import { planOf } from '../lib/plans.js';
 import { Forbidden, LimitReached, NotFound, Unauthorized } from '../lib/errors.js';
+import type { KeyRecord } from './auth-cache.js';
 import type { HttpContext } from './context.js';
 import { TIER_LIMITS, type RateDecision } from './rate-limit/index.js';
 import { SESSION_COOKIE } from './session-cookie.js';
@@ -22,17 +23,19 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** 'admin': a viewer key gets 403 before the body is even validated. */
     scope?: 'admin';
+    /** The route checks the text rule itself (MCP: per tool call, as a tool error). */
+    ownTextRule?: boolean;
   }
 }
 
-function setRateHeaders(reply: FastifyReply, d: RateDecision, credits: number): void {
+export function setRateHeaders(reply: FastifyReply, d: RateDecision, credits: number): void {
   reply.header('x-ratelimit-limit', d.limit);
   reply.header('x-ratelimit-remaining', d.remaining);
   reply.header('x-credit-available', credits);
   if (!d.allowed) reply.header('retry-after', d.retryAfter);
 }
 
-function tooMany(d: RateDecision): LimitReached {
+export function tooMany(d: RateDecision): LimitReached {
   return new LimitReached(`Rate limit exceeded. Retry after ${d.retryAfter} seconds.`);
 }
 
@@ -41,6 +44,63 @@ function safeEqual(a: string, b: string): boolean {
   const y = crypto.createHash('sha256').update(b).digest();
   return crypto.timingSafeEqual(x, y);
 }
+
+/** Limits a request without a valid key by its client address (standard tier unless told). */
+export async function limitByAddress(ctx: HttpContext, req: FastifyRequest, reply: FastifyReply, limit = TIER_LIMITS.standard): Promise<void> {
+  const d = await ctx.limiter.hit(`ip:${req.ip}`, limit);
+  setRateHeaders(reply, d, 0);
+  if (!d.allowed) throw tooMany(d);
+}
+
+/** One request on the key's window (its team's tier); the caller decides what a refusal does. */
+export async function hitKey(ctx: HttpContext, record: KeyRecord): Promise<{ decision: RateDecision; credits: number }> {
+  const decision = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
+  return { decision, credits: Math.max(0, planOf(record.plan).credits - record.creditsUsed) };
+}
+
+/** The key's record, or a 401 (limited by address first); inactive and expired keys are refused. */
+export async function lookupKey(ctx: HttpContext, req: FastifyRequest, reply: FastifyReply, key: string | undefined, missing: string): Promise<KeyRecord> {
+  if (!key) {
+    await limitByAddress(ctx, req, reply);
+    throw new Unauthorized(missing);
+  }
+  const record = key.length <= 200 ? await ctx.authCache.lookup(hashApiKey(key.trim())) : null;
+  if (!record) {
+    await limitByAddress(ctx, req, reply);
+    throw new Unauthorized('Invalid API key');
+  }
+  return record;
+}
+
+export const authInfoOf = (record: KeyRecord): AuthInfo => ({
+  keyId: record.keyId,
+  teamId: record.teamId,
+  scope: record.scope,
+  tier: record.tier,
+  plan: record.plan,
+});
+
+/**
+ * A key checked and counted as one request of its window: the REST path of every /v1
+ * call. The limit is hit before the key's state is checked, so an inactive key's 401
+ * carries the limit headers too.
+ */
+async function authenticateKey(ctx: HttpContext, req: FastifyRequest, reply: FastifyReply, key: string | undefined, missing: string): Promise<AuthInfo> {
+  const record = await lookupKey(ctx, req, reply, key, missing);
+  const { decision: d, credits } = await hitKey(ctx, record);
+  setRateHeaders(reply, d, credits);
+  checkKeyState(record);
+  if (!d.allowed) throw tooMany(d);
+  return authInfoOf(record);
+}
+
+export function checkKeyState(record: KeyRecord): void {
+  if (!record.isActive) throw new Unauthorized('API key is inactive');
+  if (record.expiresAt <= Date.now()) throw new Unauthorized('API key has expired');
+}
+
+/** The 403 of a write with a read-only key (REST and MCP say the same). */
+export const READ_ONLY_DETAIL = 'This API key is read-only; an admin key is required for this operation';
 
 /**
  * Authentication and rate limiting for everything under /v1 (spec sections 5 and 8):
@@ -57,7 +117,7 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
   const authBySession = async (req: FastifyRequest, reply: FastifyReply, token: string) => {
     const record = token.length <= 200 ? await findSession(ctx.services, token) : null;
     if (!record) {
-      await limitByAddress(req, reply);
+      await limitByAddress(ctx, req, reply);
       throw new Unauthorized('Invalid session: sign in again');
     }
     const d = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
@@ -77,21 +137,15 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
     req.session = { id: record.sessionId, token, email: record.email, expiresAt: record.expiresAt };
   };
 
-  const limitByAddress = async (req: FastifyRequest, reply: FastifyReply, limit = TIER_LIMITS.standard) => {
-    const d = await ctx.limiter.hit(`ip:${req.ip}`, limit);
-    setRateHeaders(reply, d, 0);
-    if (!d.allowed) throw tooMany(d);
-  };
-
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/v1/') && req.url !== '/v1') return;
     const mode: AuthMode = req.is404 ? 'public' : (req.routeOptions.config.auth ?? 'key');
 
-    if (mode === 'public') return limitByAddress(req, reply);
+    if (mode === 'public') return limitByAddress(ctx, req, reply);
 
     if (mode === 'operator') {
       // Limited (and the limit headers set) first: every response carries them, this 404 too.
-      await limitByAddress(req, reply, TIER_LIMITS.premium);
+      await limitByAddress(ctx, req, reply, TIER_LIMITS.premium);
       if (!config.adminToken) throw new NotFound('The operator API is off (ADMIN_TOKEN is not set)');
       const header = req.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
@@ -101,34 +155,15 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
 
     const raw = req.headers['x-api-key'];
     const key = Array.isArray(raw) ? raw[0] : raw;
+    // X-API-Key wins; without it, the dashboard's session cookie (with CSRF on writes).
     const cookie = req.cookies?.[SESSION_COOKIE];
     if (!key && cookie) return authBySession(req, reply, cookie);
-    if (!key) {
-      await limitByAddress(req, reply);
-      throw new Unauthorized('Missing X-API-Key header');
-    }
-    const record = key.length <= 200 ? await ctx.authCache.lookup(hashApiKey(key.trim())) : null;
-    if (!record) {
-      await limitByAddress(req, reply);
-      throw new Unauthorized('Invalid API key');
-    }
-    const d = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
-    setRateHeaders(reply, d, Math.max(0, planOf(record.plan).credits - record.creditsUsed));
-    if (!record.isActive) throw new Unauthorized('API key is inactive');
-    if (record.expiresAt <= Date.now()) throw new Unauthorized('API key has expired');
-    if (!d.allowed) throw tooMany(d);
-    req.auth = {
-      keyId: record.keyId,
-      teamId: record.teamId,
-      scope: record.scope,
-      tier: record.tier,
-      plan: record.plan,
-    };
+    req.auth = await authenticateKey(ctx, req, reply, key, 'Missing X-API-Key header');
   });
 
   app.addHook('preValidation', async (req) => {
     if (req.routeOptions.config?.scope === 'admin' && req.auth && req.auth.scope !== 'admin') {
-      throw new Forbidden('This API key is read-only; an admin key is required for this operation', 'read_only_key');
+      throw new Forbidden(READ_ONLY_DETAIL, 'read_only_key');
     }
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, codeOfStatus, type ErrorCode, isUnavailableError } from '../lib/errors.js';
+import type { z } from 'zod';
 import { registerRequestText } from './request-text.js';
 
 interface ValidationItem {
@@ -12,14 +13,31 @@ interface ValidationItem {
 
 /** One readable sentence from a zod validation failure (custom messages win). */
 function validationDetail(err: FastifyError): string {
-  const first = (err.validation as unknown as ValidationItem[])[0];
+  return validationItemsDetail(err.validation as unknown as ValidationItem[], err.validationContext ?? 'body');
+}
+
+/**
+ * The same sentence from zod's issues, for a surface that validates without Fastify (MCP):
+ * the items are made the way fastify-type-provider-zod makes them.
+ */
+export function zodIssuesDetail(issues: readonly z.core.$ZodIssue[], part: 'body' | 'querystring' | 'params'): string {
+  const items = issues.map(({ code, path, message, ...params }) => ({
+    keyword: code,
+    instancePath: `/${path.join('/')}`,
+    message,
+    params: params as ValidationItem['params'],
+  }));
+  return validationItemsDetail(items, part);
+}
+
+function validationItemsDetail(items: ValidationItem[], part: string): string {
+  const first = items[0];
   const where = first.instancePath
     .split('/')
     .filter(Boolean)
     .map((p) => (/^\d+$/.test(p) ? `[${p}]` : p))
     .join('.')
     .replace(/\.\[/g, '[');
-  const part = err.validationContext ?? 'body';
   if (first.keyword === 'unrecognized_keys') {
     const keys = first.params.keys ?? [];
     const s = keys.length > 1 ? 's' : '';

@@ -1400,6 +1400,8 @@ export interface paths {
                         competitors: {
                             name: string;
                             website: string;
+                            /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
+                            aliases?: string[];
                         }[];
                     };
                 };
@@ -1498,7 +1500,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a competitor's name or website */
+        /** Change a competitor's name, website or aliases */
         patch: {
             parameters: {
                 query?: never;
@@ -1514,6 +1516,8 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         website?: string;
+                        /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
+                        aliases?: string[];
                     };
                 };
             };
@@ -3488,6 +3492,8 @@ export interface components {
             icon_urls: string[];
             state: string | null;
             is_own_brand: boolean;
+            /** @description Extension: other names of the competitor, matched in answers like its name (the own brand's record shows the project's brand_aliases) */
+            aliases: string[];
             metrics: components["schemas"]["CompetitorMetrics"] | null;
         };
         CompetitorCreated: {
@@ -3501,6 +3507,8 @@ export interface components {
             iconUrls: string[];
             state: string;
             isOwnBrand: boolean;
+            /** @description Extension: other names of the competitor, matched in answers like its name (the own brand's record shows the project's brand_aliases) */
+            aliases: string[];
             metrics: null;
         };
         CompetitorMetrics: {

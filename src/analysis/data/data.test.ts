@@ -10,7 +10,7 @@ import { COMPETITOR_STOPLIST } from './competitor-stoplist.js';
 import { commonWords, isCommonWord } from './dictionary.js';
 import { EDITORIAL_DOMAINS } from './editorial-domains.js';
 import { INSTITUTIONAL_DOMAINS, INSTITUTIONAL_SECOND_LEVELS, INSTITUTIONAL_TLDS } from './institutional-domains.js';
-import { LEXICON_ADDITIONS } from './lexicon-additions.js';
+import { LEXICON_ADDITIONS, LEXICON_OVERRIDES, PHRASE_VALENCES } from './lexicon-additions.js';
 import { PAGE_TYPE_RULES } from './page-types.js';
 import { PLACEHOLDER_HOSTS, PLACEHOLDER_TLDS } from './placeholders.js';
 import { REFERENCE_DOMAINS, REFERENCE_SUBDOMAINS } from './reference-domains.js';
@@ -206,5 +206,15 @@ describe('lexicon additions', () => {
     expect(fresh).toBeGreaterThan(entries.length - 5);
     expect(vaderLexicon().get('clunky')).toBe(-1.5);
     expect(plain.get('clunky')).toBeUndefined();
+  });
+
+  it('overrides describe, not praise: free, popular and support are no sentiment words in product answers', () => {
+    const plain = vaderLexicon(true);
+    for (const [w, v] of Object.entries(LEXICON_OVERRIDES)) {
+      expect(plain.has(w), w).toBe(true);
+      expect(vaderLexicon().get(w), w).toBe(v === 0 ? undefined : v);
+      expect(Math.abs(v), w).toBeLessThan(Math.abs(plain.get(w) ?? 0));
+    }
+    expect(PHRASE_VALENCES['hard to learn']).toBeLessThan(0);
   });
 });

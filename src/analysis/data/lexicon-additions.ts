@@ -18,4 +18,32 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   streamlined: 1.2, polished: 1.4, standout: 1.6, 'top-notch': 2.4, 'top-rated': 2.0, 'best-in-class': 2.6,
   'feature-rich': 1.5, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
   'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
+  // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
+  cheaper: 0.8, faster: 0.8, easier: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
+  dated: -1.2, competitive: 1.3,
+};
+
+/**
+ * VADER words that describe a product rather than praise it ("a free plan", "popular with
+ * agencies", "customer support", "tools like X", "the top plan", "an easy CSV import"):
+ * their valence in product answers. 0 removes the word; "no" is then only a negation
+ * ("no hidden fees"), not blame.
+ */
+export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
+  free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
+  shared: 0, charges: 0, benefits: 0,
+};
+
+/**
+ * Phrases with a valence of their own, read as one sentiment word at their first word (so
+ * a negation before them flips them: "isn't hard to learn", "won't let you down").
+ */
+export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
+  'hard to learn': -1.5, 'hard to use': -1.6, 'hard to set up': -1.4, 'hard to configure': -1.4, 'let you down': -1.6,
+  'let down': -1.4, 'hidden fees': -1.2, 'hidden costs': -1.2, 'for the money': 0.9, 'twice as much': -1.0,
+  'hard to beat': 1.8, 'falls short': -1.4, 'fall short': -1.4, 'stands out': 1.2, 'gets in the way': -1.2,
+  'easy to use': 1.8, 'easy to customize': 1.5, 'easy to customise': 1.5, 'easy to set up': 1.5, 'easy to learn': 1.5,
+  'hit and miss': -1.2, 'hit or miss': -1.2, 'runs narrow': -1.0, 'runs small': -1.0, 'raising prices': -1.0,
+  'raises prices': -1.0, 'price increases': -1.0, 'hard to reach': -1.2,
+  'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
 };

@@ -31,7 +31,11 @@ export const NAME_CUE_WORDS: readonly string[] = [
   'features', 'boasts', 'emphasizes', 'emphasises', 'positions', 'caters', 'appeals', 'serves', 'automates',
   'requires', 'needs', 'wants', 'owns', 'acquired', 'launched', 'released', 'announced', 'raised',
   'built', 'became', 'recently', 'typically', 'generally', 'usually', 'often', 'tends', 'vs', 'versus',
+  'won', 'wouldn', 'never', 'rarely', 'earns', 'lags',
 ];
+
+/** Words before an all-lower-case name that make it an ordinary noun ("a company's salesforce", "your salesforce"). */
+export const DETERMINERS: readonly string[] = ['a', 'an', 'the', 'your', 'our', 'their', 'its', 'his', 'her', 'my', 'whose', 'every', 'each'];
 
 /**
  * Words that start a new clause for per-brand sentiment: praise or blame after them is

@@ -1104,6 +1104,7 @@ describe('an empty project: every endpoint answers 200 with empty, zero or null 
       project_id: e.projectId,
       icon_urls: icons('emptyco.com'),
       state: 'active',
+      aliases: [],
       metrics: { visibility: 0, sentiment: null, position: null, mention_count: 0, days_with_data: 0, period, responses: 0, visibility_ci: null, position_ci: null, sentiment_ci: null, share_of_voice: 0, share_of_voice_ci: null },
     });
     expect(await g('/sources')).toEqual([]);

@@ -8,8 +8,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
-const LIST_FIELDS = ['competitor_id', 'icon_url', 'icon_urls', 'is_own_brand', 'metrics', 'name', 'project_id', 'state', 'website'];
-const CREATED_FIELDS = ['competitorId', 'iconUrl', 'iconUrls', 'isOwnBrand', 'metrics', 'name', 'projectId', 'state', 'website'];
+const LIST_FIELDS = ['aliases', 'competitor_id', 'icon_url', 'icon_urls', 'is_own_brand', 'metrics', 'name', 'project_id', 'state', 'website'];
+const CREATED_FIELDS = ['aliases', 'competitorId', 'iconUrl', 'iconUrls', 'isOwnBrand', 'metrics', 'name', 'projectId', 'state', 'website'];
 
 type Api = ReturnType<typeof client>;
 type Item = { competitor_id: string; name: string; website: string; is_own_brand: boolean };

@@ -51,7 +51,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
       config: { scope: 'admin' },
       schema: {
         tags,
-        summary: "Change a competitor's name or website",
+        summary: "Change a competitor's name, website or aliases",
         params: s.CompetitorParams,
         body: s.PatchCompetitorBody,
         response: { 200: s.CompetitorEnvelope, ...errors(400, 401, 403, 404, 409, 429) },

@@ -3,6 +3,9 @@ import { envA, envB } from '../envelope.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import { Ci, UncertaintyShape, Uuid } from '../common.js';
 
+const ALIASES_OUT =
+  "Extension: other names of the competitor, matched in answers like its name (the own brand's record shows the project's brand_aliases)";
+
 export const CompetitorMetrics = z
   .object({
     visibility: z.number().nullable(),
@@ -30,6 +33,7 @@ export const Competitor = z
     icon_urls: z.array(z.string()),
     state: z.string().nullable(),
     is_own_brand: z.boolean(),
+    aliases: z.array(z.string()).meta({ description: ALIASES_OUT }),
     metrics: CompetitorMetrics.nullable(),
   })
   .meta({ id: 'Competitor' });
@@ -44,6 +48,7 @@ export const CompetitorCreated = z
     iconUrls: z.array(z.string()),
     state: z.string(),
     isOwnBrand: z.boolean(),
+    aliases: z.array(z.string()).meta({ description: ALIASES_OUT }),
     metrics: z.null(),
   })
   .meta({ id: 'CompetitorCreated' });
@@ -54,14 +59,25 @@ const Website = z
   .max(2048, 'website must be a valid domain or URL')
   .refine((v) => normalizeWebsite(v) !== null, 'website must be a valid domain or URL');
 
+const Aliases = z
+  .array(
+    z.string({ error: 'aliases[] must be a string' }).trim().min(1, 'aliases[] must not be empty').max(100, 'aliases[] must be at most 100 characters'),
+    { error: 'aliases must be an array of strings' },
+  )
+  .max(20, 'aliases must hold at most 20 names')
+  .meta({
+    description:
+      'Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one',
+  });
+
 export const CreateCompetitorsBody = z.strictObject({
   competitors: z
-    .array(z.strictObject({ name: Name, website: Website }), { error: 'competitors must be an array of {name, website}' })
+    .array(z.strictObject({ name: Name, website: Website, aliases: Aliases.optional() }), { error: 'competitors must be an array of {name, website}' })
     .min(1, 'competitors must contain 1 to 20 items')
     .max(20, 'competitors must contain 1 to 20 items'),
 });
 
-export const PatchCompetitorBody = z.strictObject({ name: Name.optional(), website: Website.optional() });
+export const PatchCompetitorBody = z.strictObject({ name: Name.optional(), website: Website.optional(), aliases: Aliases.optional() });
 
 export const CompetitorParams = z.strictObject({ project_id: Uuid, competitor_id: Uuid });
 

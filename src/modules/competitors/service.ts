@@ -4,7 +4,7 @@ import type { Interval } from '../../lib/statistics.js';
 import { faviconUrls, normalizeWebsite, registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { isUniqueViolation } from '../common.js';
-import { requireProject, type ProjectRow } from '../projects/service.js';
+import { requireProject, uniqueNames, type ProjectRow } from '../projects/service.js';
 import { reanalyseJob } from '../../jobs/catalog.js';
 
 /** The tracked brands changed: analyse the project's answers again (one queued run per project). */
@@ -21,6 +21,7 @@ export interface CompetitorRow {
   name: string;
   website: string;
   domain: string;
+  aliases: string[];
   state: string;
   is_own_brand: boolean;
   created_at: Date;
@@ -41,7 +42,7 @@ export type CompetitorMetrics = {
   share_of_voice_ci: Interval | null;
 };
 
-const COLUMNS = 'id, project_id, name, website, domain, state, is_own_brand, created_at';
+const COLUMNS = 'id, project_id, name, website, domain, aliases, state, is_own_brand, created_at';
 
 export function presentCompetitor(r: CompetitorRow, metrics: CompetitorMetrics | null = null) {
   const icons = faviconUrls(r.domain);
@@ -54,6 +55,7 @@ export function presentCompetitor(r: CompetitorRow, metrics: CompetitorMetrics |
     icon_urls: icons,
     state: r.state,
     is_own_brand: r.is_own_brand,
+    aliases: r.aliases ?? [],
     metrics,
   };
 }
@@ -69,6 +71,7 @@ export function ownBrandRow(project: ProjectRow, rows: CompetitorRow[]): Competi
     name: project.brand_name ?? project.name,
     website: site?.website ?? project.website_url ?? '',
     domain: site?.domain ?? project.domain ?? registrableDomain(project.website_url ?? '') ?? '',
+    aliases: project.brand_aliases ?? [],
     state: 'active',
     is_own_brand: true,
     created_at: project.created_at,
@@ -95,8 +98,12 @@ async function loadCompetitor(tx: Tx, projectId: string, competitorId: string): 
 
 const duplicateDomain = (domain: string) => new Conflict(`A competitor with the domain ${domain} already exists in this project`);
 
-export async function createCompetitors(ctx: RequestContext, projectId: string, input: { competitors: Array<{ name: string; website: string }> }) {
-  const items = input.competitors.map((c) => ({ name: c.name, ...normalizeWebsite(c.website)! }));
+export async function createCompetitors(
+  ctx: RequestContext,
+  projectId: string,
+  input: { competitors: Array<{ name: string; website: string; aliases?: string[] }> },
+) {
+  const items = input.competitors.map((c) => ({ name: c.name, aliases: uniqueNames(c.aliases ?? []), ...normalizeWebsite(c.website)! }));
   const seen = new Set<string>();
   for (const c of items) {
     if (seen.has(c.domain)) throw new Invalid(`competitors contains the domain ${c.domain} twice`);
@@ -125,9 +132,9 @@ export async function createCompetitors(ctx: RequestContext, projectId: string, 
       try {
         // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
         const { rows: ins } = await tx.query<CompetitorRow>(
-          `insert into competitors (project_id, name, website, domain, state, is_own_brand, created_at)
-           values ($1, $2, $3, $4, 'active', $5, now() + $6::int * interval '1 microsecond') returning ${COLUMNS}`,
-          [projectId, r.name, r.website, r.domain, r.own, i],
+          `insert into competitors (project_id, name, website, domain, aliases, state, is_own_brand, created_at)
+           values ($1, $2, $3, $4, $5::jsonb, 'active', $6, now() + $7::int * interval '1 microsecond') returning ${COLUMNS}`,
+          [projectId, r.name, r.website, r.domain, JSON.stringify(r.aliases), r.own, i],
         );
         created.push(ins[0]);
       } catch (err) {
@@ -150,6 +157,7 @@ export async function createCompetitors(ctx: RequestContext, projectId: string, 
           iconUrls: p.icon_urls,
           state: r.state,
           isOwnBrand: p.is_own_brand,
+          aliases: p.aliases,
           metrics: null,
         };
       }),
@@ -161,23 +169,25 @@ export async function updateCompetitor(
   ctx: RequestContext,
   projectId: string,
   competitorId: string,
-  input: { name?: string; website?: string },
+  input: { name?: string; website?: string; aliases?: string[] },
 ) {
-  if (input.name === undefined && input.website === undefined) {
-    throw new Invalid('Request body must contain name or website');
+  if (input.name === undefined && input.website === undefined && input.aliases === undefined) {
+    throw new Invalid('Request body must contain name, website or aliases');
   }
   await requireProject(ctx, projectId);
   return ctx.store.tx(async (tx) => {
     const current = await loadCompetitor(tx, projectId, competitorId);
     const site = input.website !== undefined ? normalizeWebsite(input.website)! : { website: current.website, domain: current.domain };
     const name = input.name ?? current.name;
-    if (name === current.name && site.website === current.website) {
+    const aliases = input.aliases !== undefined ? uniqueNames(input.aliases) : (current.aliases ?? []);
+    const sameAliases = JSON.stringify(aliases) === JSON.stringify(current.aliases ?? []);
+    if (name === current.name && site.website === current.website && sameAliases) {
       throw new Invalid('No field changed: every value sent equals the current one');
     }
     try {
       const { rows } = await tx.query<CompetitorRow>(
-        `update competitors set name = $3, website = $4, domain = $5 where id = $1 and project_id = $2 returning ${COLUMNS}`,
-        [competitorId, projectId, name, site.website, site.domain],
+        `update competitors set name = $3, website = $4, domain = $5, aliases = $6::jsonb where id = $1 and project_id = $2 returning ${COLUMNS}`,
+        [competitorId, projectId, name, site.website, site.domain, JSON.stringify(aliases)],
       );
       await queueReanalysis(ctx, tx, projectId);
       return presentCompetitor(rows[0]);

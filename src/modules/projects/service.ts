@@ -181,7 +181,8 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
 }
 
 /** Aliases compared as people read them: case and inner spacing do not make a new name. */
-function uniqueNames(names: string[]): string[] {
+/** Names without repeats, compared in lower case with runs of white space as one space; the first spelling stays. */
+export function uniqueNames(names: string[]): string[] {
   const seen = new Set<string>();
   return names.filter((n) => {
     const key = n.replace(/\s+/g, ' ').toLowerCase();

@@ -1,0 +1,116 @@
+import { ProjectParams } from '../modules/common.js';
+import { a, b } from '../modules/envelope.js';
+import { CreateProjectBody, ProjectAccepted } from '../modules/accounts/schema.js';
+import * as projects from '../modules/projects/service.js';
+import * as ps from '../modules/projects/schema.js';
+import * as topics from '../modules/topics/service.js';
+import * as ts from '../modules/topics/schema.js';
+import * as prompts from '../modules/prompts/service.js';
+import * as pr from '../modules/prompts/schema.js';
+import { resolveWindow, WindowQuery } from '../modules/analytics/window.js';
+import { ci, pct, plural, tool, type Hints } from './tool-kit.js';
+
+export const READ: Hints = { readOnlyHint: true, openWorldHint: false };
+export const WINDOW_NOTE =
+  'Window: duration_days (1-365, default 7, ending today UTC) or date_from/date_to (YYYY-MM-DD, inclusive); providers is a comma-separated filter (chatgpt, perplexity, google_ai_overview, gemini, claude).';
+
+export const projectTools = [
+  tool({
+    name: 'list_projects',
+    title: 'List projects',
+    description: "The team's projects, oldest first: id, name, brand name, website, market (location, language), brand aliases, created_at. Start here to find a project_id.",
+    scope: 'read',
+    hints: READ,
+    output: ps.ProjectListEnvelope,
+    run: async (ctx) => a(await projects.listProjects(ctx)),
+    summary: (out) =>
+      out.data.length ? `${plural(out.data.length, 'project')}: ${out.data.map((p) => `${p.name} (${p.id})`).join(', ')}` : 'No projects yet; create one with create_project.',
+  }),
+  tool({
+    name: 'get_project',
+    title: 'Get a project',
+    description:
+      "One project with its brand aliases and how its bootstrap went: bootstrap_status is 'initializing' while the first prompts, competitors and answers are being made (a minute or two), then 'completed' or 'error'.",
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    output: ps.ProjectEnvelope,
+    run: async (ctx, { params }) => a(await projects.getProject(ctx, params.project_id)),
+    summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}, ${p.website_url ?? 'no website'}): bootstrap ${p.bootstrap_status}.`,
+  }),
+  tool({
+    name: 'create_project',
+    title: 'Create a project',
+    description:
+      'Create a project for a brand and start its bootstrap: Sightline reads the website, writes topics, prompts and competitors, and collects the first answers in the background. Returns project_id and status (initializing); poll get_project until bootstrap_status is completed. webhook_url receives a callback when the bootstrap ends. Counts against the plan\'s projects.',
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    body: CreateProjectBody,
+    output: ProjectAccepted,
+    run: async (ctx, { body }) => b(await projects.createProject(ctx, body), 202),
+    summary: ({ data }) => `Project ${data.project_id} created; bootstrap ${data.status}. Poll get_project until it is completed.`,
+  }),
+  tool({
+    name: 'list_topics',
+    title: 'List topics',
+    description: "The project's topics (groups of prompts): topic_id, name, description. create_prompts needs a topic_id.",
+    scope: 'read',
+    hints: READ,
+    params: ts.ProjectParams,
+    output: ts.TopicListEnvelope,
+    run: async (ctx, { params }) => a(await topics.listTopics(ctx, params.project_id)),
+    summary: (out) => `${plural(out.data.length, 'topic')}${out.data.length ? `: ${out.data.map((t) => `${t.name} (${t.topic_id})`).join(', ')}` : ''}`,
+  }),
+  tool({
+    name: 'list_prompts',
+    title: 'List prompts',
+    description: `The project's tracked prompts (questions asked of the AI engines) by creation date, each with the window's metrics: visibility (percent of answers that mention the brand, with a 95% CI), sentiment (0-100), position (mean rank among brands named, 1 is first), trend against the window before. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    query: WindowQuery,
+    output: pr.PromptListEnvelope,
+    run: async (ctx, { params, query }) => a(await prompts.listPrompts(ctx, params.project_id, resolveWindow(query))),
+    summary: ({ data }) =>
+      `${plural(data.total, 'prompt')}${data.prompts
+        .slice(0, 5)
+        .map((p) => `\n- ${p.content}: visibility ${pct(p.visibility)}${ci(p.visibility_ci)}, trend ${p.trend ?? 'n/a'}`)
+        .join('')}${data.total > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'create_prompts',
+    title: 'Create prompts',
+    description:
+      'Add 1 to 50 prompts to a topic of the project; tracking begins at once (answers arrive within minutes). Each active prompt counts against the plan\'s prompt quota. country is an optional two-letter code. Returns the created prompts with their ids.',
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    params: ProjectParams,
+    body: pr.CreatePromptsBody,
+    output: pr.PromptsCreatedEnvelope,
+    run: async (ctx, { params, body }) => b(await prompts.createPrompts(ctx, params.project_id, body)),
+    summary: ({ data }) => `Created ${plural(data.created, 'prompt')}: ${data.prompts.map((p) => p.id).join(', ')}`,
+  }),
+  tool({
+    name: 'update_prompt',
+    title: 'Update a prompt',
+    description: "Change a prompt's content, country, topicId or promptType (Active, Inactive, Suggested); send only what changes. Returns the prompt with the last 7 days' metrics.",
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    params: pr.PromptParams,
+    body: pr.PatchPromptBody,
+    output: pr.PromptEnvelope,
+    run: async (ctx, { params, body }) => a(await prompts.updatePrompt(ctx, params.project_id, params.prompt_id, body)),
+    summary: ({ data: p }) => `Prompt ${p.id} is now "${p.content}" (${p.prompt_type}).`,
+  }),
+  tool({
+    name: 'delete_prompt',
+    title: 'Delete a prompt',
+    description: 'Delete a prompt and its whole history of answers and metrics. This cannot be undone.',
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    params: pr.PromptParams,
+    output: pr.PromptDeletedEnvelope,
+    run: async (ctx, { params }) => b(await prompts.deletePrompt(ctx, params.project_id, params.prompt_id)),
+    summary: ({ data }) => data.message,
+  }),
+];
