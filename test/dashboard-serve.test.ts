@@ -43,7 +43,13 @@ describe('the dashboard', () => {
     expect(v1.statusCode).toBe(404);
     expect(v1.json().code).toBe('not_found');
     expect(v1.headers['content-security-policy']).toBeUndefined();
-    for (const url of ['/mcp', '/llms.txt', '/nope', '/assets/missing.js']) {
+    // /mcp and /llms.txt belong to the MCP surface: whatever they answer, never the app.
+    for (const url of ['/mcp', '/llms.txt']) {
+      const res = await t.app.inject({ url });
+      expect(res.body, url).not.toContain('<div id="app">');
+      expect(res.headers['content-security-policy'], url).toBeUndefined();
+    }
+    for (const url of ['/nope', '/assets/missing.js', '/projectsx']) {
       const res = await t.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toMatch(/json/);
