@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: compiles src/ to dist/ with tsc (tsconfig.build.json); `--if-stale` builds
+// `npm run build`: compiles src/ to dist/ with tsc (tsconfig.build.json) and the dashboard
+// (web/) to dist/web with Vite; `--if-stale` builds
 // only when a source is newer than the last build, which is what `npm start` runs first (as
 // `prestart`), so an unchanged start costs a directory walk, not a compile. `npm ci` builds
 // too (`prepare`, with `--prepare`: an install without dev dependencies, and so without
@@ -19,7 +20,7 @@ const DIST = path.join(root, 'dist');
 /** Written last; its mtime is the moment the build read its inputs. */
 const STAMP = path.join(DIST, '.build-stamp');
 const LOCK = path.join(root, '.build.lock');
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** Newest mtime among the inputs, folders included (a deleted file changes its folder's mtime). */
 function newestInput() {
@@ -78,6 +79,14 @@ function tscPath() {
   }
 }
 
+function viteBin() {
+  try {
+    return path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  } catch {
+    return null;
+  }
+}
+
 function build() {
   const started = Date.now();
   const tmp = path.join(root, `dist.tmp-${process.pid}`);
@@ -90,6 +99,22 @@ function build() {
     fs.rmSync(tmp, { recursive: true, force: true });
     console.error(`build: tsc failed (exit ${tsc.status ?? tsc.signal}); dist/ left as it was`);
     process.exit(1);
+  }
+  // The dashboard: Vite bundles web/ into dist/web (served at `/` by src/dashboard/serve.ts).
+  const vite = viteBin();
+  if (vite) {
+    const web = spawnSync(
+      process.execPath,
+      [vite, 'build', '--config', path.join(root, 'web', 'vite.config.ts'), '--outDir', path.join(tmp, 'web'), '--emptyOutDir', '--logLevel', 'warn'],
+      { cwd: root, stdio: 'inherit' },
+    );
+    if (web.status !== 0) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      console.error(`build: the dashboard's Vite build failed (exit ${web.status ?? web.signal}); dist/ left as it was`);
+      process.exit(1);
+    }
+  } else {
+    console.error('build: Vite is not installed (an install without dev dependencies?): the dashboard is not built');
   }
   fs.writeFileSync(path.join(tmp, '.build-stamp'), `${new Date(started).toISOString()} ${process.version}\n`);
   // The stamp carries the time the inputs were read: an edit made during the compile counts as newer.

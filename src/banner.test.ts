@@ -10,7 +10,7 @@ describe('startupBanner', () => {
     const text = startupBanner(loadConfig({ DATA_DIR: '/srv/sightline-data' }), 'http://0.0.0.0:8080');
     expect(text).toContain('API        http://localhost:8080/v1');
     expect(text).toContain('Docs       http://localhost:8080/docs');
-    expect(text).toContain('Dashboard  http://localhost:8080/   (not built yet: it points to the docs)');
+    expect(text).toContain('Dashboard  http://localhost:8080/\n');
     expect(text).toContain('Store      embedded PostgreSQL (PGlite) in /srv/sightline-data');
     expect(text).toContain('live: none');
     expect(text).toContain('simulated: chatgpt, perplexity, google_ai_overview, gemini, claude');

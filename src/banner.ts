@@ -37,7 +37,7 @@ export function startupBanner(config: Config, listenAddress: string): string {
     '',
     `  API        ${base}/v1`,
     `  Docs       ${base}/docs   (OpenAPI: ${base}/v1/openapi.json)`,
-    `  Dashboard  ${base}/   (not built yet: it points to the docs)`,
+    `  Dashboard  ${base}/`,
     `  Store      ${storeLabel(config)}`,
     `  Engines    live: ${live.join(', ') || 'none'}`,
     `             simulated: ${simulated.join(', ') || 'none'}`,

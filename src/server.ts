@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import cookie from '@fastify/cookie';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -15,7 +16,7 @@ import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { registerHome } from './http/home.js';
+import { registerDashboard } from './dashboard/serve.js';
 import { registerMcp } from './mcp/route.js';
 import { moduleRoutes } from './modules/index.js';
 
@@ -124,9 +125,11 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  // Parsed before authentication, which reads the dashboard's session cookie.
+  await app.register(cookie);
   registerAuth(app, ctx);
 
-  registerHome(app);
+  await registerDashboard(app);
   // MCP (Streamable HTTP) and the agents' guide: explicit routes, ahead of any catch-all.
   registerMcp(app, ctx);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -7,6 +7,10 @@ import { Forbidden, LimitReached, NotFound, Unauthorized } from '../lib/errors.j
 import type { KeyRecord } from './auth-cache.js';
 import type { HttpContext } from './context.js';
 import { TIER_LIMITS, type RateDecision } from './rate-limit/index.js';
+import { SESSION_COOKIE } from './session-cookie.js';
+import { csrfTokenOf, findSession } from '../modules/sessions/service.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type AuthMode = 'key' | 'public' | 'operator';
 
@@ -107,6 +111,31 @@ export const READ_ONLY_DETAIL = 'This API key is read-only; an admin key is requ
 export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
   const { config } = ctx.services;
   app.decorateRequest('auth', null);
+  app.decorateRequest('session', null);
+
+  /** A dashboard request: the session cookie stands for its key, and every write carries the CSRF token. */
+  const authBySession = async (req: FastifyRequest, reply: FastifyReply, token: string) => {
+    const record = token.length <= 200 ? await findSession(ctx.services, token) : null;
+    if (!record) {
+      await limitByAddress(ctx, req, reply);
+      throw new Unauthorized('Invalid session: sign in again');
+    }
+    const d = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
+    setRateHeaders(reply, d, Math.max(0, planOf(record.plan).credits - record.creditsUsed));
+    if (record.revoked) throw new Unauthorized('This session was signed out: sign in again');
+    if (record.expiresAt <= Date.now()) throw new Unauthorized('This session has expired: sign in again');
+    if (!record.isActive) throw new Unauthorized("This session's API key is inactive: sign in again");
+    if (!d.allowed) throw tooMany(d);
+    if (!SAFE_METHODS.has(req.method)) {
+      const raw = req.headers['x-csrf-token'];
+      const sent = Array.isArray(raw) ? raw[0] : raw;
+      if (!sent || !safeEqual(sent, csrfTokenOf(token))) {
+        throw new Forbidden('A write made with the session cookie needs its X-CSRF-Token header', 'csrf_failed');
+      }
+    }
+    req.auth = { keyId: record.keyId, teamId: record.teamId, scope: record.scope, tier: record.tier, plan: record.plan };
+    req.session = { id: record.sessionId, token, email: record.email, expiresAt: record.expiresAt };
+  };
 
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/v1/') && req.url !== '/v1') return;
@@ -126,6 +155,9 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
 
     const raw = req.headers['x-api-key'];
     const key = Array.isArray(raw) ? raw[0] : raw;
+    // X-API-Key wins; without it, the dashboard's session cookie (with CSRF on writes).
+    const cookie = req.cookies?.[SESSION_COOKIE];
+    if (!key && cookie) return authBySession(req, reply, cookie);
     req.auth = await authenticateKey(ctx, req, reply, key, 'Missing X-API-Key header');
   });
 

@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'read_only_key',
+  'csrf_failed',
   'not_found',
   'conflict',
   'payload_too_large',

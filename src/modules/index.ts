@@ -7,6 +7,7 @@ import analyticsRoutes from './analytics/routes.js';
 import sourceRoutes from './sources/routes.js';
 import competitorRoutes from './competitors/routes.js';
 import keyRoutes from './keys/routes.js';
+import sessionRoutes from './sessions/routes.js';
 import projectRoutes from './projects/routes.js';
 import promptRoutes from './prompts/routes.js';
 import topicRoutes from './topics/routes.js';
@@ -17,6 +18,7 @@ import workflowRoutes from './actions/workflow-routes.js';
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   accountRoutes,
   keyRoutes,
+  sessionRoutes,
   projectRoutes,
   topicRoutes,
   promptRoutes,

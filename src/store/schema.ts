@@ -553,3 +553,25 @@ export const workflows = pgTable(
       .where(sql`status in ('running', 'awaiting_approval')`),
   ],
 );
+
+/**
+ * Dashboard sign-ins: a cookie holds a random token, this row its hash. A session acts
+ * with one API key's scope, tier and credits (the account's admin key for an email
+ * sign-in, the given key for a key sign-in); deactivating that key ends the session too.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    keyId: uuid('key_id').notNull().references(() => apiKeys.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** admin | viewer: never more than the key's own scope. */
+    scope: text('scope').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('sessions_token_key').on(t.tokenHash), index('sessions_team_idx').on(t.teamId)],
+);

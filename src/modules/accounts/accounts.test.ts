@@ -74,3 +74,32 @@ describe('POST /account/api-key', () => {
     }
   });
 });
+
+describe('GET /account (extension)', () => {
+  it("shows the team's plan, credits and tier, to a viewer too; another team sees its own", async () => {
+    const acct = await createAccount(t.app);
+    const other = await createAccount(t.app);
+    await t.runtime.ctx.store.query(`update teams set plan = 'pro' where id = $1`, [acct.teamId]);
+    await t.runtime.ctx.store.query(
+      `insert into credit_usage (team_id, month, used) values ($1, to_char(now() at time zone 'utc', 'YYYY-MM'), 7)`,
+      [acct.teamId],
+    );
+    t.runtime.http!.authCache.invalidateTeam(acct.teamId);
+    const viewer = (await client(t.app, acct.key).post('/keys', { scope: 'viewer' })).json().data.api_key;
+    const res = await client(t.app, viewer).get('/account');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      team_id: acct.teamId,
+      plan: 'pro',
+      scope: 'viewer',
+      rate_limit_tier: 'standard',
+      credits_included: 500,
+      credits_used: 7,
+      credits_left: 493,
+      max_projects: 10,
+    });
+    const theirs = await client(t.app, other.key).get('/account');
+    expect(theirs.json().data).toMatchObject({ team_id: other.teamId, plan: 'skip_trial', credits_used: 0, credits_left: 10 });
+    expect((await client(t.app).get('/account')).statusCode).toBe(401);
+  });
+});

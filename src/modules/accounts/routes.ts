@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { b, errors } from '../envelope.js';
+import { a, b, errors } from '../envelope.js';
 import { ctxOf, servicesOf } from '../../http/request.js';
 import { createProject } from '../projects/service.js';
 import * as s from './schema.js';
-import { createAccount, getAccountKey } from './service.js';
+import { accountSummary, createAccount, getAccountKey } from './service.js';
 
 export default async function accountRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -51,5 +51,17 @@ export default async function accountRoutes(base: FastifyInstance) {
       },
     },
     async (req, reply) => reply.status(202).send(b(await createProject(ctxOf(req), req.body), 202)),
+  );
+
+  app.get(
+    '/account',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "The caller's team: plan, credits used and left this month, rate-limit tier (extension)",
+        response: { 200: s.AccountSummaryEnvelope, ...errors(401, 429) },
+      },
+    },
+    async (req) => a(await accountSummary(ctxOf(req))),
   );
 }

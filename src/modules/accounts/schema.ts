@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envB } from '../envelope.js';
+import { envA, envB } from '../envelope.js';
 
 const EMAIL = 'A valid email is required';
 
@@ -62,3 +62,19 @@ export const CreateProjectBody = z.strictObject({
 export const ProjectAccepted = envB(z.object({ project_id: z.uuid(), status: z.literal('initializing') })).meta({
   id: 'ProjectAccepted',
 });
+
+export const AccountSummary = z
+  .object({
+    team_id: z.uuid(),
+    plan: z.string(),
+    rate_limit_tier: z.string(),
+    scope: z.enum(['admin', 'viewer']).meta({ description: 'The scope of the calling key or session' }),
+    credits_month: z.string().meta({ description: 'YYYY-MM (UTC): credits are counted per calendar month' }),
+    credits_included: z.number().int(),
+    credits_used: z.number().int(),
+    credits_left: z.number().int(),
+    max_projects: z.number().int(),
+    max_active_prompts: z.number().int(),
+  })
+  .meta({ id: 'AccountSummary' });
+export const AccountSummaryEnvelope = envA(AccountSummary);

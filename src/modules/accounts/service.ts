@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { ServiceContext } from '../../context.js';
+import type { RequestContext, ServiceContext } from '../../context.js';
+import { planOf } from '../../lib/plans.js';
+import { utcMonth } from '../../lib/time.js';
 import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { users } from '../../store/schema.js';
@@ -51,3 +53,26 @@ export async function getAccountKey(ctx: ServiceContext, input: { email: string;
 
 const DUMMY_HASH =
   'scrypt$16384$8$1$c2lnaHRsaW5lLWR1bW15$YQ1Y4Kx7mX3lV8b5nY2b3n4x5c6v7b8n9m0a1s2d3f4=';
+
+/** The caller's team: plan, its limits, this month's credits used and left, rate-limit tier. */
+export async function accountSummary(ctx: RequestContext) {
+  const { rows } = await ctx.store.query<{ plan: string; rate_limit_tier: string; used: number | null }>(
+    `select t.plan, t.rate_limit_tier, c.used from teams t left join credit_usage c on c.team_id = t.id and c.month = $2 where t.id = $1`,
+    [ctx.auth.teamId, utcMonth()],
+  );
+  const row = rows[0];
+  const plan = planOf(row.plan);
+  const used = Number(row.used ?? 0);
+  return {
+    team_id: ctx.auth.teamId,
+    plan: row.plan,
+    rate_limit_tier: row.rate_limit_tier,
+    scope: ctx.auth.scope,
+    credits_month: utcMonth(),
+    credits_included: plan.credits,
+    credits_used: used,
+    credits_left: Math.max(0, plan.credits - used),
+    max_projects: plan.projects,
+    max_active_prompts: plan.activePrompts,
+  };
+}

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import pino from 'pino';
+import { type Page, chromium } from 'playwright-core';
+import { seedProject } from '../src/collection/seed.js';
+import { loadConfig } from '../src/config.js';
+import { PROVIDERS } from '../src/ports/providers/types.js';
+import { createRuntime } from '../src/runtime.js';
+import { CHROMIUM_ARGS } from '../test/browser/harness.js';
+import { ROOT, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, type Suite } from './lib/index.js';
+
+// Issue 13: the dashboard's weight (JavaScript shipped for the first page, gzipped) and how
+// fast the overview draws its charts on a project holding a year of answers, measured in
+// Debian's Chromium. `npm run bench -- screenshots` takes the docs/ screenshots on the same
+// seeded project at 1280 and 390 px.
+
+const WEB = path.join(ROOT, 'dist', 'web');
+const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 20);
+const DAYS = Number(process.env.BENCH_DAYS ?? 365);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The first page's files as index.html names them, gzipped (level 9, what a server would send). */
+export function firstPageWeight(): { js: number; jsGz: number; css: number; cssGz: number; files: string[] } {
+  const html = fs.readFileSync(path.join(WEB, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+  const out = { js: 0, jsGz: 0, css: 0, cssGz: 0, files };
+  for (const f of files) {
+    const buf = fs.readFileSync(path.join(WEB, f));
+    const gz = zlib.gzipSync(buf, { level: 9 }).length;
+    if (f.endsWith('.js')) {
+      out.js += buf.length;
+      out.jsGz += gz;
+    } else if (f.endsWith('.css')) {
+      out.css += buf.length;
+      out.cssGz += gz;
+    }
+  }
+  return out;
+}
+
+async function withSeededService<T>(fn: (base: string, seed: Awaited<ReturnType<typeof seedProject>>) => Promise<T>, days = DAYS): Promise<T> {
+  const config = loadConfig({ PROVIDERS_MODE: 'simulated' }, { memoryStore: true, role: 'all', logLevel: 'warn', port: 0, host: '127.0.0.1' } as never);
+  const runtime = await createRuntime(config, pino({ level: 'warn' }));
+  try {
+    console.log(`   seeding ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${days} days…`);
+    const seed = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days, competitors: 10 });
+    console.log(`   ${fmt.int(seed.answers)} answers in ${seed.seconds.toFixed(1)} s`);
+    const app = runtime.app!;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    return await fn(base, seed);
+  } finally {
+    await runtime.stop();
+  }
+}
+
+async function signedInPage(base: string, seed: { email: string; password: string }, width: number): Promise<{ page: Page; close: () => Promise<void> }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const context = await browser.newContext({ baseURL: base, viewport: { width, height: 900 } });
+  const res = await context.request.post('/v1/session', { data: { email: seed.email, password: seed.password } });
+  if (res.status() !== 201) throw new Error(`sign-in: ${res.status()} ${await res.text()}`);
+  return { page: await context.newPage(), close: () => browser.close() };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export const dashboardSuite: Suite = {
+  name: 'dashboard',
+  description: 'first-page JS gzipped; overview charts time-to-drawn on a seeded year, in Chromium',
+  async run() {
+    const machine = machineInfo();
+    console.log(`\n== dashboard (issue 13) ==\n   ${describeMachine(machine)}`);
+    const w = firstPageWeight();
+    console.log(`   first page: JS ${fmt.int(w.js)} B (${fmt.int(w.jsGz)} B gzipped), CSS ${fmt.int(w.css)} B (${fmt.int(w.cssGz)} B gzipped)`);
+    const rows: (string | number)[][] = [];
+    await withSeededService(async (base, seed) => {
+      const { page, close } = await signedInPage(base, seed, 1280);
+      try {
+        for (const days of [30, 365]) {
+          const times: number[] = [];
+          for (let i = 0; i < RUNS; i++) {
+            // A new document each time (no warm client cache); the server's read cache stays
+            // warm after the first run, as it does for a team opening its dashboard daily.
+            await page.goto('about:blank');
+            const t0 = Date.now();
+            await page.goto(`/projects/${seed.projectId}?days=${days}`);
+            await page.locator('[data-chart="Visibility over time"][data-drawn="true"]').waitFor({ timeout: 60_000 });
+            await page.locator('[data-kpi="Visibility"]').waitFor({ timeout: 60_000 });
+            times.push(Date.now() - t0);
+          }
+          console.log(`   overview ${days} d: first ${times[0]} ms, median ${median(times)} ms (${RUNS} loads)`);
+          rows.push([`${days} days`, `${times[0]} ms`, `${median(times)} ms`, `${Math.max(...times)} ms`]);
+        }
+      } finally {
+        await close();
+      }
+      const section = [
+        `### Dashboard (issue 13), ${machine.date.slice(0, 10)}`,
+        '',
+        `${describeMachine(machine)}; ${revision()}.`,
+        '',
+        `First page (sign-in and every page: one bundle): **${fmt.int(w.jsGz / 1024)} KB of JavaScript gzipped** (${fmt.int(w.js / 1024)} KB raw; goal < 250 KB gzipped), CSS ${fmt.int(w.cssGz / 1024)} KB gzipped.`,
+        '',
+        `Overview charts drawn (navigation start to the visibility chart drawn and the KPIs shown, Chromium headless, signed in) on a project of ${fmt.int(seed.answers)} answers (${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days, 10 competitors), embedded store; goal: within 1 s.`,
+        '',
+        table(['window', 'first load', `median of ${RUNS}`, 'slowest'], rows),
+      ].join('\n');
+      updateReadmeSection('dashboard', section);
+    });
+  },
+};
+
+const PAGES: Array<[string, (p: string, prompt: string) => string]> = [
+  ['sign-in', () => '/sign-in'],
+  ['projects', () => '/projects'],
+  ['overview', (p) => `/projects/${p}?days=90`],
+  ['prompts', (p) => `/projects/${p}/prompts?days=30`],
+  ['prompt-detail', (p, q) => `/projects/${p}/prompts/${q}?days=30`],
+  ['competitors', (p) => `/projects/${p}/competitors?days=30`],
+  ['sources', (p) => `/projects/${p}/sources?days=30`],
+  ['actions', (p) => `/projects/${p}/actions`],
+  ['project-settings', (p) => `/projects/${p}/settings`],
+  ['settings', () => '/settings'],
+];
+
+export const screenshotSuite: Suite = {
+  name: 'screenshots',
+  description: 'docs/screenshots: every built page at 1280 and 390 px on a seeded project (90 days: the pages, not the speed)',
+  async run() {
+    const out = path.join(ROOT, 'docs', 'screenshots');
+    fs.mkdirSync(out, { recursive: true });
+    await withSeededService(async (base, seed) => {
+      const prompts = await (await fetch(`${base}/v1/projects/${seed.projectId}/prompts`, { headers: { 'x-api-key': seed.apiKey } })).json();
+      const promptId = prompts.data.prompts[0].id as string;
+      for (const width of [1280, 390]) {
+        const { page, close } = await signedInPage(base, seed, width);
+        try {
+          for (const [name, url] of PAGES) {
+            if (name === 'sign-in') await page.context().clearCookies();
+            await page.goto(url(seed.projectId, promptId));
+            await page.waitForLoadState('networkidle');
+            await page.waitForTimeout(300);
+            const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+            // Whole pages at 1280 px up to 2,400 px high; the first screen otherwise (and at 390 px).
+            await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: width === 1280 && tall <= 2400 });
+            if (name === 'sign-in') {
+              const r = await page.context().request.post('/v1/session', { data: { email: seed.email, password: seed.password } });
+              if (r.status() !== 201) throw new Error('sign-in failed');
+            }
+            console.log(`   ${name}-${width}.png`);
+          }
+        } finally {
+          await close();
+        }
+      }
+    }, 90);
+  },
+};

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../envelope.js';
+import { ctxOf, servicesOf } from '../../http/request.js';
+import { NotFound } from '../../lib/errors.js';
+import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSessionCookie } from '../../http/session-cookie.js';
+import * as s from './schema.js';
+import * as svc from './service.js';
+
+function currentSession(req: FastifyRequest) {
+  if (!req.session) throw new NotFound('No session: this request was authenticated with an API key, not a session cookie');
+  return req.session;
+}
+
+/** Dashboard sessions (an extension): sign in, see the session, sign out, and an admin's list. */
+export default async function sessionRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['sessions'];
+
+  app.post(
+    '/session',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: `Sign in (sets the HttpOnly ${SESSION_COOKIE} cookie); at most ${SIGN_IN_LIMIT} attempts a minute per address`,
+        security: [],
+        body: s.SignInBody,
+        response: { 201: s.SessionEnvelope, ...errors(400, 401, 429) },
+      },
+    },
+    async (req, reply) => {
+      await limitSignIn(req);
+      const ctx = servicesOf(req);
+      const opened = 'api_key' in req.body ? await svc.signInWithKey(ctx, req.body) : await svc.signInWithPassword(ctx, req.body);
+      setSessionCookie(req, reply, opened.token, new Date(opened.session.expires_at));
+      return reply.status(201).send(a(opened.session));
+    },
+  );
+
+  app.get(
+    '/session',
+    { schema: { tags, summary: 'The current session and its CSRF token', response: { 200: s.SessionEnvelope, ...errors(401, 404, 429) } } },
+    async (req) => {
+      const cur = currentSession(req);
+      const auth = ctxOf(req).auth;
+      return a({
+        id: cur.id,
+        team_id: auth.teamId,
+        scope: auth.scope,
+        email: cur.email,
+        expires_at: new Date(cur.expiresAt).toISOString(),
+        csrf_token: svc.csrfTokenOf(cur.token),
+      });
+    },
+  );
+
+  app.delete(
+    '/session',
+    { schema: { tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 404, 429) } } },
+    async (req, reply) => {
+      const cur = currentSession(req);
+      await svc.revokeSession(ctxOf(req), cur.id);
+      clearSessionCookie(req, reply);
+      return a({ revoked: 1 });
+    },
+  );
+
+  app.get(
+    '/sessions',
+    { config: { scope: 'admin' }, schema: { tags, summary: "The team's open sessions", response: { 200: s.SessionListEnvelope, ...errors(401, 403, 429) } } },
+    async (req) => a(await svc.listSessions(ctxOf(req))),
+  );
+
+  app.delete(
+    '/sessions/:session_id',
+    {
+      config: { scope: 'admin' },
+      schema: { tags, summary: 'End one session of the team', params: s.SessionParams, response: { 200: s.RevokedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+    },
+    async (req) => {
+      await svc.revokeSession(ctxOf(req), req.params.session_id);
+      return a({ revoked: 1 });
+    },
+  );
+
+  app.delete(
+    '/sessions',
+    { config: { scope: 'admin' }, schema: { tags, summary: 'End every open session of the team', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 429) } } },
+    async (req) => a({ revoked: await svc.revokeTeamSessions(ctxOf(req)) }),
+  );
+}

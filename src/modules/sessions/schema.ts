@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { envA } from '../envelope.js';
+import { IsoDate } from '../common.js';
+
+/** Either the account's email and password, or an API key: one of the two, never both. */
+export const SignInBody = z
+  .union([
+    z.strictObject({
+      email: z.string({ error: 'email is required' }).trim().toLowerCase().min(1, 'email is required').max(254),
+      password: z.string({ error: 'password is required' }).min(1, 'password is required').max(1000),
+    }),
+    z.strictObject({ api_key: z.string().trim().min(1, 'api_key is required').max(200) }),
+  ], { error: 'A body with email and password, or with api_key, is required' })
+  .meta({ id: 'SignInBody', description: 'Email and password (a session on the account admin key) or an API key (a session of that key scope).' });
+
+export const Session = z
+  .object({
+    id: z.uuid(),
+    team_id: z.uuid(),
+    scope: z.enum(['admin', 'viewer']),
+    email: z.string().nullable().meta({ description: 'The signed-in user; null for a session opened with an API key' }),
+    expires_at: IsoDate,
+    csrf_token: z.string().meta({ description: 'Send it as the X-CSRF-Token header on every write made with the session cookie' }),
+  })
+  .meta({ id: 'Session' });
+
+export const SessionEnvelope = envA(Session);
+
+export const SessionSummary = z.object({
+  id: z.uuid(),
+  scope: z.enum(['admin', 'viewer']),
+  email: z.string().nullable(),
+  created_at: IsoDate,
+  expires_at: IsoDate,
+});
+export const SessionListEnvelope = envA(z.array(SessionSummary));
+export const RevokedEnvelope = envA(z.object({ revoked: z.number().int() }));
+export const SessionParams = z.strictObject({ session_id: z.uuid({ error: 'session_id must be a UUID' }) });

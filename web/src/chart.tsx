@@ -1,0 +1,93 @@
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+// Line charts on uPlot (canvas, ~50 KB, draws a year of days per brand in a few ms). Every
+// chart has its numbers in a table beside it (for screen readers, tests and CSV).
+
+export const PALETTE = ['#1f5fbf', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#475569'];
+
+export interface Line {
+  label: string;
+  values: Array<number | null>;
+  /** 95% interval per point, drawn as a band. */
+  band?: Array<[number, number] | null>;
+}
+
+function alpha(hex: string, a: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255},${a})`;
+}
+
+export function LineChart(props: { title: string; dates: string[]; lines: Line[]; yLabel?: string; yRange?: [number, number]; height?: number }) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    el.dataset.drawn = 'false';
+    const xs = props.dates.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    const data: Array<Array<number | null>> = [xs];
+    const series: uPlot.Series[] = [{}];
+    const bands: uPlot.Band[] = [];
+    props.lines.forEach((line, i) => {
+      const color = PALETTE[i % PALETTE.length];
+      data.push(line.values);
+      series.push({ label: line.label, stroke: color, width: 2, spanGaps: false, points: { show: props.dates.length < 40 } });
+    });
+    props.lines.forEach((line, i) => {
+      if (!line.band) return;
+      const color = PALETTE[i % PALETTE.length];
+      const hi = data.push(line.band.map((b) => (b ? b[1] : null))) - 1;
+      const lo = data.push(line.band.map((b) => (b ? b[0] : null))) - 1;
+      series.push({ label: `${line.label} 95% high`, stroke: 'transparent', points: { show: false } });
+      series.push({ label: `${line.label} 95% low`, stroke: 'transparent', points: { show: false } });
+      bands.push({ series: [hi, lo], fill: alpha(color, 0.12) });
+    });
+    const width = Math.max(280, el.clientWidth || 600);
+    const opts: uPlot.Options = {
+      width,
+      height: props.height ?? 260,
+      series,
+      bands,
+      legend: { show: true, live: false },
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: true }, y: props.yRange ? { range: props.yRange } : { auto: true } },
+      axes: [{}, { label: props.yLabel, size: 50 }],
+      hooks: {
+        draw: [
+          () => {
+            el.dataset.drawn = 'true';
+            performance.mark(`chart-drawn:${props.title}`);
+          },
+        ],
+      },
+    };
+    const plot = new uPlot(opts, data as uPlot.AlignedData, el);
+    // Band series are not for the legend: hide their entries.
+    el.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row) => {
+      if (/95% (high|low)$/.test(row.textContent?.trim() ?? '')) row.hidden = true;
+    });
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: props.height ?? 260 }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [props.dates, props.lines, props.title, props.yLabel, props.yRange, props.height]);
+  return <div ref={host} class="chart" role="img" aria-label={props.title} data-chart={props.title} />;
+}
+
+/** A sparkline as inline SVG (a table row each, too many for canvases). */
+export function Sparkline({ values, label }: { values: Array<number | null>; label: string }) {
+  const pts = values.map((v, i) => (v === null ? null : [i, v] as const)).filter((p): p is readonly [number, number] => p !== null);
+  if (pts.length < 2) return <span class="muted">–</span>;
+  const w = 80;
+  const h = 20;
+  const max = Math.max(...pts.map((p) => p[1]), 1);
+  const d = pts.map(([i, v]) => `${((i / (values.length - 1)) * w).toFixed(1)},${(h - (v / max) * h).toFixed(1)}`).join(' ');
+  return (
+    <svg width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
+      <polyline points={d} fill="none" stroke="#1f5fbf" stroke-width="1.5" />
+    </svg>
+  );
+}

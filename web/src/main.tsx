@@ -1,0 +1,72 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, data, onSessionLost, setCsrfToken } from './api';
+import { Layout } from './layout';
+import { CreateAccount, SignIn } from './pages/sign-in';
+import { Pages } from './pages/routes';
+import { Router, navigate, useLocation } from './router';
+import { type Session, SessionContext } from './session';
+import { Loading } from './ui';
+import './styles.css';
+
+const queries = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // A 4xx will not change by asking again; a 429 is shown with its Retry-After.
+      retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 2,
+    },
+  },
+});
+
+function App() {
+  const [session, setSessionState] = useState<Session | null | undefined>(undefined);
+  const loc = useLocation();
+  const setSession = (s: Session | null) => {
+    setCsrfToken(s?.csrf_token ?? null);
+    setSessionState(s);
+    if (!s) queries.clear();
+  };
+  useEffect(() => {
+    onSessionLost(() => setSession(null));
+    data<Session>('GET', '/session')
+      .then(setSession)
+      .catch(() => setSession(null));
+  }, []);
+  if (session === undefined) return <Loading what="Opening Sightline" />;
+  const ctx = { session, setSession };
+  if (!session) {
+    return (
+      <SessionContext.Provider value={ctx}>
+        <main id="main" class="narrow">
+          {loc.path === '/create-account' ? <CreateAccount /> : <SignIn />}
+        </main>
+      </SessionContext.Provider>
+    );
+  }
+  if (loc.path === '/sign-in' || loc.path === '/create-account' || loc.path === '/') navigate('/projects', true);
+  return (
+    <SessionContext.Provider value={ctx}>
+      <Layout
+        onSignOut={async () => {
+          await api('DELETE', '/session').catch(() => {});
+          setSession(null);
+          navigate('/sign-in');
+        }}
+      >
+        <Pages />
+      </Layout>
+    </SessionContext.Provider>
+  );
+}
+
+render(
+  <QueryClientProvider client={queries}>
+    <Router>
+      <App />
+    </Router>
+  </QueryClientProvider>,
+  document.getElementById('app') as HTMLElement,
+);

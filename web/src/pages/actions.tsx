@@ -1,0 +1,129 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'preact/hooks';
+import { data, get } from '../api';
+import { CsvButton } from '../csv';
+import { useCanWrite } from '../session';
+import { Empty, ErrorBox, Loading, Section } from '../ui';
+
+interface Action {
+  id: string;
+  priority: string;
+  title: string;
+  description: string;
+  category: string;
+  effort: string | null;
+  status: string;
+  targets: Array<{ type: string; value: string }>;
+  created_at: string;
+}
+interface Task {
+  status: 'running' | 'completed' | 'failed';
+  item_count: number;
+  error: string | null;
+}
+
+const COLUMNS: Array<[string, string]> = [
+  ['suggested', 'Suggested'],
+  ['accepted', 'Accepted'],
+  ['in_progress', 'In progress'],
+  ['completed', 'Completed'],
+  ['ignored', 'Ignored'],
+];
+/** The moves the API allows from each status (modules/actions TRANSITIONS). */
+const MOVES: Record<string, Array<[string, string]>> = {
+  suggested: [
+    ['accept', 'Accept'],
+    ['ignore', 'Ignore'],
+  ],
+  accepted: [['start', 'Start']],
+  in_progress: [['complete', 'Complete']],
+  completed: [],
+  ignored: [['reopen', 'Reopen']],
+};
+
+export function Actions({ projectId }: { projectId: string }) {
+  const qc = useQueryClient();
+  const canWrite = useCanWrite();
+  const list = useQuery({ queryKey: ['actions', projectId], queryFn: () => get<Action[]>(`/projects/${projectId}/actions`) });
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const task = useQuery({
+    queryKey: ['task', taskId],
+    enabled: !!taskId,
+    queryFn: () => get<Task>(`/projects/${projectId}/actions/tasks/${taskId}`),
+    refetchInterval: (q) => (q.state.data?.status === 'running' || !q.state.data ? 1000 : false),
+  });
+  const taskStatus = task.data?.status;
+  useEffect(() => {
+    if (taskStatus === 'completed' || taskStatus === 'failed') void qc.invalidateQueries({ queryKey: ['actions', projectId] });
+  }, [taskStatus, projectId, qc]);
+  const move = useMutation({
+    mutationFn: (x: { id: string; op: string }) => data('PATCH', `/projects/${projectId}/actions/${x.id}/${x.op}`, {}),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['actions', projectId] }),
+  });
+  const recommend = useMutation({
+    mutationFn: () => data<{ task_id: string }>('POST', `/projects/${projectId}/actions/recommend`, {}),
+    onSuccess: (r) => setTaskId(r.task_id),
+  });
+  const all = list.data ?? [];
+  return (
+    <>
+      <h1>Actions</h1>
+      <Section
+        title="Recommendations"
+        actions={
+          <CsvButton
+            filename="actions.csv"
+            header={['id', 'title', 'status', 'priority', 'category', 'effort', 'targets', 'created_at']}
+            rows={() => all.map((a) => [a.id, a.title, a.status, a.priority, a.category, a.effort, a.targets.map((t) => t.value).join(' '), a.created_at])}
+          />
+        }
+      >
+        <button type="button" disabled={!canWrite || recommend.isPending || task.data?.status === 'running'} onClick={() => recommend.mutate()}>
+          Recommend actions
+        </button>{' '}
+        <span role="status" aria-live="polite" data-task={task.data?.status ?? ''}>
+          {taskId && !task.data ? 'Starting…' : null}
+          {task.data?.status === 'running' ? 'Analysing the last 30 days…' : null}
+          {task.data?.status === 'completed' ? `Done: ${task.data.item_count} action(s) derived.` : null}
+          {task.data?.status === 'failed' ? <span class="error">Failed: {task.data.error}</span> : null}
+        </span>
+        <ErrorBox error={recommend.error} />
+        <ErrorBox error={move.error} />
+      </Section>
+      {list.isPending ? <Loading /> : null}
+      <ErrorBox error={list.error} />
+      {list.data && all.length === 0 ? <Empty>No action yet: ask for recommendations above.</Empty> : null}
+      {all.length ? (
+        <div class="board">
+          {COLUMNS.map(([status, label]) => {
+            const items = all.filter((a) => a.status === status);
+            return (
+              <section key={status} class="column" aria-label={label} data-column={status}>
+                <h2>
+                  {label} <span class="muted small">({items.length})</span>
+                </h2>
+                {items.map((a) => (
+                  <article key={a.id} class="action-card" data-action={a.id}>
+                    <h3>{a.title}</h3>
+                    <p class="muted small">
+                      {a.priority} · {a.category.replace(/_/g, ' ')}
+                      {a.effort ? ` · ${a.effort} effort` : ''}
+                    </p>
+                    <p class="small">{a.description}</p>
+                    <div class="row-actions">
+                      {MOVES[a.status]?.map(([op, name]) => (
+                        <button key={op} type="button" class="secondary small" disabled={!canWrite || move.isPending} onClick={() => move.mutate({ id: a.id, op })}>
+                          {name}
+                        </button>
+                      ))}
+                    </div>
+                  </article>
+                ))}
+              </section>
+            );
+          })}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,209 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'preact/hooks';
+import { get } from '../api';
+import { type Line, LineChart } from '../chart';
+import { CsvButton } from '../csv';
+import { Empty, ErrorBox, Kpi, Loading, Section, ci, fmt } from '../ui';
+import { PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
+import type { ProjectDetail } from './projects';
+
+type Ci = [number, number] | null;
+export interface Metrics {
+  visibility: number | null;
+  sentiment: number | null;
+  position: number | null;
+  mention_count: number | null;
+  responses: number;
+  visibility_ci: Ci;
+  position_ci: Ci;
+  sentiment_ci: Ci;
+  share_of_voice: number;
+  share_of_voice_ci: Ci;
+}
+export interface Competitor {
+  competitor_id: string;
+  name: string;
+  website: string;
+  is_own_brand: boolean;
+  metrics: Metrics | null;
+}
+interface Visibility {
+  dates: string[];
+  series: Array<{ competitor_id: string; name: string; is_own_brand: boolean; visibility: Array<number | null>; visibility_ci: Ci[]; responses: number[] }>;
+}
+
+const competitorsOf = (projectId: string, q: string) => get<{ active_competitors: Competitor[] }>(`/projects/${projectId}/competitors${q}`);
+const own = (list?: { active_competitors: Competitor[] }) => list?.active_competitors.find((c) => c.is_own_brand)?.metrics ?? null;
+const diff = (a: number | null | undefined, b: number | null | undefined) => (a === null || a === undefined || b === null || b === undefined ? null : a - b);
+
+export function Overview({ projectId }: { projectId: string }) {
+  const w = useWindow();
+  const project = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) });
+  const now = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => competitorsOf(projectId, w.query) });
+  const prev = useQuery({ queryKey: ['competitors', projectId, w.prevQuery], queryFn: () => competitorsOf(projectId, w.prevQuery) });
+  const vis = useQuery({ queryKey: ['visibility', projectId, w.query], queryFn: () => get<Visibility>(`/projects/${projectId}/visibility${w.query}`) });
+  const shown = w.providers.length ? w.providers : [...PROVIDERS];
+  const perProvider = useQueries({
+    queries: shown.map((p) => ({
+      // After the figures and the chart: the breakdown never delays the first drawing.
+      enabled: !!now.data && !!vis.data,
+      queryKey: ['competitors', projectId, `p:${p}`, w.from, w.to],
+      queryFn: () => competitorsOf(projectId, `?date_from=${w.from}&date_to=${w.to}&providers=${p}`),
+    })),
+  });
+  const m = own(now.data);
+  // A previous window without answers has nothing to compare with (not a change from 0).
+  const prevOwn = own(prev.data);
+  const pm = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
+  const lines: Line[] = useMemo(
+    () => (vis.data?.series ?? []).map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci })),
+    [vis.data],
+  );
+  if (project.error) return <ErrorBox error={project.error} />;
+  return (
+    <>
+      <h1>{project.data?.name ?? 'Project'}: overview</h1>
+      {project.data?.bootstrap_status === 'initializing' ? <p role="status">The bootstrap is still running: figures appear as answers come in.</p> : null}
+      {project.data?.bootstrap_status === 'error' ? <p class="error">The bootstrap failed: {project.data.bootstrap_error}</p> : null}
+      <WindowControls />
+      <Section
+        title={`Own brand, ${w.from} to ${w.to}`}
+        actions={
+          m ? (
+            <CsvButton
+              filename="overview-kpis.csv"
+              header={['metric', 'value', 'ci_low', 'ci_high', 'previous', 'change']}
+              rows={() => [
+                ['visibility', m.visibility, m.visibility_ci?.[0], m.visibility_ci?.[1], pm?.visibility, diff(m.visibility, pm?.visibility)],
+                ['share_of_voice', m.share_of_voice, m.share_of_voice_ci?.[0], m.share_of_voice_ci?.[1], pm?.share_of_voice, diff(m.share_of_voice, pm?.share_of_voice)],
+                ['position', m.position, m.position_ci?.[0], m.position_ci?.[1], pm?.position, diff(m.position, pm?.position)],
+                ['sentiment', m.sentiment, m.sentiment_ci?.[0], m.sentiment_ci?.[1], pm?.sentiment, diff(m.sentiment, pm?.sentiment)],
+              ]}
+            />
+          ) : null
+        }
+      >
+        {now.isPending ? <Loading /> : null}
+        <ErrorBox error={now.error} />
+        {now.data && (!m || m.responses === 0) ? <Empty>No answers in this window yet.</Empty> : null}
+        {m && m.responses > 0 ? (
+          <div class="kpis">
+            <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} />
+            <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} />
+            <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} lowerIsBetter />
+            <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} />
+          </div>
+        ) : null}
+      </Section>
+      <Section
+        title="Visibility over time"
+        actions={
+          vis.data ? (
+            <CsvButton
+              filename="visibility.csv"
+              header={['date', 'brand', 'visibility', 'ci_low', 'ci_high', 'responses']}
+              rows={() => vis.data.series.flatMap((s) => vis.data.dates.map((d, i) => [d, s.name, s.visibility[i], s.visibility_ci[i]?.[0], s.visibility_ci[i]?.[1], s.responses[i]]))}
+            />
+          ) : null
+        }
+      >
+        {vis.isPending ? <Loading /> : null}
+        <ErrorBox error={vis.error} />
+        {vis.data && lines.length ? (
+          <>
+            <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} />
+            <details>
+              <summary>Data table</summary>
+              <div class="table-wrap">
+                <table data-table="visibility-summary">
+                  <thead>
+                    <tr>
+                      <th scope="col">Brand</th>
+                      <th scope="col">Days with answers</th>
+                      <th scope="col">Last day</th>
+                      <th scope="col">Last visibility</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {vis.data.series.map((s) => {
+                      const idx = s.visibility.map((v, i) => (v === null ? -1 : i)).filter((i) => i >= 0);
+                      const last = idx.length ? idx[idx.length - 1] : -1;
+                      return (
+                        <tr key={s.competitor_id} data-brand={s.name}>
+                          <th scope="row">{s.name}</th>
+                          <td>{idx.length}</td>
+                          <td>{last >= 0 ? vis.data.dates[last] : '–'}</td>
+                          <td data-value={last >= 0 ? s.visibility[last] : ''}>
+                            {last >= 0 ? `${fmt(s.visibility[last])}% (${ci(s.visibility_ci[last])})` : '–'}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          </>
+        ) : null}
+      </Section>
+      <Section
+        title="By provider"
+        actions={
+          <CsvButton
+            filename="providers.csv"
+            header={['provider', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'sentiment', 'responses']}
+            rows={() =>
+              shown.map((p, i) => {
+                const pm2 = own(perProvider[i]?.data);
+                return [p, pm2?.visibility, pm2?.visibility_ci?.[0], pm2?.visibility_ci?.[1], pm2?.share_of_voice, pm2?.position, pm2?.sentiment, pm2?.responses];
+              })
+            }
+          />
+        }
+      >
+        <div class="table-wrap">
+          <table data-table="providers">
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Visibility</th>
+                <th scope="col">Share of voice</th>
+                <th scope="col">Position</th>
+                <th scope="col">Sentiment</th>
+                <th scope="col">Answers</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((p, i) => {
+                const q = perProvider[i];
+                const x = own(q?.data);
+                return (
+                  <tr key={p} data-provider={p}>
+                    <th scope="row">{PROVIDER_NAMES[p]}</th>
+                    {q?.isPending ? (
+                      <td colSpan={5}>Loading…</td>
+                    ) : q?.error ? (
+                      <td colSpan={5}>
+                        <ErrorBox error={q.error} />
+                      </td>
+                    ) : (
+                      <>
+                        <td data-value={x?.visibility ?? ''}>
+                          {fmt(x?.visibility)}% <span class="muted small">{ci(x?.visibility_ci)}</span>
+                        </td>
+                        <td>{fmt(x?.share_of_voice)}%</td>
+                        <td>{fmt(x?.position)}</td>
+                        <td>{fmt(x?.sentiment)}</td>
+                        <td>{x?.responses ?? 0}</td>
+                      </>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+    </>
+  );
+}

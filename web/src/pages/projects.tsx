@@ -1,0 +1,158 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'preact/hooks';
+import { data, get } from '../api';
+import { CsvButton } from '../csv';
+import { Link } from '../router';
+import { useCanWrite } from '../session';
+import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+
+export interface Project {
+  id: string;
+  name: string;
+  brand_name: string | null;
+  website_url: string | null;
+  location: string | null;
+  language: string | null;
+  brand_aliases: string[];
+  created_at: string;
+}
+export interface ProjectDetail extends Project {
+  bootstrap_status: 'initializing' | 'completed' | 'error';
+  bootstrap_error: string | null;
+  samples_per_run?: number;
+}
+
+export function ProjectList() {
+  const list = useQuery({ queryKey: ['projects'], queryFn: () => get<Project[]>('/projects') });
+  const [created, setCreated] = useState<string | null>(null);
+  return (
+    <>
+      <h1>Projects</h1>
+      <Section
+        title="Your projects"
+        actions={
+          list.data ? (
+            <CsvButton
+              filename="projects.csv"
+              header={['id', 'name', 'brand_name', 'website_url', 'language', 'location', 'created_at']}
+              rows={() => list.data.map((p) => [p.id, p.name, p.brand_name, p.website_url, p.language, p.location, p.created_at])}
+            />
+          ) : null
+        }
+      >
+        {list.isPending ? <Loading /> : null}
+        <ErrorBox error={list.error} />
+        {list.data && list.data.length === 0 ? <Empty>No project yet: create the first one below.</Empty> : null}
+        {list.data && list.data.length > 0 ? (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Project</th>
+                  <th scope="col">Website</th>
+                  <th scope="col">Language</th>
+                  <th scope="col">Location</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <Link href={`/projects/${p.id}`}>{p.name}</Link>
+                    </td>
+                    <td>{p.website_url}</td>
+                    <td>{p.language ?? '–'}</td>
+                    <td>{p.location ?? '–'}</td>
+                    <td>{p.created_at.slice(0, 10)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </Section>
+      <NewProject onCreated={setCreated} />
+      {created ? <Bootstrap projectId={created} /> : null}
+    </>
+  );
+}
+
+function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
+  const canWrite = useCanWrite();
+  const qc = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => data<{ project_id: string }>('POST', '/account/projects', body),
+    onSuccess: (r) => {
+      onCreated(r.project_id);
+      void qc.invalidateQueries({ queryKey: ['projects'] });
+    },
+  });
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const body: Record<string, string> = {};
+    for (const k of ['brand_name', 'brand_url', 'webhook_url', 'language', 'location']) {
+      const v = String(f.get(k) ?? '').trim();
+      if (v) body[k] = v;
+    }
+    create.mutate(body);
+  };
+  return (
+    <Section title="New project">
+      {!canWrite ? <p class="muted">This session is read-only (viewer): projects are created by an admin.</p> : null}
+      <form onSubmit={submit} class="grid-form" aria-label="New project">
+        <fieldset disabled={!canWrite}>
+          <Field label="Brand">
+            <input name="brand_name" required maxLength={200} />
+          </Field>
+          <Field label="Brand URL">
+            <input name="brand_url" type="url" required placeholder="https://example.com" />
+          </Field>
+          <Field label="Callback URL" hint="Sightline posts the bootstrap result here.">
+            <input name="webhook_url" type="url" required placeholder="https://hooks.example.com/sightline" />
+          </Field>
+          <Field label="Language">
+            <input name="language" placeholder="English" />
+          </Field>
+          <Field label="Location">
+            <input name="location" placeholder="United States" />
+          </Field>
+          <button type="submit" disabled={create.isPending}>
+            Create project
+          </button>
+        </fieldset>
+      </form>
+      <ErrorBox error={create.error} />
+    </Section>
+  );
+}
+
+/** The bootstrap's progress: polled until it completes or fails (with the reason). */
+function Bootstrap({ projectId }: { projectId: string }) {
+  const q = useQuery({
+    queryKey: ['project', projectId],
+    queryFn: () => get<ProjectDetail>(`/projects/${projectId}`),
+    refetchInterval: (query) => (query.state.data?.bootstrap_status === 'initializing' || !query.state.data ? 1000 : false),
+  });
+  const p = q.data;
+  return (
+    <Section title="Bootstrap">
+      <div role="status" aria-live="polite" data-bootstrap={p?.bootstrap_status ?? 'pending'}>
+        {!p ? <Loading what="Starting" /> : null}
+        {p?.bootstrap_status === 'initializing' ? (
+          <p>
+            <progress aria-label="Bootstrap in progress" /> Setting up {p.name}: finding competitors, prompts and the first answers…
+          </p>
+        ) : null}
+        {p?.bootstrap_status === 'completed' ? (
+          <p>
+            {p.name} is ready. <Link href={`/projects/${p.id}`}>Open its overview</Link>
+          </p>
+        ) : null}
+        {p?.bootstrap_status === 'error' ? <p class="error">The bootstrap failed: {p.bootstrap_error ?? 'no reason given'}</p> : null}
+      </div>
+      <ErrorBox error={q.error} />
+    </Section>
+  );
+}

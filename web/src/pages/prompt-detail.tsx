@@ -1,0 +1,154 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'preact/hooks';
+import { get, qs } from '../api';
+import { type Line, LineChart } from '../chart';
+import { CsvButton } from '../csv';
+import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
+import type { Competitor } from './overview';
+
+type Ci = [number, number] | null;
+interface ProviderMetric {
+  provider: string;
+  value: number;
+  n: number;
+  ci: Ci;
+}
+interface Analytics {
+  prompt_content: string;
+  visibility_chart: Record<string, ProviderMetric[]>;
+}
+interface Chat {
+  id: string;
+  date: string;
+  platform: string;
+  model: string;
+  mentioned: boolean;
+  position: number | null;
+  full_content: string;
+  references: Array<{ title: string; link: string; reference_index: number }>;
+}
+interface Url {
+  url: string;
+  title: string;
+  domain: string;
+  url_type_name: string;
+  mentioned_count: number;
+}
+
+/** Splits text into plain pieces and brand names: rendered as text nodes and <mark>, never as markup. */
+export function highlight(text: string, brands: Array<{ name: string; own: boolean }>) {
+  const names = brands.filter((b) => b.name.trim().length > 1).sort((a, b) => b.name.length - a.name.length);
+  if (!names.length) return [text];
+  const escaped = names.map((b) => b.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(`(${escaped.join('|')})`, 'gi');
+  return text.split(re).map((part, i) => {
+    const b = i % 2 === 1 ? names.find((n) => n.name.toLowerCase() === part.toLowerCase()) : null;
+    return b ? (
+      <mark key={i} class={b.own ? 'own' : 'rival'}>
+        {part}
+      </mark>
+    ) : (
+      part
+    );
+  });
+}
+
+export function PromptDetail({ projectId, promptId }: { projectId: string; promptId: string }) {
+  const w = useWindow();
+  const base = `/projects/${projectId}/prompts/${promptId}`;
+  const analytics = useQuery({ queryKey: ['prompt-analytics', promptId, w.query], queryFn: () => get<Analytics>(`${base}/analytics${w.query}`) });
+  const chats = useQuery({ queryKey: ['chats', promptId, w.query], queryFn: () => get<{ items: Chat[] }>(`${base}/chats${w.query}${w.query ? '&' : '?'}page_size=20`) });
+  const urls = useQuery({ queryKey: ['urls', promptId, w.query], queryFn: () => get<{ items: Url[] }>(`${base}/urls${w.query}`) });
+  const brands = useQuery({ queryKey: ['competitors', projectId, qs({})], queryFn: () => get<{ active_competitors: Competitor[] }>(`/projects/${projectId}/competitors`) });
+  const chart = useMemo(() => {
+    const v = analytics.data?.visibility_chart ?? {};
+    const dates = Object.keys(v).sort();
+    const providers = [...new Set(dates.flatMap((d) => v[d].map((m) => m.provider)))].sort();
+    const lines: Line[] = providers.map((p) => ({
+      label: PROVIDER_NAMES[p] ?? p,
+      values: dates.map((d) => v[d].find((m) => m.provider === p)?.value ?? null),
+      band: dates.map((d) => v[d].find((m) => m.provider === p)?.ci ?? null),
+    }));
+    return { dates, lines, providers };
+  }, [analytics.data]);
+  const names = (brands.data?.active_competitors ?? []).map((c) => ({ name: c.name, own: c.is_own_brand }));
+  return (
+    <>
+      <h1>Prompt: {analytics.data?.prompt_content ?? '…'}</h1>
+      <WindowControls />
+      <Section
+        title="Visibility by provider"
+        actions={
+          <CsvButton
+            filename="prompt-visibility.csv"
+            header={['date', 'provider', 'visibility', 'ci_low', 'ci_high', 'responses']}
+            rows={() => chart.dates.flatMap((d) => (analytics.data?.visibility_chart[d] ?? []).map((m) => [d, m.provider, m.value, m.ci?.[0], m.ci?.[1], m.n]))}
+          />
+        }
+      >
+        {analytics.isPending ? <Loading /> : null}
+        <ErrorBox error={analytics.error} />
+        {analytics.data && chart.dates.length === 0 ? <Empty>No answers in this window yet.</Empty> : null}
+        {chart.dates.length ? <LineChart title="Prompt visibility by provider" dates={chart.dates} lines={chart.lines} yLabel="%" yRange={[0, 100]} /> : null}
+      </Section>
+      <Section title="Answers">
+        {chats.isPending ? <Loading /> : null}
+        <ErrorBox error={chats.error} />
+        {chats.data?.items.length === 0 ? <Empty>No answers in this window yet.</Empty> : null}
+        {chats.data?.items.map((c) => (
+          <article key={c.id} class="answer" data-answer={c.id}>
+            <header>
+              <strong>{PROVIDER_NAMES[c.platform] ?? c.platform}</strong> <span class="muted small">{c.model} · {c.date.slice(0, 10)} · {c.mentioned ? `mentioned, position ${c.position ?? '–'}` : 'not mentioned'}</span>
+            </header>
+            <p class="answer-text">{highlight(c.full_content, names)}</p>
+            {c.references.length ? (
+              <ol class="refs">
+                {c.references.map((r) => (
+                  <li key={r.reference_index}>
+                    {/^https?:\/\//i.test(r.link) ? (
+                      <a href={r.link} rel="noopener noreferrer nofollow" target="_blank">
+                        {r.title || r.link}
+                      </a>
+                    ) : (
+                      r.title || r.link
+                    )}
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+          </article>
+        ))}
+      </Section>
+      <Section
+        title="Cited URLs"
+        actions={<CsvButton filename="prompt-urls.csv" header={['url', 'title', 'domain', 'category', 'mentioned_count']} rows={() => (urls.data?.items ?? []).map((u) => [u.url, u.title, u.domain, u.url_type_name, u.mentioned_count])} />}
+      >
+        <ErrorBox error={urls.error} />
+        {urls.data?.items.length === 0 ? <Empty>No citations in this window.</Empty> : null}
+        {urls.data?.items.length ? (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Citations</th>
+                </tr>
+              </thead>
+              <tbody>
+                {urls.data.items.map((u) => (
+                  <tr key={u.url}>
+                    <td class="wrap">{u.title || u.url}<br /><span class="muted small">{u.url}</span></td>
+                    <td>{u.url_type_name}</td>
+                    <td>{u.mentioned_count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'preact/hooks';
+import { data, get } from '../api';
+import { CsvButton } from '../csv';
+import { useCanWrite, useSession } from '../session';
+import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Plan, Webhooks } from './webhooks';
+
+interface Key {
+  id: string;
+  key_prefix: string;
+  scope: 'admin' | 'viewer';
+  name: string | null;
+  is_active: boolean;
+  expires_at: string;
+  created_at: string;
+}
+
+export function Settings() {
+  const { session } = useSession();
+  const canWrite = useCanWrite();
+  const qc = useQueryClient();
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<Key[]>('/keys'), enabled: canWrite });
+  const [created, setCreated] = useState<string | null>(null);
+  const write = useMutation({
+    mutationFn: (x: { method: string; path: string; body?: unknown }) => data<{ api_key?: string }>(x.method, x.path, x.body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['keys'] }),
+  });
+  const create = (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const expires = String(f.get('expires') ?? '');
+    const body = { scope: String(f.get('scope')), ...(String(f.get('name')).trim() ? { name: String(f.get('name')).trim() } : {}), ...(expires ? { expires_at: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) };
+    write.mutate({ method: 'POST', path: '/keys', body }, { onSuccess: (r) => setCreated(r.api_key ?? null) });
+  };
+  return (
+    <>
+      <h1>Settings</h1>
+      <Section title="This session">
+        <p>
+          Signed in as <strong>{session?.email ?? 'an API key'}</strong> with <strong>{session?.scope}</strong> rights until {session?.expires_at.replace('T', ' ').slice(0, 16)} UTC.
+        </p>
+      </Section>
+      <Section
+        title="API keys"
+        actions={keys.data ? <CsvButton filename="keys.csv" header={['id', 'key_prefix', 'name', 'scope', 'is_active', 'expires_at', 'created_at']} rows={() => keys.data.map((k) => [k.id, k.key_prefix, k.name, k.scope, k.is_active, k.expires_at, k.created_at])} /> : null}
+      >
+        {!canWrite ? <Empty>Keys are managed by an admin.</Empty> : null}
+        {keys.isLoading ? <Loading /> : null}
+        <ErrorBox error={keys.error} />
+        <ErrorBox error={write.error} />
+        {created ? (
+          <div class="notice" role="status">
+            <Field label="New API key (shown once)">
+              <input readOnly value={created} class="mono" data-new-key />
+            </Field>
+            <button type="button" class="secondary small" onClick={() => navigator.clipboard?.writeText(created)}>
+              Copy key
+            </button>
+          </div>
+        ) : null}
+        {keys.data?.length ? (
+          <div class="table-wrap">
+            <table data-table="keys">
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Scope</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((k) => (
+                  <tr key={k.id} data-key={k.id}>
+                    <td class="mono">{k.key_prefix}…</td>
+                    <td>{k.name ?? '–'}</td>
+                    <td>{k.scope}</td>
+                    <td>{k.is_active ? 'active' : 'inactive'}</td>
+                    <td>{k.expires_at.slice(0, 10)}</td>
+                    <td class="row-actions">
+                      <button type="button" class="secondary small" onClick={() => write.mutate({ method: 'PATCH', path: `/keys/${k.id}`, body: { is_active: !k.is_active } })}>
+                        {k.is_active ? 'Deactivate' : 'Activate'}
+                      </button>
+                      <button type="button" class="danger small" onClick={() => confirm('Delete this key? Sessions opened with it end too.') && write.mutate({ method: 'DELETE', path: `/keys/${k.id}` })}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {canWrite ? (
+          <form onSubmit={create} class="grid-form" aria-label="Create an API key">
+            <Field label="Key name">
+              <input name="name" maxLength={100} />
+            </Field>
+            <Field label="Scope">
+              <select name="scope">
+                <option value="viewer">viewer (read-only)</option>
+                <option value="admin">admin</option>
+              </select>
+            </Field>
+            <Field label="Expires on" hint="Empty: one year.">
+              <input name="expires" type="date" />
+            </Field>
+            <button type="submit">Create key</button>
+          </form>
+        ) : null}
+      </Section>
+      <Plan />
+      <Webhooks />
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import { qs } from './api';
+import { setQuery, useLocation } from './router';
+
+// The view's window and providers live in the URL (?days=30&providers=chatgpt,claude or
+// ?from=2026-01-01&to=2026-01-31), so a copied link shows the same view.
+
+export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+export const PROVIDER_NAMES: Record<string, string> = {
+  chatgpt: 'ChatGPT',
+  perplexity: 'Perplexity',
+  google_ai_overview: 'Google AI Overviews',
+  gemini: 'Gemini',
+  claude: 'Claude',
+};
+const DAY = 86_400_000;
+const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+export interface ViewWindow {
+  from: string;
+  to: string;
+  days: number;
+  prevFrom: string;
+  prevTo: string;
+  providers: string[];
+  /** The query string of the window for the API. */
+  query: string;
+  prevQuery: string;
+}
+
+export function useWindow(): ViewWindow {
+  const { query } = useLocation();
+  const today = day(Date.now());
+  let to = query.get('to') ?? today;
+  let from = query.get('from');
+  const days0 = Math.min(365, Math.max(1, Number(query.get('days') ?? 30) || 30));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(to)) to = today;
+  if (!from || !/^\d{4}-\d{2}-\d{2}$/.test(from) || from > to) from = day(Date.parse(to) - (days0 - 1) * DAY);
+  const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY) + 1;
+  const prevTo = day(Date.parse(from) - DAY);
+  const prevFrom = day(Date.parse(prevTo) - (days - 1) * DAY);
+  const providers = (query.get('providers') ?? '').split(',').filter((p) => (PROVIDERS as readonly string[]).includes(p));
+  const p = providers.length ? providers.join(',') : undefined;
+  return {
+    from,
+    to,
+    days,
+    prevFrom,
+    prevTo,
+    providers,
+    query: qs({ date_from: from, date_to: to, providers: p }),
+    prevQuery: qs({ date_from: prevFrom, date_to: prevTo, providers: p }),
+  };
+}
+
+export function WindowControls() {
+  const w = useWindow();
+  const { query } = useLocation();
+  const custom = query.has('from');
+  return (
+    <fieldset class="controls" aria-label="Window and providers">
+      <label class="inline">
+        <span>Window</span>
+        <select
+          value={custom ? 'custom' : String(w.days)}
+          onChange={(e) => {
+            const v = (e.currentTarget as HTMLSelectElement).value;
+            if (v === 'custom') setQuery({ from: w.from, to: w.to, days: null });
+            else setQuery({ days: v, from: null, to: null });
+          }}
+        >
+          <option value="7">7 days</option>
+          <option value="30">30 days</option>
+          <option value="90">90 days</option>
+          <option value="365">365 days</option>
+          <option value="custom">Custom dates</option>
+        </select>
+      </label>
+      {custom ? (
+        <>
+          <label class="inline">
+            <span>From</span>
+            <input type="date" value={w.from} onChange={(e) => setQuery({ from: (e.currentTarget as HTMLInputElement).value })} />
+          </label>
+          <label class="inline">
+            <span>To</span>
+            <input type="date" value={w.to} onChange={(e) => setQuery({ to: (e.currentTarget as HTMLInputElement).value })} />
+          </label>
+        </>
+      ) : null}
+      <fieldset class="providers">
+        <legend>Providers</legend>
+        {PROVIDERS.map((p) => (
+          <label key={p} class="check">
+            <input
+              type="checkbox"
+              checked={w.providers.includes(p)}
+              onChange={(e) => {
+                const on = (e.currentTarget as HTMLInputElement).checked;
+                const next = on ? [...w.providers, p] : w.providers.filter((x) => x !== p);
+                setQuery({ providers: next.length ? next.join(',') : null });
+              }}
+            />
+            {PROVIDER_NAMES[p]}
+          </label>
+        ))}
+      </fieldset>
+    </fieldset>
+  );
+}
