@@ -1,10 +1,9 @@
 import type { FakeAnswer } from './answer.js';
-import { aiOverview } from './serpapi.js';
+import { aiOverview, sErr, serpApiError } from './serpapi.js';
 import type { FakeWire, RecordedRequest } from './wire.js';
 
 // SerpApi's google_ai_mode and bing_copilot engines: GET /search?engine=…&q=…&api_key=…,
 // answering with top-level text_blocks and references (Copilot adds a header).
-const sErr = (error: string) => ({ error });
 
 const metadata = (engine: string) => ({
   id: '68af4f2b5d3b7a1c2e9f0a12',
@@ -43,20 +42,7 @@ function serpAiWire(engine: 'google_ai_mode' | 'bing_copilot', baseUrlVar: strin
       if (!req.query.q) return { status: 400, body: sErr('Missing query `q` parameter.') };
       return { status: 200, body: serpAiBody(engine, req, answer) };
     },
-    error(kind, retryAfter) {
-      switch (kind) {
-        case 'rate_limit':
-          return { status: 429, headers: { 'retry-after': String(retryAfter) }, body: sErr('Your account has exceeded the hourly searches limit. Please try again later.') };
-        case 'server_error':
-          return { status: 500, body: sErr('Internal error. Please contact support at contact@serpapi.com.') };
-        case 'unavailable':
-          return { status: 503, body: sErr('SerpApi is temporarily unavailable. Please retry in a moment.') };
-        case 'bad_request':
-          return { status: 400, body: sErr('Unsupported `gl` parameter.') };
-        case 'unauthorized':
-          return { status: 401, body: sErr('Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key') };
-      }
-    },
+    error: serpApiError,
   };
 }
 

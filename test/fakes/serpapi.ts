@@ -30,7 +30,23 @@ export function aiOverview(answer: FakeAnswer) {
 
 const organic = [{ position: 1, title: 'The Best CRM Software for 2025 | PCMag', link: 'https://www.pcmag.com/picks/the-best-crm-software', displayed_link: 'https://www.pcmag.com › picks', snippet: 'We tested the top CRM platforms.' }];
 
-const sErr = (error: string) => ({ error });
+export const sErr = (error: string) => ({ error });
+
+/** SerpApi's error answers, the same for every engine it serves. */
+export const serpApiError: FakeWire['error'] = (kind, retryAfter) => {
+  switch (kind) {
+    case 'rate_limit':
+      return { status: 429, headers: { 'retry-after': String(retryAfter) }, body: sErr('Your account has exceeded the hourly searches limit. Please try again later.') };
+    case 'server_error':
+      return { status: 500, body: sErr('Internal error. Please contact support at contact@serpapi.com.') };
+    case 'unavailable':
+      return { status: 503, body: sErr('SerpApi is temporarily unavailable. Please retry in a moment.') };
+    case 'bad_request':
+      return { status: 400, body: sErr('Unsupported `gl` parameter.') };
+    case 'unauthorized':
+      return { status: 401, body: sErr('Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key') };
+  }
+};
 
 export const serpApiWire: FakeWire = {
   basePath: '',
@@ -60,20 +76,7 @@ export const serpApiWire: FakeWire = {
       body: searchBody(req, { ai_overview: { page_token: token, serpapi_link: `https://serpapi.com/search.json?engine=google_ai_overview&page_token=${token}` } }),
     };
   },
-  error(kind, retryAfter) {
-    switch (kind) {
-      case 'rate_limit':
-        return { status: 429, headers: { 'retry-after': String(retryAfter) }, body: sErr('Your account has exceeded the hourly searches limit. Please try again later.') };
-      case 'server_error':
-        return { status: 500, body: sErr('Internal error. Please contact support at contact@serpapi.com.') };
-      case 'unavailable':
-        return { status: 503, body: sErr('SerpApi is temporarily unavailable. Please retry in a moment.') };
-      case 'bad_request':
-        return { status: 400, body: sErr('Unsupported `gl` parameter.') };
-      case 'unauthorized':
-        return { status: 401, body: sErr('Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key') };
-    }
-  },
+  error: serpApiError,
 };
 
 function searchBody(req: RecordedRequest, extra: Record<string, unknown>) {
