@@ -73,6 +73,7 @@ function runVitest(store, env) {
 /** Reads one run's JSON report into counts and the reasons it failed, if any. */
 function judge(run) {
   const problems = [];
+  const failures = [];
   let counts = { passed: 0, failed: 0, skipped: 0 };
   if (!existsSync(run.report)) {
     problems.push(`no JSON report at ${path.relative(root, run.report)}`);
@@ -90,6 +91,13 @@ function judge(run) {
         skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
       };
       if (r.numFailedTests > 0) problems.push(`${r.numFailedTests} test(s) failed`);
+      for (const f of r.testResults ?? []) {
+        for (const a of f.assertionResults ?? []) {
+          if (a.status !== 'failed') continue;
+          const why = String((a.failureMessages ?? [])[0] ?? '').split('\n')[0].slice(0, 200);
+          failures.push(`${path.relative(root, f.name)} > ${a.fullName ?? a.title}${why ? ` — ${why}` : ''}`);
+        }
+      }
       for (const f of brokenFiles) {
         problems.push(`${path.relative(root, f.name)} failed outside a test: ${(f.message || 'see the output above').split('\n')[0]}`);
       }
@@ -104,7 +112,7 @@ function judge(run) {
   }
   if (run.signal) problems.push(`vitest was killed by ${run.signal}`);
   else if (run.exitCode !== 0) problems.push(`vitest exited with code ${run.exitCode}`);
-  return { ...run, counts, problems };
+  return { ...run, counts, problems, failures };
 }
 
 const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
@@ -145,6 +153,7 @@ for (const run of runs) {
   const { passed, failed, skipped } = run.counts;
   const verdict = run.problems.length ? `FAILED: ${run.problems.join('; ')}` : 'ok';
   console.log(`${run.store.padEnd(8)} ${passed} passed, ${failed} failed, ${skipped} skipped — ${verdict}`);
+  for (const f of run.failures) console.log(`  ✗ [${run.store}] ${f}`);
 }
 for (const note of notes) console.log(note);
 
