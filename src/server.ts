@@ -16,6 +16,7 @@ import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { clientAddressReader } from './http/client-address.js';
 import { registerDashboard } from './dashboard/serve.js';
 import { registerMcp } from './mcp/route.js';
 import { moduleRoutes } from './modules/index.js';
@@ -43,6 +44,7 @@ function trustProxyOption(t: boolean | number | string[]): boolean | string[] | 
 
 /** The HTTP API: Fastify with zod schemas as the one source of validation, types and OpenAPI. */
 export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
+  const clientAddress = clientAddressReader(trustProxyOption(ctx.services.config.trustProxy));
   const app = Fastify({
     loggerInstance: ctx.services.log as FastifyBaseLogger,
     // Fastify's own request lines are off: one access line per request (http/observability.ts).
@@ -57,10 +59,27 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
       // Fastify's parsing rules, plus a note of escapes that are not UTF-8 (a 400, not a raw value).
       querystringParser: parseQuery,
       // Raw responses (before Fastify's hooks): still `{detail}`, as everywhere else.
+      // Limited by address and carrying the limit headers, as every other answer.
       onMaxParamLength: (_path: string, req: IncomingMessage, res: ServerResponse) => {
         const requestId = requestIdOf(req);
-        res.writeHead(414, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
-        res.end(JSON.stringify({ detail: 'A path segment is too long (at most 200 characters)', code: 'invalid_request', request_id: requestId }));
+        void ctx.limiter.hit(`ip:${clientAddress(req)}`, 70).then((d) => {
+          const headers: Record<string, string | number> = {
+            'content-type': 'application/json; charset=utf-8',
+            'x-request-id': requestId,
+            'x-ratelimit-limit': d.limit,
+            'x-ratelimit-remaining': d.remaining,
+            'x-credit-available': 0,
+          };
+          if (!d.allowed) headers['retry-after'] = d.retryAfter;
+          res.writeHead(d.allowed ? 414 : 429, headers);
+          res.end(
+            JSON.stringify({
+              detail: d.allowed ? 'A path segment is too long (at most 200 characters)' : `Rate limit exceeded. Retry after ${d.retryAfter} seconds.`,
+              code: d.allowed ? 'invalid_request' : 'rate_limited',
+              request_id: requestId,
+            }),
+          );
+        });
       },
       // biome-ignore lint/suspicious/noExplicitAny: Fastify's typings do not list find-my-way's onMaxParamLength option, which it passes through.
     } as any,

@@ -133,8 +133,8 @@ export function paramArb(route: RouteEntry, name: string, projectId: string): fc
   if (name === 'project_id') options.push(fc.constant(projectId), fc.constant(projectId), fc.constant(projectId.toUpperCase()));
   if (name === 'webhook_id') options.push(fc.stringMatching(/^wh_[0-9A-Za-z]{1,64}$/));
   // Path segments as sent (already encoded), badly encoded ones included. At most 200
-  // characters (the router's maxParamLength): longer ones get a 414 written without the
-  // limit headers, a known gap tested in http-basics.
+  // characters (the router's maxParamLength): longer ones get the router's 414, tested in
+  // http-basics.
   const encoded = fc.oneof(...options).map(encodeLoose);
   const malformed = fc.constantFrom('%E0%A4%A', '%zz', 'abc%', '%', '%C0%AF', '%ED%A0%80', '%FF%FE');
   return fc.oneof({ weight: 9, arbitrary: encoded }, { weight: 1, arbitrary: malformed }).filter((x) => x.length <= 200);
