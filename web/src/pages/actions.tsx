@@ -2,20 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'preact/hooks';
 import { data, get } from '../api';
 import { CsvButton } from '../csv';
+import { navigate, useLocation } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { type Action, ActionDetail, kindOf } from './action-detail';
 
-interface Action {
-  id: string;
-  priority: string;
-  title: string;
-  description: string;
-  category: string;
-  effort: string | null;
-  status: string;
-  targets: Array<{ type: string; value: string }>;
-  created_at: string;
-}
 interface Task {
   status: 'running' | 'completed' | 'failed';
   item_count: number;
@@ -65,6 +56,18 @@ export function Actions({ projectId }: { projectId: string }) {
     onSuccess: (r) => setTaskId(r.task_id),
   });
   const all = list.data ?? [];
+  // The opened action is kept in the URL (?action=id), so a link opens the same one.
+  const { query } = useLocation();
+  const openId = query.get('action');
+  const opened = openId ? all.find((a) => a.id === openId) : undefined;
+  const setOpen = (id: string | null) => {
+    const q = new URLSearchParams(window.location.search);
+    if (id) q.set('action', id);
+    else q.delete('action');
+    const s = q.toString();
+    navigate(`${window.location.pathname}${s ? `?${s}` : ''}`, true);
+    if (!id && openId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="${openId}"] .open-action`)?.focus());
+  };
   return (
     <>
       <h1>Actions</h1>
@@ -73,8 +76,24 @@ export function Actions({ projectId }: { projectId: string }) {
         actions={
           <CsvButton
             filename="actions.csv"
-            header={['id', 'title', 'status', 'priority', 'category', 'effort', 'targets', 'created_at']}
-            rows={() => all.map((a) => [a.id, a.title, a.status, a.priority, a.category, a.effort, a.targets.map((t) => t.value).join(' '), a.created_at])}
+            header={['id', 'title', 'status', 'priority', 'category', 'effort', 'expected_impact_min', 'expected_impact_max', 'execution_type', 'group', 'targets', 'created_at', 'updated_at']}
+            rows={() =>
+              all.map((a) => [
+                a.id,
+                a.title,
+                a.status,
+                a.priority,
+                a.category,
+                a.effort,
+                a.expected_impact_min,
+                a.expected_impact_max,
+                a.execution.type,
+                a.group,
+                a.targets.map((t) => t.value).join(' '),
+                a.created_at,
+                a.updated_at,
+              ])
+            }
           />
         }
       >
@@ -93,6 +112,8 @@ export function Actions({ projectId }: { projectId: string }) {
       {list.isPending ? <Loading /> : null}
       <ErrorBox error={list.error} />
       {list.data && all.length === 0 ? <Empty>No action yet: ask for recommendations above.</Empty> : null}
+      {openId && list.data && !opened ? <ErrorBox error={new Error('This action is not in the project (it may have been removed).')} /> : null}
+      {opened ? <ActionDetail key={opened.id} projectId={projectId} action={opened} all={all} onClose={() => setOpen(null)} /> : null}
       {all.length ? (
         <div class="board">
           {COLUMNS.map(([status, label]) => {
@@ -103,14 +124,24 @@ export function Actions({ projectId }: { projectId: string }) {
                   {label} <span class="muted small">({items.length})</span>
                 </h2>
                 {items.map((a) => (
-                  <article key={a.id} class="action-card" data-action={a.id}>
+                  <article key={a.id} class={`action-card${a.id === openId ? ' selected' : ''}`} data-action={a.id}>
                     <h3>{a.title}</h3>
                     <p class="muted small">
                       {a.priority} · {a.category.replace(/_/g, ' ')}
                       {a.effort ? ` · ${a.effort} effort` : ''}
                     </p>
+                    {kindOf(a) ? <p class="small"><span class="kind">{kindOf(a)}</span></p> : null}
                     <p class="small">{a.description}</p>
                     <div class="row-actions">
+                      <button
+                        type="button"
+                        class="secondary small open-action"
+                        aria-expanded={a.id === openId}
+                        aria-label={`Details: ${a.title}`}
+                        onClick={() => setOpen(a.id === openId ? null : a.id)}
+                      >
+                        Details
+                      </button>
                       {MOVES[a.status]?.map(([op, name]) => (
                         <button key={op} type="button" class="secondary small" disabled={!canWrite || move.isPending} onClick={() => move.mutate({ id: a.id, op })}>
                           {name}
