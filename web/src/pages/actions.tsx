@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'preact/hooks';
 import { data, get } from '../api';
 import { CsvButton } from '../csv';
-import { navigate, useLocation } from '../router';
+import { Link, navigate, useLocation } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
 import { type Action, ActionDetail, kindOf } from './action-detail';
@@ -60,12 +60,15 @@ export function Actions({ projectId }: { projectId: string }) {
   const { query } = useLocation();
   const openId = query.get('action');
   const opened = openId ? all.find((a) => a.id === openId) : undefined;
-  const setOpen = (id: string | null) => {
-    const q = new URLSearchParams(window.location.search);
+  const hrefOf = (id: string | null) => {
+    const q = new URLSearchParams(query);
     if (id) q.set('action', id);
     else q.delete('action');
     const s = q.toString();
-    navigate(`${window.location.pathname}${s ? `?${s}` : ''}`, true);
+    return `/projects/${projectId}/actions${s ? `?${s}` : ''}`;
+  };
+  const setOpen = (id: string | null) => {
+    navigate(hrefOf(id));
     if (!id && openId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="${openId}"] .open-action`)?.focus());
   };
   return (
@@ -125,7 +128,11 @@ export function Actions({ projectId }: { projectId: string }) {
                 </h2>
                 {items.map((a) => (
                   <article key={a.id} class={`action-card${a.id === openId ? ' selected' : ''}`} data-action={a.id}>
-                    <h3>{a.title}</h3>
+                    <h3>
+                      <Link class="open-action" href={hrefOf(a.id)} aria-current={a.id === openId ? 'true' : undefined}>
+                        {a.title}
+                      </Link>
+                    </h3>
                     <p class="muted small">
                       {a.priority} · {a.category.replace(/_/g, ' ')}
                       {a.effort ? ` · ${a.effort} effort` : ''}
@@ -133,15 +140,6 @@ export function Actions({ projectId }: { projectId: string }) {
                     {kindOf(a) ? <p class="small"><span class="kind">{kindOf(a)}</span></p> : null}
                     <p class="small">{a.description}</p>
                     <div class="row-actions">
-                      <button
-                        type="button"
-                        class="secondary small open-action"
-                        aria-expanded={a.id === openId}
-                        aria-label={`Details: ${a.title}`}
-                        onClick={() => setOpen(a.id === openId ? null : a.id)}
-                      >
-                        Details
-                      </button>
                       {MOVES[a.status]?.map(([op, name]) => (
                         <button key={op} type="button" class="secondary small" disabled={!canWrite || move.isPending} onClick={() => move.mutate({ id: a.id, op })}>
                           {name}

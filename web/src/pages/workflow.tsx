@@ -158,6 +158,9 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
           {!canWrite ? <span class="muted small"> Read-only session: an admin executes workflows.</span> : null}
         </p>
       ) : null}
+      {!canRun && !EXECUTABLE.includes(actionStatus) && (!w || !OPEN.includes(w.status)) && w?.status !== 'completed' ? (
+        <p class="muted small">Only a suggested, accepted or in-progress action can be executed (this one is {actionStatus.replace(/_/g, ' ')}).</p>
+      ) : null}
       <ErrorBox error={execute.error} />
       {noHook ? (
         <p class="small">
@@ -182,7 +185,7 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
               return (
                 <li key={step} data-step={step} data-state={states[step].text}>
                   {label}: <span class={`step-state ${states[step].cls}`}>{states[step].text}</span>
-                  {text && !isCurrent && w.status !== 'completed' ? (
+                  {text && !isCurrent && !(w.status === 'completed' && step === 'final') ? (
                     <details>
                       <summary>Text at the {step} checkpoint</summary>
                       <pre class="doc">{text}</pre>
@@ -215,7 +218,9 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
           {w.status === 'completed' && w.result ? (
             <div data-result>
               <h4>Result: {w.result.title}</h4>
-              <pre class="doc">{w.result.content}</pre>
+              <pre class="doc">
+                {w.result.content}
+              </pre>
               <CopyButton text={w.result.content} label="Copy the article" />
             </div>
           ) : null}
