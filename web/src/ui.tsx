@@ -144,7 +144,8 @@ export function TextDiff(props: { before: string | null; after: string | null; b
   );
 }
 
-const countWords = (s: string) => s.split(/\s+/).filter(Boolean).length;
+/** Words only: a lone comma or full stop changed is not counted as a word. */
+const countWords = (s: string) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
 /** An http(s) link to an outside address, or the address as plain text when it is anything else. */
 export function OutLink({ href, children }: { href: string; children?: ComponentChildren }) {
