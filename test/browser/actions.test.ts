@@ -87,7 +87,9 @@ describe.skipIf(browserTestsOff)('actions page in Chromium', () => {
     expect(hooked.data.content).toBe(outline.content);
     expect(await detail.locator('img, script').count()).toBe(0);
     expect(await detail.locator('[data-step="outline"]').getAttribute('data-state')).toBe('Waiting for review');
-    expect(await page.locator(`[data-column="in_progress"] [data-action="${id}"]`).count()).toBe(1);
+    // The board's card says a checkpoint waits.
+    const badge = page.locator(`[data-column="in_progress"] [data-action="${id}"] [data-workflow-badge]`);
+    await expect.poll(() => badge.textContent()).toBe('outline waiting for review');
 
     // Approve: the draft is written and waits.
     await detail.getByRole('button', { name: 'Approve' }).click();

@@ -5,7 +5,8 @@ import { CsvButton } from '../csv';
 import { Link, navigate, useLocation } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
-import { type Action, ActionDetail, kindOf } from './action-detail';
+import { type Action, ActionDetail, isArticle, kindOf } from './action-detail';
+import { WorkflowBadge } from './workflow';
 
 interface Task {
   status: 'running' | 'completed' | 'failed';
@@ -138,6 +139,7 @@ export function Actions({ projectId }: { projectId: string }) {
                       {a.effort ? ` · ${a.effort} effort` : ''}
                     </p>
                     {kindOf(a) ? <p class="small"><span class="kind">{kindOf(a)}</span></p> : null}
+                    {isArticle(a) && a.status === 'in_progress' ? <WorkflowBadge projectId={projectId} actionId={a.id} /> : null}
                     <p class="small">{a.description}</p>
                     <div class="row-actions">
                       {MOVES[a.status]?.map(([op, name]) => (

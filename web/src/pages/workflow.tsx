@@ -77,6 +77,34 @@ function pollEvery(w: Workflow | null): number | false {
   return false;
 }
 
+/** The action's latest workflow, or null when it has none yet (the API's 404). */
+export const workflowQuery = (projectId: string, actionId: string) => ({
+  queryKey: ['workflow', projectId, actionId],
+  queryFn: async () => {
+    try {
+      return await data<Workflow>('GET', `/projects/${projectId}/actions/${actionId}/workflow`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  },
+});
+
+/** On a board card: where the action's workflow stands (a checkpoint waiting above all). */
+export function WorkflowBadge({ projectId, actionId }: { projectId: string; actionId: string }) {
+  const q = useQuery(workflowQuery(projectId, actionId));
+  const w = q.data;
+  if (!w || w.status === 'completed') return null;
+  const text = w.status === 'awaiting_approval' ? `${w.checkpoint} waiting for review` : `workflow ${STATUS_TEXT[w.status].toLowerCase()}`;
+  return (
+    <p class="small">
+      <span class={`tag${w.status === 'awaiting_approval' ? ' waiting' : ''}`} data-workflow-badge={w.status}>
+        {text}
+      </span>
+    </p>
+  );
+}
+
 const STATUS_TEXT: Record<Workflow['status'], string> = {
   running: 'Running',
   awaiting_approval: 'Waiting for your review',
@@ -89,17 +117,9 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
   const qc = useQueryClient();
   const canWrite = useCanWrite();
   const base = `/projects/${projectId}/actions/${actionId}`;
-  const key = ['workflow', projectId, actionId];
+  const key = workflowQuery(projectId, actionId).queryKey;
   const wf = useQuery({
-    queryKey: key,
-    queryFn: async () => {
-      try {
-        return await data<Workflow>('GET', `${base}/workflow`);
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return null; // no workflow yet
-        throw err;
-      }
-    },
+    ...workflowQuery(projectId, actionId),
     staleTime: 0,
     refetchOnWindowFocus: true,
     refetchInterval: (q) => pollEvery(q.state.data ?? null),
