@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Config } from '../../src/config.js';
 import { STORE, startTestApp, type TestApp } from '../helpers.js';
 
 // Browser tests: playwright-core driving Debian's Chromium (no browser download), against a
@@ -27,8 +28,9 @@ export interface BrowserApp {
   stop(): Promise<void>;
 }
 
-export async function startBrowserApp(): Promise<BrowserApp> {
-  const t = await startTestApp();
+/** `overrides` as for startTestApp (e.g. allowPrivateUrls for a local webhook receiver or page server). */
+export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<BrowserApp> {
+  const t = await startTestApp(overrides);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = t.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

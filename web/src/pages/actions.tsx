@@ -2,20 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'preact/hooks';
 import { data, get } from '../api';
 import { CsvButton } from '../csv';
+import { Link, navigate, useLocation } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { type Action, ActionDetail, isArticle, kindOf } from './action-detail';
+import { WorkflowBadge } from './workflow';
 
-interface Action {
-  id: string;
-  priority: string;
-  title: string;
-  description: string;
-  category: string;
-  effort: string | null;
-  status: string;
-  targets: Array<{ type: string; value: string }>;
-  created_at: string;
-}
 interface Task {
   status: 'running' | 'completed' | 'failed';
   item_count: number;
@@ -65,6 +57,21 @@ export function Actions({ projectId }: { projectId: string }) {
     onSuccess: (r) => setTaskId(r.task_id),
   });
   const all = list.data ?? [];
+  // The opened action is kept in the URL (?action=id), so a link opens the same one.
+  const { query } = useLocation();
+  const openId = query.get('action');
+  const opened = openId ? all.find((a) => a.id === openId) : undefined;
+  const hrefOf = (id: string | null) => {
+    const q = new URLSearchParams(query);
+    if (id) q.set('action', id);
+    else q.delete('action');
+    const s = q.toString();
+    return `/projects/${projectId}/actions${s ? `?${s}` : ''}`;
+  };
+  const setOpen = (id: string | null) => {
+    navigate(hrefOf(id));
+    if (!id && openId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="${openId}"] .open-action`)?.focus());
+  };
   return (
     <>
       <h1>Actions</h1>
@@ -73,8 +80,24 @@ export function Actions({ projectId }: { projectId: string }) {
         actions={
           <CsvButton
             filename="actions.csv"
-            header={['id', 'title', 'status', 'priority', 'category', 'effort', 'targets', 'created_at']}
-            rows={() => all.map((a) => [a.id, a.title, a.status, a.priority, a.category, a.effort, a.targets.map((t) => t.value).join(' '), a.created_at])}
+            header={['id', 'title', 'status', 'priority', 'category', 'effort', 'expected_impact_min', 'expected_impact_max', 'execution_type', 'group', 'targets', 'created_at', 'updated_at']}
+            rows={() =>
+              all.map((a) => [
+                a.id,
+                a.title,
+                a.status,
+                a.priority,
+                a.category,
+                a.effort,
+                a.expected_impact_min,
+                a.expected_impact_max,
+                a.execution.type,
+                a.group,
+                a.targets.map((t) => t.value).join(' '),
+                a.created_at,
+                a.updated_at,
+              ])
+            }
           />
         }
       >
@@ -93,6 +116,8 @@ export function Actions({ projectId }: { projectId: string }) {
       {list.isPending ? <Loading /> : null}
       <ErrorBox error={list.error} />
       {list.data && all.length === 0 ? <Empty>No action yet: ask for recommendations above.</Empty> : null}
+      {openId && list.data && !opened ? <ErrorBox error={new Error('This action is not in the project (it may have been removed).')} /> : null}
+      {opened ? <ActionDetail key={opened.id} projectId={projectId} action={opened} all={all} onClose={() => setOpen(null)} /> : null}
       {all.length ? (
         <div class="board">
           {COLUMNS.map(([status, label]) => {
@@ -103,12 +128,18 @@ export function Actions({ projectId }: { projectId: string }) {
                   {label} <span class="muted small">({items.length})</span>
                 </h2>
                 {items.map((a) => (
-                  <article key={a.id} class="action-card" data-action={a.id}>
-                    <h3>{a.title}</h3>
+                  <article key={a.id} class={`action-card${a.id === openId ? ' selected' : ''}`} data-action={a.id}>
+                    <h3>
+                      <Link class="open-action" href={hrefOf(a.id)} aria-current={a.id === openId ? 'true' : undefined}>
+                        {a.title}
+                      </Link>
+                    </h3>
                     <p class="muted small">
                       {a.priority} · {a.category.replace(/_/g, ' ')}
                       {a.effort ? ` · ${a.effort} effort` : ''}
                     </p>
+                    {kindOf(a) ? <p class="small"><span class="kind">{kindOf(a)}</span></p> : null}
+                    {isArticle(a) && a.status === 'in_progress' ? <WorkflowBadge projectId={projectId} actionId={a.id} /> : null}
                     <p class="small">{a.description}</p>
                     <div class="row-actions">
                       {MOVES[a.status]?.map(([op, name]) => (
