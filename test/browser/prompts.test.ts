@@ -96,8 +96,9 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
 
     // Deleting a topic that holds a prompt moves the prompt to the topic chosen in its row.
     const renamed = page.locator('tr[data-topic="Browser topic renamed"]');
-    await renamed.getByRole('combobox').selectOption(before);
     await renamed.getByRole('button', { name: 'Delete topic Browser topic renamed' }).click();
+    await renamed.getByLabel('Move its 1 prompt to').selectOption(before);
+    await renamed.getByRole('button', { name: 'Move and delete' }).click();
     await page.locator('tr[data-topic="Browser topic renamed"]').waitFor({ state: 'detached' });
     const topics = (await api(`/projects/${seed.projectId}/topics`)).data as any[];
     expect(topics.map((t) => t.topic_id)).not.toContain(topic.topic_id);

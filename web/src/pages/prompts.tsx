@@ -128,9 +128,8 @@ export function Prompts({ projectId }: { projectId: string }) {
                   {th('topic', 'Topic')}
                   {th('prompt_type', 'Type')}
                   {th('visibility', 'Visibility')}
-                  <th scope="col">
+                  <th scope="col" title={series.data ? `${series.data.dates[0]} to ${series.data.dates[series.data.dates.length - 1]}, 0–100%` : undefined}>
                     Daily visibility
-                    {series.data ? <span class="muted small"> {series.data.dates[0]} to {series.data.dates[series.data.dates.length - 1]}</span> : null}
                   </th>
                   {th('position', 'Position')}
                   {th('sentiment', 'Sentiment')}

@@ -13,17 +13,20 @@ export interface Topic {
 
 /**
  * The project's topics (extension routes /projects/{id}/topics): create, rename in place,
- * delete. A topic that holds prompts is deleted with move_to, the topic chosen in its row.
+ * delete. A topic that holds prompts is deleted with move_to: Delete first asks where its
+ * prompts go.
  */
 export function Topics({ projectId, topics, counts }: { projectId: string; topics: Topic[]; counts: Map<string, number> }) {
   const qc = useQueryClient();
   const canWrite = useCanWrite();
   const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const [moveTo, setMoveTo] = useState<Record<string, string>>({});
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
     onSuccess: () => {
       setEditing(null);
+      setDeleting(null);
       void qc.invalidateQueries({ queryKey: ['topics', projectId] });
       void qc.invalidateQueries({ queryKey: ['prompts', projectId] });
     },
@@ -90,32 +93,42 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
                       <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(t.topic_id)}>
                         Rename
                       </button>
-                      {held > 0 && others.length ? (
-                        <label class="inline small">
-                          <span>Move its prompts to</span>
-                          <select
-                            disabled={!canWrite}
-                            value={moveTo[t.topic_id] ?? others[0].topic_id}
-                            onChange={(e) => setMoveTo({ ...moveTo, [t.topic_id]: (e.currentTarget as HTMLSelectElement).value })}
-                          >
-                            {others.map((o) => (
-                              <option key={o.topic_id} value={o.topic_id}>
-                                {o.name}
-                              </option>
-                            ))}
-                          </select>
-                        </label>
-                      ) : null}
-                      <button
-                        type="button"
-                        class="danger small"
-                        aria-label={`Delete topic ${t.name}`}
-                        // the last topic holding prompts has nowhere to move them (the API says 409)
-                        disabled={!canWrite || (held > 0 && others.length === 0)}
-                        onClick={() => remove(t)}
-                      >
-                        Delete
-                      </button>
+                      {deleting === t.topic_id ? (
+                        <fieldset class="inline small" aria-label={`Delete ${t.name}`}>
+                          <label class="inline">
+                            <span>
+                              Move its {held} prompt{held === 1 ? '' : 's'} to
+                            </span>
+                            <select
+                              value={moveTo[t.topic_id] ?? others[0]?.topic_id}
+                              onChange={(e) => setMoveTo({ ...moveTo, [t.topic_id]: (e.currentTarget as HTMLSelectElement).value })}
+                            >
+                              {others.map((o) => (
+                                <option key={o.topic_id} value={o.topic_id}>
+                                  {o.name}
+                                </option>
+                              ))}
+                            </select>
+                          </label>
+                          <button type="button" class="danger small" onClick={() => remove(t)}>
+                            Move and delete
+                          </button>
+                          <button type="button" class="secondary small" onClick={() => setDeleting(null)}>
+                            Cancel
+                          </button>
+                        </fieldset>
+                      ) : (
+                        <button
+                          type="button"
+                          class="danger small"
+                          aria-label={`Delete topic ${t.name}`}
+                          // the last topic holding prompts has nowhere to move them (the API says 409)
+                          disabled={!canWrite || (held > 0 && others.length === 0)}
+                          onClick={() => (held > 0 ? setDeleting(t.topic_id) : remove(t))}
+                        >
+                          Delete
+                        </button>
+                      )}
                     </td>
                   </tr>
                 );
