@@ -153,12 +153,20 @@ function countOccurrences(doc: Doc, tokens: string[]): number {
   return Math.max(n, 1);
 }
 
+/** A name's tally across answers: answers naming it (`count`), total mentions, likeliest spelling and domain. */
+export interface CandidateTally {
+  name: string;
+  domain: string | null;
+  count: number;
+  mentions: number;
+}
+
 /**
- * Ranks names across answers: by the number of answers naming them, then total mentions.
- * A name made of dictionary words ("Folk") counts only if some answer cites a domain
- * carrying it (folk.app).
+ * Tallies names across answers and ranks them: by the number of answers naming them, then
+ * total mentions. A name made of dictionary words ("Folk") counts only if some answer
+ * cites a domain carrying it (folk.app).
  */
-export function rankCandidates(perAnswer: Candidate[][], limit: number, minAnswers: number): Array<{ name: string; domain: string | null; count: number }> {
+export function tallyCandidates(perAnswer: Candidate[][], limit: number, minAnswers: number): CandidateTally[] {
   const agg = new Map<string, { names: Map<string, number>; domains: Map<string, number>; answers: number; total: number; needsDomain: boolean }>();
   for (const cands of perAnswer) {
     for (const c of cands) {
@@ -175,5 +183,10 @@ export function rankCandidates(perAnswer: Candidate[][], limit: number, minAnswe
     .filter((a) => a.answers >= minAnswers && (!a.needsDomain || a.domains.size > 0))
     .sort((x, y) => y.answers - x.answers || y.total - x.total || top(x.names)!.localeCompare(top(y.names)!))
     .slice(0, limit)
-    .map((a) => ({ name: top(a.names)!, domain: top(a.domains), count: a.answers }));
+    .map((a) => ({ name: top(a.names)!, domain: top(a.domains), count: a.answers, mentions: a.total }));
+}
+
+/** tallyCandidates without the mention totals (what the bootstrap's detection returns). */
+export function rankCandidates(perAnswer: Candidate[][], limit: number, minAnswers: number): Array<{ name: string; domain: string | null; count: number }> {
+  return tallyCandidates(perAnswer, limit, minAnswers).map(({ name, domain, count }) => ({ name, domain, count }));
 }

@@ -1,7 +1,7 @@
 import type { Reference } from '../ports/providers/types.js';
 import { compileBrands, isCompiled, type CompiledBrands } from './brands.js';
 import { buildCitations } from './citations.js';
-import { extractCandidates, rankCandidates } from './competitors.js';
+import { extractCandidates, rankCandidates, tallyCandidates, type CandidateTally } from './competitors.js';
 import { parseDoc } from './doc.js';
 import { findMentions } from './mentions.js';
 import { chatPreview } from './preview.js';
@@ -14,6 +14,7 @@ export { chatPreview } from './preview.js';
 export { normalizeUrl } from './urls.js';
 export { vaderCompound } from './vader.js';
 export * from './types.js';
+export type { CandidateTally } from './competitors.js';
 
 /** Analyses one answer with brands compiled beforehand: the fast path for batches. */
 export type Analyzer = (text: string, references?: readonly Reference[]) => Analysis;
@@ -93,4 +94,22 @@ export function detectCompetitors(
     return extractCandidates(doc, cb, buildCitations(doc, a.references ?? [], cb), true);
   });
   return rankCandidates(perAnswer, limit, answers.length >= 3 ? 2 : 1);
+}
+
+/**
+ * Untracked brands that recur in a project's answers (the dashboard's competitor
+ * suggestions): detectCompetitors' rules against every tracked brand of the project,
+ * with each name's mention total beside the answers naming it.
+ */
+export function recurringBrands(
+  answers: ReadonlyArray<{ text: string; references?: readonly Reference[] }>,
+  brands: readonly BrandSpec[] | CompiledBrands,
+  limit = 10,
+): CandidateTally[] {
+  const cb = isCompiled(brands) ? brands : compileBrands(brands);
+  const perAnswer = answers.map((a) => {
+    const doc = parseDoc(a.text ?? '');
+    return extractCandidates(doc, cb, buildCitations(doc, a.references ?? [], cb), true);
+  });
+  return tallyCandidates(perAnswer, limit, answers.length >= 3 ? 2 : 1);
 }

@@ -11,12 +11,24 @@ import { textKey } from '../modules/common.js';
 import { classifyIntent } from '../modules/prompts/intent.js';
 import { activePromptQuota } from '../modules/prompts/service.js';
 import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from '../modules/projects/brands.js';
+import { trackedProviders } from '../modules/projects/service.js';
 import { collectAnswers } from './collect.js';
 import { reanalyseProject } from './reanalyse.js';
 
 /** DECISIONS 3: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
 export const BOOTSTRAP_PROVIDERS: ProviderName[] = ['chatgpt', 'perplexity', 'google_ai_overview'];
 export const DETECTED_COMPETITORS = 5;
+
+/**
+ * The engines the bootstrap asks: those of BOOTSTRAP_PROVIDERS the project tracks, then its
+ * other engines, three at most (the budget of DECISIONS 3): a project that chose other
+ * engines is never asked of one it does not track.
+ */
+export function bootstrapProviders(stored: readonly string[] | null | undefined): ProviderName[] {
+  const tracked = trackedProviders(stored ? [...stored] : null);
+  const first = BOOTSTRAP_PROVIDERS.filter((p) => tracked.includes(p));
+  return [...first, ...tracked.filter((p) => !first.includes(p))].slice(0, BOOTSTRAP_PROVIDERS.length);
+}
 
 /**
  * The bootstrap pipeline of a new project: read the brand's site, write topics and
@@ -41,7 +53,7 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
       `insert into collection_runs (id, project_id, kind, day) values ($1, $2, 'bootstrap', $3) on conflict do nothing`,
       [runId, projectId, day],
     );
-    const providers = BOOTSTRAP_PROVIDERS.filter((p) => p in ctx.ports.providers);
+    const providers = bootstrapProviders(project.providers).filter((p) => p in ctx.ports.providers);
     // One sample each, whatever samples_per_run says: the bootstrap's budget is fixed
     // (DECISIONS 3: 15 credits, 9 on skip_trial); the daily runs take the repeats.
     const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day, sample: 1 })));

@@ -137,6 +137,8 @@ export interface paths {
                         webhook_url: string;
                         language?: string;
                         location?: string;
+                        /** @description Extension: the engines the project tracks (duplicates dropped); default the five of the contract (chatgpt, perplexity, google_ai_overview, gemini, claude). The bootstrap asks those of chatgpt, perplexity and google_ai_overview it tracks, else its first three. */
+                        providers?: components["schemas"]["ProviderNameInput"][];
                     };
                 };
             };
@@ -1448,6 +1450,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/competitors/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Brands that recur in the answers of the window and are not tracked, most named first (extension) */
+        get: {
+            parameters: {
+                query?: {
+                    duration_days?: number;
+                    /** @description YYYY-MM-DD (UTC), inclusive */
+                    date_from?: string;
+                    /** @description YYYY-MM-DD (UTC), inclusive */
+                    date_to?: string;
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                    providers?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    project_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["CompetitorSuggestions"];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/competitors/{competitor_id}": {
         parameters: {
             query?: never;
@@ -1616,6 +1679,66 @@ export interface paths {
                                     [key: string]: components["schemas"]["ProviderMetric"][];
                                 };
                             };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/prompts/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily visibility of every prompt of the project over the window (extension; for sparklines) */
+        get: {
+            parameters: {
+                query?: {
+                    duration_days?: number;
+                    /** @description YYYY-MM-DD (UTC), inclusive */
+                    date_from?: string;
+                    /** @description YYYY-MM-DD (UTC), inclusive */
+                    date_to?: string;
+                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                    providers?: string;
+                };
+                header?: never;
+                path: {
+                    project_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["PromptSeries"];
                         };
                     };
                 };
@@ -3599,6 +3722,26 @@ export interface components {
                 number
             ] | null;
         };
+        CompetitorSuggestions: {
+            /** Format: uuid */
+            project_id: string;
+            period: string;
+            /** @description The answers of the window (over the providers asked for) */
+            answers_in_window: number;
+            /** @description The answers read for suggestions: the newest of the window, at most 2000 */
+            answers_read: number;
+            suggestions: {
+                name: string;
+                /** @description The brand's domain, from the answers' citations; null when no answer cites one */
+                website: string | null;
+                /** @description Answers read that name the brand */
+                answers: number;
+                /** @description Times the brand is named in those answers */
+                mentions: number;
+                /** @description answers as a percent of answers_read, 2 decimals */
+                share_of_answers: number;
+            }[];
+        };
         DomainItem: {
             domain: string;
             domain_type: number;
@@ -3792,6 +3935,20 @@ export interface components {
             country: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        PromptSeries: {
+            /** Format: uuid */
+            project_id: string;
+            /** @description Every day of the window, oldest first (YYYY-MM-DD, UTC) */
+            dates: string[];
+            prompts: {
+                /** Format: uuid */
+                prompt_id: string;
+                /** @description The prompt's visibility of each day over the providers asked for, in percent, aligned to dates; null on a day without responses */
+                visibility: (number | null)[];
+                /** @description The responses each day rests on, aligned to dates */
+                responses: number[];
+            }[];
         };
         ProviderMetric: {
             provider: string;

@@ -77,17 +77,32 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
   return <div ref={host} class="chart" role="img" aria-label={props.title} data-chart={props.title} />;
 }
 
-/** A sparkline as inline SVG (a table row each, too many for canvases). */
-export function Sparkline({ values, label }: { values: Array<number | null>; label: string }) {
-  const pts = values.map((v, i) => (v === null ? null : [i, v] as const)).filter((p): p is readonly [number, number] => p !== null);
-  if (pts.length < 2) return <span class="muted">–</span>;
+/**
+ * A sparkline as inline SVG (a table row each, too many for canvases). `max` fixes the top
+ * of the scale (100 for percentages, so rows compare); days without data are gaps in the
+ * values and skipped by the line. The values ride along in data-values (tests, CSV).
+ */
+export function Sparkline({ values, label, max }: { values: Array<number | null>; label: string; max?: number }) {
+  const pts = values.map((v, i) => (v === null ? null : ([i, v] as const))).filter((p): p is readonly [number, number] => p !== null);
   const w = 80;
   const h = 20;
-  const max = Math.max(...pts.map((p) => p[1]), 1);
-  const d = pts.map(([i, v]) => `${((i / (values.length - 1)) * w).toFixed(1)},${(h - (v / max) * h).toFixed(1)}`).join(' ');
+  const top = max ?? Math.max(...pts.map((p) => p[1]), 1);
+  const x = (i: number) => (values.length > 1 ? (i / (values.length - 1)) * w : w / 2);
+  const y = (v: number) => h - 1 - (Math.min(v, top) / top) * (h - 2);
+  const attrs = { class: 'spark', 'data-sparkline': label, 'data-values': values.map((v) => (v === null ? '' : String(v))).join(',') };
+  if (pts.length === 0) {
+    return (
+      <span {...attrs} class="muted">
+        no answers
+      </span>
+    );
+  }
+  const d = pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const [li, lv] = pts[pts.length - 1];
   return (
-    <svg width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
-      <polyline points={d} fill="none" stroke="#1f5fbf" stroke-width="1.5" />
+    <svg {...attrs} width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
+      {pts.length > 1 ? <polyline points={d} fill="none" stroke="#1f5fbf" stroke-width="1.5" /> : null}
+      <circle cx={x(li).toFixed(1)} cy={y(lv).toFixed(1)} r="1.8" fill="#1f5fbf" />
     </svg>
   );
 }

@@ -2,6 +2,7 @@ import { diffWordsWithSpace } from 'diff';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from './api';
+import { PROVIDERS, PROVIDER_NAMES } from './window';
 
 // Shared pieces: loading, empty and error states (a 429 says when to retry), form fields
 // with labels, and figures with their 95% interval.
@@ -162,3 +163,24 @@ export function OutLink({ href, children }: { href: string; children?: Component
     </a>
   );
 }
+
+/**
+ * The engines a project tracks, as checkboxes named `providers` (read with
+ * FormData.getAll): every engine the API knows, the chosen ones checked.
+ */
+export function EngineChoice(props: { checked: readonly string[]; legend?: string }) {
+  return (
+    <fieldset class="providers engines" aria-label={props.legend ?? 'Engines tracked'}>
+      <legend>{props.legend ?? 'Engines tracked'}</legend>
+      {PROVIDERS.map((p) => (
+        <label key={p} class="check">
+          <input type="checkbox" name="providers" value={p} defaultChecked={props.checked.includes(p)} />
+          {PROVIDER_NAMES[p]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The engines ticked in a form with an EngineChoice. */
+export const enginesOf = (f: FormData): string[] => f.getAll('providers').map(String);

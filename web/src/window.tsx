@@ -4,13 +4,19 @@ import { setQuery, useLocation } from './router';
 // The view's window and providers live in the URL (?days=30&providers=chatgpt,claude or
 // ?from=2026-01-01&to=2026-01-31), so a copied link shows the same view.
 
-export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
+/** Every engine the API knows (src/ports/providers/types.ts): the five of the contract, then the extensions. */
+export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude', 'google_ai_mode', 'grok', 'copilot'] as const;
+/** What a new project tracks unless the user chooses: the five of the contract. */
+export const DEFAULT_PROVIDERS: readonly string[] = PROVIDERS.slice(0, 5);
 export const PROVIDER_NAMES: Record<string, string> = {
   chatgpt: 'ChatGPT',
   perplexity: 'Perplexity',
   google_ai_overview: 'Google AI Overviews',
   gemini: 'Gemini',
   claude: 'Claude',
+  google_ai_mode: 'Google AI Mode',
+  grok: 'Grok',
+  copilot: 'Copilot',
 };
 const DAY = 86_400_000;
 const day = (t: number) => new Date(t).toISOString().slice(0, 10);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { envA, envB } from '../envelope.js';
+import { ProvidersList } from '../projects/schema.js';
+import { CONTRACT_PROVIDERS } from '../../ports/providers/types.js';
 
 const EMAIL = 'A valid email is required';
 
@@ -57,6 +59,9 @@ export const CreateProjectBody = z.strictObject({
   webhook_url: validUrl('webhook_url'),
   language: z.string().trim().min(2).max(35).optional(),
   location: z.string().trim().min(2).max(35).optional(),
+  providers: ProvidersList.optional().meta({
+    description: `Extension: the engines the project tracks (duplicates dropped); default the five of the contract (${CONTRACT_PROVIDERS.join(', ')}). The bootstrap asks those of chatgpt, perplexity and google_ai_overview it tracks, else its first three.`,
+  }),
 });
 
 export const ProjectAccepted = envB(z.object({ project_id: z.uuid(), status: z.literal('initializing') })).meta({

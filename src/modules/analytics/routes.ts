@@ -6,6 +6,7 @@ import { cachedRead } from '../../http/cached-read.js';
 import { ProjectParams } from '../common.js';
 import * as pa from './prompt-analytics.js';
 import * as pj from './project-analytics.js';
+import { promptSeries } from './prompt-series.js';
 import * as s from './schema.js';
 import { resolveWindow, WindowQuery } from './window.js';
 
@@ -21,6 +22,23 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
+  );
+
+  app.get(
+    '/projects/:project_id/prompts/series',
+    {
+      schema: {
+        tags,
+        summary: 'Daily visibility of every prompt of the project over the window (extension; for sparklines)',
+        params: ProjectParams,
+        querystring: WindowQuery,
+        response: { 200: s.PromptSeries, ...errs },
+      },
+    },
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await promptSeries(ctxOf(req), req.params.project_id, w)));
     },
   );
 

@@ -160,3 +160,21 @@ export const Visibility = envA(
     ),
   }),
 );
+
+export const PromptSeries = envA(
+  z
+    .object({
+      project_id: z.uuid(),
+      dates: z.array(z.string()).meta({ description: 'Every day of the window, oldest first (YYYY-MM-DD, UTC)' }),
+      prompts: z.array(
+        z.object({
+          prompt_id: z.uuid(),
+          visibility: z
+            .array(z.number().nullable())
+            .meta({ description: "The prompt's visibility of each day over the providers asked for, in percent, aligned to dates; null on a day without responses" }),
+          responses: z.array(z.number().int()).meta({ description: 'The responses each day rests on, aligned to dates' }),
+        }),
+      ),
+    })
+    .meta({ id: 'PromptSeries' }),
+);

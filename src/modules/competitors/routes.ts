@@ -8,6 +8,7 @@ import { competitorsWithMetrics } from '../analytics/project-analytics.js';
 import { resolveWindow, WindowQuery } from '../analytics/window.js';
 import * as s from './schema.js';
 import * as svc from './service.js';
+import { competitorSuggestions } from './suggestions.js';
 
 export default async function competitorRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -27,6 +28,24 @@ export default async function competitorRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await competitorsWithMetrics(ctxOf(req), req.params.project_id, w)));
+    },
+  );
+
+  app.get(
+    '/projects/:project_id/competitors/suggestions',
+    {
+      schema: {
+        tags,
+        summary: 'Brands that recur in the answers of the window and are not tracked, most named first (extension)',
+        params: ProjectParams,
+        querystring: s.SuggestionsQuery,
+        response: { 200: s.CompetitorSuggestionsEnvelope, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const { limit, ...window } = req.query;
+      const w = resolveWindow(window);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await competitorSuggestions(ctxOf(req), req.params.project_id, w, limit)));
     },
   );
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envA, envB } from '../envelope.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import { Ci, UncertaintyShape, Uuid } from '../common.js';
+import { WindowQueryShape } from '../analytics/window.js';
 
 const ALIASES_OUT =
   "Extension: other names of the competitor, matched in answers like its name (the own brand's record shows the project's brand_aliases)";
@@ -87,3 +88,33 @@ export const CompetitorsCreatedEnvelope = envB(
   z.object({ projectId: z.uuid(), created: z.number().int(), competitors: z.array(CompetitorCreated) }),
 );
 export const CompetitorDeletedEnvelope = envB(z.object({ competitorId: z.uuid(), message: z.string() }));
+
+export const SuggestionsQuery = z.strictObject({
+  ...WindowQueryShape,
+  limit: z.coerce
+    .number({ error: 'limit must be an integer from 1 to 50' })
+    .int('limit must be an integer from 1 to 50')
+    .min(1, 'limit must be an integer from 1 to 50')
+    .max(50, 'limit must be an integer from 1 to 50')
+    .default(10),
+});
+
+export const CompetitorSuggestionsEnvelope = envA(
+  z
+    .object({
+      project_id: z.uuid(),
+      period: z.string(),
+      answers_in_window: z.number().int().meta({ description: 'The answers of the window (over the providers asked for)' }),
+      answers_read: z.number().int().meta({ description: 'The answers read for suggestions: the newest of the window, at most 2000' }),
+      suggestions: z.array(
+        z.object({
+          name: z.string(),
+          website: z.string().nullable().meta({ description: "The brand's domain, from the answers' citations; null when no answer cites one" }),
+          answers: z.number().int().meta({ description: 'Answers read that name the brand' }),
+          mentions: z.number().int().meta({ description: 'Times the brand is named in those answers' }),
+          share_of_answers: z.number().meta({ description: 'answers as a percent of answers_read, 2 decimals' }),
+        }),
+      ),
+    })
+    .meta({ id: 'CompetitorSuggestions' }),
+);

@@ -9,6 +9,12 @@ export const ProviderNameSchema = z
   .enum(PROVIDERS, { error: `providers[] must be one of ${PROVIDERS.join(', ')}` })
   .meta({ id: 'ProviderName', description: `An answer engine: ${ENGINES}` });
 
+/** A project's engines (POST /account/projects and PATCH /projects/{id}, extension field). */
+export const ProvidersList = z
+  .array(ProviderNameSchema, { error: 'providers must be an array of provider names' })
+  .min(1, 'providers must name at least one engine')
+  .max(PROVIDERS.length, `providers must name at most ${PROVIDERS.length} engines`);
+
 export const Project = z
   .object({
     id: z.uuid(),
@@ -67,12 +73,7 @@ export const PatchProjectBody = z.strictObject({
     .optional(),
   location: z.string().trim().min(2).max(35).nullable().optional(),
   language: z.string().trim().min(2).max(35).nullable().optional(),
-  providers: z
-    .array(ProviderNameSchema, { error: 'providers must be an array of provider names' })
-    .min(1, 'providers must name at least one engine')
-    .max(PROVIDERS.length, `providers must name at most ${PROVIDERS.length} engines`)
-    .optional()
-    .meta({ description: 'The engines the project tracks from its next run (replaces the list); answers already stored stay' }),
+  providers: ProvidersList.optional().meta({ description: 'The engines the project tracks from its next run (replaces the list); answers already stored stay' }),
   samples_per_run: z
     .int({ error: 'samples_per_run must be an integer from 1 to 5' })
     .min(1, 'samples_per_run must be an integer from 1 to 5')

@@ -97,6 +97,8 @@ export interface CreateProjectInput {
   webhook_url: string;
   language?: string;
   location?: string;
+  /** Extension: the engines to track; absent = the five of the contract. */
+  providers?: string[];
 }
 
 /** Creates the project and enqueues its bootstrap in the same transaction. */
@@ -116,8 +118,8 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
     }
     const website = new URL(input.brand_url).toString();
     const { rows } = await tx.query<{ id: string }>(
-      `insert into projects (team_id, name, brand_name, website_url, domain, location, language, webhook_url, status)
-       values ($1, $2, $2, $3, $4, $5, $6, $7, 'initializing') returning id`,
+      `insert into projects (team_id, name, brand_name, website_url, domain, location, language, webhook_url, providers, status)
+       values ($1, $2, $2, $3, $4, $5, $6, $7, $8::jsonb, 'initializing') returning id`,
       [
         ctx.auth.teamId,
         input.brand_name,
@@ -126,6 +128,7 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
         input.location?.toUpperCase() ?? null,
         input.language?.toLowerCase() ?? null,
         input.webhook_url,
+        JSON.stringify(input.providers ? trackedProviders(input.providers) : []),
       ],
     );
     const projectId = rows[0].id;

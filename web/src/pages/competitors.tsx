@@ -5,6 +5,7 @@ import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, ci, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import type { Competitor } from './overview';
+import { Suggestions } from './suggestions';
 
 export function Competitors({ projectId }: { projectId: string }) {
   const w = useWindow();
@@ -108,6 +109,7 @@ export function Competitors({ projectId }: { projectId: string }) {
           </div>
         ) : null}
       </Section>
+      <Suggestions projectId={projectId} onAdded={() => qc.invalidateQueries({ queryKey: ['competitors', projectId] })} />
       <Section title="Add a competitor">
         <form onSubmit={add} class="grid-form" aria-label="Add a competitor">
           <fieldset disabled={!canWrite}>

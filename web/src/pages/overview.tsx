@@ -4,7 +4,7 @@ import { get } from '../api';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { Empty, ErrorBox, Kpi, Loading, Section, ci, fmt } from '../ui';
-import { PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
+import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
 import type { ProjectDetail } from './projects';
 
 type Ci = [number, number] | null;
@@ -42,7 +42,8 @@ export function Overview({ projectId }: { projectId: string }) {
   const now = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => competitorsOf(projectId, w.query) });
   const prev = useQuery({ queryKey: ['competitors', projectId, w.prevQuery], queryFn: () => competitorsOf(projectId, w.prevQuery) });
   const vis = useQuery({ queryKey: ['visibility', projectId, w.query], queryFn: () => get<Visibility>(`/projects/${projectId}/visibility${w.query}`) });
-  const shown = w.providers.length ? w.providers : [...PROVIDERS];
+  // No filter: the engines the project tracks (not every engine the API knows).
+  const shown = w.providers.length ? w.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
   const perProvider = useQueries({
     queries: shown.map((p) => ({
       // After the figures and the chart: the breakdown never delays the first drawing.

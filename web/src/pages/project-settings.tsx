@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { data, get } from '../api';
 import { navigate } from '../router';
 import { useCanWrite } from '../session';
-import { ErrorBox, Field, Loading, Section } from '../ui';
+import { EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
+import { DEFAULT_PROVIDERS } from '../window';
 import type { ProjectDetail } from './projects';
 
 export function ProjectSettings({ projectId }: { projectId: string }) {
@@ -36,6 +37,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       language: text('language') || null,
       location: text('location') || null,
       samples_per_run: Number(text('samples_per_run') || 1),
+      providers: enginesOf(f),
     });
   };
   return (
@@ -45,7 +47,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       <ErrorBox error={q.error} />
       {p ? (
         <Section title="Brand and market">
-          <form onSubmit={submit} class="grid-form" aria-label="Project settings" key={p.id + p.name + p.brand_aliases.join()}>
+          <form onSubmit={submit} class="grid-form" aria-label="Project settings" key={p.id + p.name + p.brand_aliases.join() + (p.providers ?? []).join()}>
             <fieldset disabled={!canWrite}>
               <Field label="Project name">
                 <input name="name" defaultValue={p.name} required maxLength={200} />
@@ -68,6 +70,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
               <Field label="Samples per run" hint="Answers per prompt, provider and day (the plan sets the maximum).">
                 <input name="samples_per_run" type="number" min={1} max={5} defaultValue={String(p.samples_per_run ?? 1)} />
               </Field>
+              <EngineChoice checked={p.providers ?? DEFAULT_PROVIDERS} legend="Engines tracked" />
               <button type="submit" disabled={save.isPending}>
                 Save
               </button>

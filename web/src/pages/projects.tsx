@@ -4,7 +4,8 @@ import { data, get } from '../api';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Empty, EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
+import { DEFAULT_PROVIDERS } from '../window';
 
 export interface Project {
   id: string;
@@ -20,6 +21,8 @@ export interface ProjectDetail extends Project {
   bootstrap_status: 'initializing' | 'completed' | 'error';
   bootstrap_error: string | null;
   samples_per_run?: number;
+  /** The engines the project tracks (extension field). */
+  providers?: string[];
 }
 
 export function ProjectList() {
@@ -82,7 +85,7 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
   const canWrite = useCanWrite();
   const qc = useQueryClient();
   const create = useMutation({
-    mutationFn: (body: Record<string, string>) => data<{ project_id: string }>('POST', '/account/projects', body),
+    mutationFn: (body: Record<string, unknown>) => data<{ project_id: string }>('POST', '/account/projects', body),
     onSuccess: (r) => {
       onCreated(r.project_id);
       void qc.invalidateQueries({ queryKey: ['projects'] });
@@ -91,7 +94,7 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
   const submit = (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
-    const body: Record<string, string> = {};
+    const body: Record<string, unknown> = { providers: enginesOf(f) };
     for (const k of ['brand_name', 'brand_url', 'webhook_url', 'language', 'location']) {
       const v = String(f.get(k) ?? '').trim();
       if (v) body[k] = v;
@@ -118,6 +121,7 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
           <Field label="Location">
             <input name="location" placeholder="United States" />
           </Field>
+          <EngineChoice checked={DEFAULT_PROVIDERS} />
           <button type="submit" disabled={create.isPending}>
             Create project
           </button>

@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import { Sparkline } from '../chart';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
+import { type Topic, Topics } from './topics';
 
 interface Prompt {
   id: string;
@@ -18,9 +20,9 @@ interface Prompt {
   position: number | null;
   trend: 'up' | 'down' | 'stable' | null;
 }
-interface Topic {
-  topic_id: string;
-  name: string;
+interface Series {
+  dates: string[];
+  prompts: Array<{ prompt_id: string; visibility: Array<number | null>; responses: number[] }>;
 }
 type SortKey = 'content' | 'topic' | 'prompt_type' | 'visibility' | 'position' | 'sentiment';
 
@@ -30,6 +32,15 @@ export function Prompts({ projectId }: { projectId: string }) {
   const canWrite = useCanWrite();
   const list = useQuery({ queryKey: ['prompts', projectId, w.query], queryFn: () => get<{ prompts: Prompt[] }>(`/projects/${projectId}/prompts${w.query}`) });
   const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => get<Topic[]>(`/projects/${projectId}/topics`) });
+  // One request for every prompt's daily visibility (the sparklines), after the table.
+  const series = useQuery({
+    queryKey: ['prompts', projectId, 'series', w.query],
+    queryFn: () => get<Series>(`/projects/${projectId}/prompts/series${w.query}`),
+    enabled: !!list.data,
+  });
+  const seriesOf = new Map((series.data?.prompts ?? []).map((s) => [s.prompt_id, s]));
+  const counts = new Map<string, number>();
+  for (const p of list.data?.prompts ?? []) if (p.topic_id) counts.set(p.topic_id, (counts.get(p.topic_id) ?? 0) + 1);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'visibility', desc: true });
   const [filter, setFilter] = useState({ text: '', topic: '', type: '' });
   const refresh = () => qc.invalidateQueries({ queryKey: ['prompts', projectId] });
@@ -70,8 +81,10 @@ export function Prompts({ projectId }: { projectId: string }) {
         actions={
           <CsvButton
             filename="prompts.csv"
-            header={['id', 'content', 'topic', 'prompt_type', 'visibility', 'position', 'sentiment', 'trend']}
-            rows={() => rows.map((p) => [p.id, p.content, topicName(p.topic_id), p.prompt_type, p.visibility, p.position, p.sentiment, p.trend])}
+            header={['id', 'content', 'topic', 'prompt_type', 'visibility', 'position', 'sentiment', 'trend', 'daily_visibility']}
+            rows={() =>
+              rows.map((p) => [p.id, p.content, topicName(p.topic_id), p.prompt_type, p.visibility, p.position, p.sentiment, p.trend, seriesOf.get(p.id)?.visibility.map((v) => v ?? '').join(' ')])
+            }
           />
         }
       >
@@ -104,6 +117,7 @@ export function Prompts({ projectId }: { projectId: string }) {
         {list.isPending ? <Loading /> : null}
         <ErrorBox error={list.error} />
         <ErrorBox error={write.error} />
+        <ErrorBox error={series.error} />
         {list.data && rows.length === 0 ? <Empty>No prompt matches.</Empty> : null}
         {rows.length ? (
           <div class="table-wrap">
@@ -114,6 +128,9 @@ export function Prompts({ projectId }: { projectId: string }) {
                   {th('topic', 'Topic')}
                   {th('prompt_type', 'Type')}
                   {th('visibility', 'Visibility')}
+                  <th scope="col" title={series.data ? `${series.data.dates[0]} to ${series.data.dates[series.data.dates.length - 1]}, 0–100%` : undefined}>
+                    Daily visibility
+                  </th>
                   {th('position', 'Position')}
                   {th('sentiment', 'Sentiment')}
                   <th scope="col">Actions</th>
@@ -125,10 +142,34 @@ export function Prompts({ projectId }: { projectId: string }) {
                     <td>
                       <Link href={`/projects/${projectId}/prompts/${p.id}${location.search}`}>{p.content}</Link>
                     </td>
-                    <td>{topicName(p.topic_id)}</td>
+                    <td>
+                      <select
+                        aria-label={`Topic of ${p.content}`}
+                        value={p.topic_id ?? ''}
+                        disabled={!canWrite || write.isPending}
+                        onChange={(e) => {
+                          const topicId = (e.currentTarget as HTMLSelectElement).value;
+                          if (topicId && topicId !== p.topic_id) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { topicId } });
+                        }}
+                      >
+                        {p.topic_id ? null : <option value="">–</option>}
+                        {topics.data?.map((t) => (
+                          <option key={t.topic_id} value={t.topic_id}>
+                            {t.name}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
                     <td>{p.prompt_type}</td>
                     <td>
                       {fmt(p.visibility)}% {p.trend === 'up' ? '↑' : p.trend === 'down' ? '↓' : ''}
+                    </td>
+                    <td>
+                      {seriesOf.get(p.id) ? (
+                        <Sparkline values={seriesOf.get(p.id)!.visibility} label={`Daily visibility of ${p.content}`} max={100} />
+                      ) : series.isPending ? (
+                        <span class="muted">…</span>
+                      ) : null}
                     </td>
                     <td>{fmt(p.position)}</td>
                     <td>{fmt(p.sentiment, 0)}</td>
@@ -168,6 +209,7 @@ export function Prompts({ projectId }: { projectId: string }) {
           </div>
         ) : null}
       </Section>
+      <Topics projectId={projectId} topics={topics.data ?? []} counts={counts} />
       <Section title="Add prompts">
         <form onSubmit={add} aria-label="Add prompts">
           <fieldset disabled={!canWrite}>
