@@ -15,13 +15,13 @@ const W = `date_from=${E1}&date_to=${E3}`;
 /** The tools issue 14 names; the read ones are those a viewer key lists. */
 export const ALL_TOOLS = [
   'list_projects', 'get_project', 'create_project', 'list_topics', 'list_prompts', 'create_prompts', 'update_prompt', 'delete_prompt',
-  'list_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
-  'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'create_action', 'transition_action', 'recommend_actions',
+  'list_competitors', 'suggest_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
+  'get_prompt_series', 'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'create_action', 'transition_action', 'recommend_actions',
   'get_recommendation_task', 'enrich_content', 'execute_action', 'get_workflow', 'respond_to_checkpoint', 'list_webhooks',
 ];
 export const READ_TOOLS = [
-  'list_projects', 'get_project', 'list_topics', 'list_prompts', 'list_competitors', 'get_overview', 'get_visibility', 'get_prompt_analytics',
-  'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_recommendation_task', 'get_workflow', 'list_webhooks',
+  'list_projects', 'get_project', 'list_topics', 'list_prompts', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
+  'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_recommendation_task', 'get_workflow', 'list_webhooks',
 ];
 
 export interface Seeded {
@@ -102,6 +102,8 @@ export function readCases(s: Seeded): Array<[tool: string, args: Record<string, 
     ['list_topics', { project_id: s.pid }, ['GET', `${p}/topics`]],
     ['list_prompts', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/prompts?${W}`]],
     ['list_competitors', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/competitors?${W}`]],
+    ['suggest_competitors', { project_id: s.pid, ...WINDOW, limit: 5 }, ['GET', `${p}/competitors/suggestions?${W}&limit=5`]],
+    ['get_prompt_series', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/prompts/series?${W}`]],
     ['get_overview', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/overview?${W}`]],
     ['get_visibility', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/visibility?${W}`]],
     ['get_prompt_analytics', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/analytics?${W}`]],

@@ -21,7 +21,7 @@ Figures are percentages 0-100 with 95% intervals; windows are whole UTC days (de
 
 - Streamable HTTP: POST /mcp with X-API-Key: <key> or Authorization: Bearer <key>. Stateless: no session id, every request stands alone.
 - stdio: \`sightline mcp\` with SIGHTLINE_URL (this server's address) and SIGHTLINE_API_KEY.
-- Tools: list_projects, get_project, create_project, list_topics, list_prompts, create_prompts, update_prompt, delete_prompt, list_competitors, add_competitors, update_competitor, remove_competitor, get_overview, get_visibility, get_prompt_analytics, list_chats, list_sources, get_sources_analytics, list_actions, create_action, transition_action, recommend_actions, get_recommendation_task, enrich_content, execute_action, get_workflow, respond_to_checkpoint, list_webhooks. A viewer key lists the read tools only.
+- Tools: list_projects, get_project, create_project, list_topics, list_prompts, create_prompts, update_prompt, delete_prompt, list_competitors, suggest_competitors, add_competitors, update_competitor, remove_competitor, get_overview, get_visibility, get_prompt_analytics, get_prompt_series, list_chats, list_sources, get_sources_analytics, list_actions, create_action, transition_action, recommend_actions, get_recommendation_task, enrich_content, execute_action, get_workflow, respond_to_checkpoint, list_webhooks. A viewer key lists the read tools only.
 - Each result: structuredContent is the REST response body of the same call; the text is a one-line summary. Errors are tool results with isError and REST's detail text.
 - Resources: sightline://projects/{id} (project summary, last 30 days). Prompt: weekly_visibility_report.
 - Same scopes, rate limits (each tool call counts as one request) and credits as REST.

@@ -2,9 +2,11 @@ import type { RequestContext } from '../context.js';
 import { ProjectParams } from '../modules/common.js';
 import { a, b } from '../modules/envelope.js';
 import * as competitors from '../modules/competitors/service.js';
+import { competitorSuggestions } from '../modules/competitors/suggestions.js';
 import * as cs from '../modules/competitors/schema.js';
 import { competitorsWithMetrics, overview, visibilitySeries } from '../modules/analytics/project-analytics.js';
 import { promptAnalytics, promptChats } from '../modules/analytics/prompt-analytics.js';
+import { promptSeries } from '../modules/analytics/prompt-series.js';
 import * as as from '../modules/analytics/schema.js';
 import { resolveWindow, WindowQuery, type Window } from '../modules/analytics/window.js';
 import * as sources from '../modules/sources/service.js';
@@ -38,6 +40,26 @@ export const competitorTools = [
       `${plural(data.total_active, 'brand')} tracked:${data.active_competitors
         .map((c) => `\n- ${c.name}${c.is_own_brand ? ' (own brand)' : ''}: share of voice ${pct(c.metrics?.share_of_voice)}, visibility ${pct(c.metrics?.visibility)}`)
         .join('')}`,
+  }),
+  tool({
+    name: 'suggest_competitors',
+    title: 'Suggest competitors',
+    description: `Brands that recur in the answers of the window but are not tracked, most named first: answers (answers naming the brand), mentions, share_of_answers (percent of the answers read), website (a domain from the citations, or null). Reads the newest 2000 answers of the window. limit: 1-50, default 10. Add one with add_competitors. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    query: cs.SuggestionsQuery,
+    output: cs.CompetitorSuggestionsEnvelope,
+    run: async (ctx, { params, query }) => {
+      const { limit, ...window } = query;
+      return a(await competitorSuggestions(ctx, params.project_id, resolveWindow(window), limit));
+    },
+    summary: ({ data }) =>
+      data.suggestions.length === 0
+        ? `No untracked brand recurs in ${plural(data.answers_read, 'answer')} of ${data.period}.`
+        : `${plural(data.suggestions.length, 'untracked brand')} in ${plural(data.answers_read, 'answer')} of ${data.period}:${data.suggestions
+            .map((x) => `\n- ${x.name}${x.website ? ` (${x.website})` : ''}: in ${pct(x.share_of_answers)} of answers`)
+            .join('')}`,
   }),
   tool({
     name: 'add_competitors',
@@ -116,6 +138,21 @@ export const analyticsTools = [
     output: as.PromptAnalytics,
     run: async (ctx, { params, query }) => a(await promptAnalytics(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) => `"${data.prompt_content}": ${plural(Object.keys(data.visibility_chart).length, 'day')} with answers, sentiment ${data.sentiment ?? 'n/a'}.`,
+  }),
+  tool({
+    name: 'get_prompt_series',
+    title: 'Daily visibility of every prompt',
+    description: `Every prompt of the project with its visibility of each day (percent of the day's answers naming the brand, null on a day without answers) and the answers each value rests on, aligned to dates: one call for all prompts, to see which ones move. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    query: WindowQuery,
+    output: as.PromptSeries,
+    run: async (ctx, { params, query }) => a(await promptSeries(ctx, params.project_id, resolveWindow(query))),
+    summary: ({ data }) => {
+      const answered = data.prompts.filter((p) => p.responses.some((n) => n > 0)).length;
+      return `${plural(data.prompts.length, 'prompt')} over ${plural(data.dates.length, 'day')}; ${answered} with answers.`;
+    },
   }),
   tool({
     name: 'list_chats',
