@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { planOf } from '../../lib/plans.js';
 import { utcMonth } from '../../lib/time.js';
-import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors.js';
+import { AppError, Conflict, Forbidden, Unauthorized, isUnavailableError } from '../../lib/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { users } from '../../store/schema.js';
 import { isUniqueViolation } from '../common.js';
@@ -19,6 +19,7 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
         `insert into users (team_id, email, password_hash, role) values ($1, $2, $3, 'admin') returning id`,
         [teamId, input.email, passwordHash],
       );
+      await tx.query(`insert into team_members (team_id, user_id, role) values ($1, $2, 'admin')`, [teamId, user.rows[0].id]);
       return { user_id: user.rows[0].id, team_id: teamId, email: input.email, password };
     });
   } catch (err) {
@@ -39,10 +40,18 @@ export async function getAccountKey(ctx: ServiceContext, input: { email: string;
     // Same work whether or not the user exists, so timing does not reveal accounts.
     const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !ok) throw new Unauthorized('Invalid email or password');
-    const existing = await findActiveAdminKey(ctx, user.teamId);
+    // The admin key goes only to an admin of the team: the account's own team while they
+    // still administer it, else the first team they administer. A viewer gets none.
+    const { rows } = await ctx.store.query<{ team_id: string }>(
+      `select team_id from team_members where user_id = $1 and role = 'admin' order by (team_id = $2) desc, created_at limit 1`,
+      [user.id, user.teamId],
+    );
+    const teamId = rows[0]?.team_id;
+    if (!teamId) throw new Forbidden('Only a team admin gets the account API key; ask an admin of your team for a key');
+    const existing = await findActiveAdminKey(ctx, teamId);
     if (existing) return existing;
-    const created = await createKey(ctx, user.teamId, { scope: 'admin', name: 'Account key', userId: user.id });
-    return { api_key: created.api_key, team_id: user.teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
+    const created = await createKey(ctx, teamId, { scope: 'admin', name: 'Account key', userId: user.id });
+    return { api_key: created.api_key, team_id: teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
   } catch (err) {
     if (err instanceof AppError) throw err;
     ctx.log.error({ err }, 'account key retrieval failed');
