@@ -709,7 +709,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["Team"];
+                            data: components["schemas"]["TeamSummary"];
                         };
                     };
                 };
@@ -756,7 +756,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["Member"][];
+                            data: components["schemas"]["TeamMember"][];
                         };
                     };
                 };
@@ -860,7 +860,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["Member"];
+                            data: components["schemas"]["TeamMember"];
                         };
                     };
                 };
@@ -907,7 +907,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["Invitation"][];
+                            data: components["schemas"]["TeamInvitation"][];
                         };
                     };
                 };
@@ -4425,19 +4425,6 @@ export interface components {
             code?: "invalid_request" | "unauthorized" | "forbidden" | "read_only_key" | "csrf_failed" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "prompt_quota_reached" | "competitor_limit_reached" | "project_limit_reached" | "internal_error" | "upstream_failed" | "unavailable";
             request_id?: string;
         };
-        Invitation: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            /** @enum {string} */
-            role: "admin" | "viewer";
-            /** @description Email of the admin who invited, null when made with an API key */
-            invited_by: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
         Job: {
             /** Format: uuid */
             job_id: string;
@@ -4449,16 +4436,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             completed_at: string | null;
-        };
-        Member: {
-            /** Format: uuid */
-            user_id: string;
-            email: string;
-            /** @enum {string} */
-            role: "admin" | "viewer";
-            /** Format: date-time */
-            joined_at: string;
-            is_you: boolean;
         };
         OverviewItem: {
             /** Format: uuid */
@@ -4697,6 +4674,39 @@ export interface components {
             reference_count: number;
         };
         Team: {
+            /** Format: uuid */
+            team_id: string;
+            plan: string;
+            rate_limit_tier: string;
+            monthly_credits: number;
+            credits_used: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TeamInvitation: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "viewer";
+            /** @description Email of the admin who invited, null when made with an API key */
+            invited_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        TeamMember: {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "viewer";
+            /** Format: date-time */
+            joined_at: string;
+            is_you: boolean;
+        };
+        TeamSummary: {
             /** Format: uuid */
             team_id: string;
             plan: string;

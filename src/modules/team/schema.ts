@@ -19,7 +19,7 @@ export const Team = z
     pending_invitations: z.number().int(),
     your_role: Role.nullable().meta({ description: "The signed-in person's role; null for a call made with an API key" }),
   })
-  .meta({ id: 'Team' });
+  .meta({ id: 'TeamSummary' });
 export const TeamEnvelope = envA(Team);
 
 export const Member = z
@@ -30,7 +30,7 @@ export const Member = z
     joined_at: IsoDate,
     is_you: z.boolean(),
   })
-  .meta({ id: 'Member' });
+  .meta({ id: 'TeamMember' });
 export const MemberEnvelope = envA(Member);
 export const MemberListEnvelope = envA(z.array(Member));
 export const MemberParams = z.strictObject({ user_id: z.uuid({ error: 'user_id must be a UUID' }) });
@@ -50,7 +50,7 @@ export const Invitation = z
     created_at: IsoDate,
     expires_at: IsoDate,
   })
-  .meta({ id: 'Invitation' });
+  .meta({ id: 'TeamInvitation' });
 export const InvitationListEnvelope = envA(z.array(Invitation));
 export const InvitationCreatedEnvelope = envA(
   Invitation.extend({
