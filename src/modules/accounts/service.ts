@@ -6,9 +6,16 @@ import { AppError, Conflict, Forbidden, Unauthorized, isUnavailableError } from 
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { users } from '../../store/schema.js';
 import { isUniqueViolation } from '../common.js';
+import { recordAudit } from '../audit/service.js';
 import { createKey, findActiveAdminKey } from '../keys/service.js';
 
-export async function createAccount(ctx: ServiceContext, input: { email: string }) {
+/** Where a call without a key came from, for the audit log. */
+export interface Origin {
+  ip: string;
+  requestId: string;
+}
+
+export async function createAccount(ctx: ServiceContext, input: { email: string }, origin?: Origin) {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   try {
@@ -20,7 +27,9 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
         [teamId, input.email, passwordHash],
       );
       await tx.query(`insert into team_members (team_id, user_id, role) values ($1, $2, 'admin')`, [teamId, user.rows[0].id]);
-      return { user_id: user.rows[0].id, team_id: teamId, email: input.email, password };
+      const userId = user.rows[0].id;
+      await recordAudit({ store: tx }, { teamId, actorUserId: userId, actorLabel: input.email, action: 'account.create', targetType: 'user', targetId: userId, ...originOf(origin) });
+      return { user_id: userId, team_id: teamId, email: input.email, password };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_key')) {
@@ -34,7 +43,7 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
  * The account's active admin key, or a new one (standard tier, one year) when it has
  * none. Any store failure here is the spec's 500 "Authentication service unavailable".
  */
-export async function getAccountKey(ctx: ServiceContext, input: { email: string; password: string }) {
+export async function getAccountKey(ctx: ServiceContext, input: { email: string; password: string }, origin?: Origin) {
   try {
     const [user] = await ctx.store.db.select().from(users).where(eq(users.email, input.email)).limit(1);
     // Same work whether or not the user exists, so timing does not reveal accounts.
@@ -51,6 +60,7 @@ export async function getAccountKey(ctx: ServiceContext, input: { email: string;
     const existing = await findActiveAdminKey(ctx, teamId);
     if (existing) return existing;
     const created = await createKey(ctx, teamId, { scope: 'admin', name: 'Account key', userId: user.id });
+    await recordAudit(ctx, { teamId, actorUserId: user.id, actorLabel: user.email, action: 'key.create', targetType: 'key', targetId: created.id, ...originOf(origin) });
     return { api_key: created.api_key, team_id: teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -59,6 +69,8 @@ export async function getAccountKey(ctx: ServiceContext, input: { email: string;
     throw err;
   }
 }
+
+const originOf = (o?: Origin) => ({ ip: o?.ip ?? null, requestId: o?.requestId ?? null });
 
 const DUMMY_HASH =
   'scrypt$16384$8$1$c2lnaHRsaW5lLWR1bW15$YQ1Y4Kx7mX3lV8b5nY2b3n4x5c6v7b8n9m0a1s2d3f4=';

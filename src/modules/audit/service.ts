@@ -1,4 +1,5 @@
 import type { RequestContext, ServiceContext } from '../../context.js';
+import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
 
 /** Audit entries are kept this long, then removed by the daily retention job. */
@@ -21,7 +22,7 @@ export interface AuditEntry {
   requestId?: string | null;
 }
 
-async function labelOf(ctx: Pick<ServiceContext, 'store'>, e: AuditEntry): Promise<string> {
+async function labelOf(ctx: { store: Tx }, e: AuditEntry): Promise<string> {
   if (e.actorLabel) return e.actorLabel;
   if (e.actorUserId) {
     const { rows } = await ctx.store.query<{ email: string }>('select email from users where id = $1', [e.actorUserId]);
@@ -34,7 +35,7 @@ async function labelOf(ctx: Pick<ServiceContext, 'store'>, e: AuditEntry): Promi
   return 'unknown';
 }
 
-export async function recordAudit(ctx: Pick<ServiceContext, 'store'>, e: AuditEntry): Promise<void> {
+export async function recordAudit(ctx: { store: Tx }, e: AuditEntry): Promise<void> {
   await ctx.store.query(
     `insert into audit_log (team_id, actor_user_id, actor_key_id, actor_label, action, target_type, target_id, ip, request_id)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -43,7 +44,7 @@ export async function recordAudit(ctx: Pick<ServiceContext, 'store'>, e: AuditEn
 }
 
 /** One entry in each team the user belongs to (a password set through a reset link, say). */
-export async function recordAuditForUser(ctx: Pick<ServiceContext, 'store'>, userId: string, e: Omit<AuditEntry, 'teamId'>): Promise<void> {
+export async function recordAuditForUser(ctx: { store: Tx }, userId: string, e: Omit<AuditEntry, 'teamId'>): Promise<void> {
   const { rows } = await ctx.store.query<{ team_id: string }>('select team_id from team_members where user_id = $1', [userId]);
   for (const r of rows) await recordAudit(ctx, { ...e, teamId: r.team_id });
 }

@@ -235,6 +235,8 @@ describe('audit log', () => {
     expect(log.statusCode, log.body).toBe(200);
     const items = log.json().data.items as { action: string; actor: { label: string; user_id: string | null; key_id: string | null }; target_id: string; ip: string; request_id: string }[];
     const find = (action: string) => items.find((i) => i.action === action);
+    expect(find('account.create')).toMatchObject({ actor: { label: owner.email, user_id: owner.userId }, target_id: owner.userId });
+    expect(items.filter((i) => i.action === 'key.create').map((i) => i.actor.label)).toEqual([owner.email, owner.email]); // the account key, then the viewer key
     expect(find('invitation.create')).toMatchObject({ actor: { label: owner.email, user_id: owner.userId }, target_id: inv.id });
     expect(find('invitation.accept')).toMatchObject({ actor: { label: email, user_id: acc.user_id }, target_id: inv.id });
     expect(items.filter((i) => i.action === 'session.create').map((i) => i.actor.label)).toEqual(expect.arrayContaining([owner.email, email]));
