@@ -266,6 +266,24 @@ describe('audit log', () => {
     for (const secret of secrets) expect(all).not.toContain(secret);
   });
 
+  it('a write made through an MCP tool is logged too', async () => {
+    const owner = await createAccount(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'x-api-key': owner.key, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_project', arguments: { brand_name: 'Mcp Brand', brand_url: 'https://mcp-brand.com', webhook_url: 'https://hooks.mcp-brand.com/sightline' } } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain('project_id');
+    expect(res.body).not.toContain('isError":true');
+    const log = (await asKey(t.app, owner.key, 'GET', '/v1/team/audit?action=mcp.create_project')).json().data;
+    expect(log.total).toBe(1);
+    const projects = (await asKey(t.app, owner.key, 'GET', '/v1/projects')).json().data;
+    expect(log.items[0]).toMatchObject({ target_id: projects[0].id, actor: { user_id: null, label: expect.stringMatching(/^key tk_live_/) } });
+    expect(log.items[0].request_id).toBeTruthy();
+  });
+
   it('the retention job removes entries older than 400 days', async () => {
     const owner = await createAccount(t.app);
     const { rows } = await t.runtime.ctx.store.query<{ id: string }>(
