@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPasswordReset, resetUrl } from '../../src/modules/team/passwords.js';
 import { createAccount, createProject, type Account } from '../helpers.js';
 import { type BrowserApp, browserTestsOff, newPage, signIn, startBrowserApp } from './harness.js';
 
@@ -100,4 +101,26 @@ describe.skipIf(browserTestsOff)('teams in Chromium', () => {
     await adm.context.close();
     await vw.context.close();
   }, 120_000);
+
+  it("sets a new password on the page an operator's reset link opens, once", async () => {
+    const acct = await createAccount(b.t.app);
+    const { token } = await createPasswordReset(b.t.runtime.ctx, acct.email);
+    const { page, context, errors } = await newPage(b);
+    await page.goto(resetUrl(b.base, token));
+    await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+    await page.locator('input[name="password"]').fill('reset-in-browser-password');
+    await page.locator('input[name="again"]').fill('reset-in-browser-password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.locator('[data-password-set]').waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, acct.email, 'reset-in-browser-password', { fresh: true });
+    // The link is spent: opening it again and submitting says so.
+    await page.goto(resetUrl(b.base, token));
+    await page.locator('input[name="password"]').fill('another-browser-password');
+    await page.locator('input[name="again"]').fill('another-browser-password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/invalid, already used or expired/);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
