@@ -98,6 +98,27 @@ program
   });
 
 program
+  .command('reset-password')
+  .description("Make a one-time link (valid 24 hours) that sets a new password for the user with this email; prints the link, never a password")
+  .argument('<email>', "the user's email")
+  .option('--base-url <url>', 'where the dashboard is served (default http://localhost:PORT)')
+  .action(async (email: string, o: { baseUrl?: string }) => {
+    const { openStore } = await service();
+    const { createPasswordReset, resetUrl } = await import('./modules/team/passwords.js');
+    const { recordAuditForUser } = await import('./modules/audit/service.js');
+    const config = loadConfig();
+    const store = await openStore(config);
+    try {
+      const r = await createPasswordReset({ store, clock: { now: () => new Date() } }, email);
+      await recordAuditForUser({ store }, r.userId, { actorLabel: 'operator (CLI)', action: 'password.reset_link', targetType: 'user', targetId: r.userId });
+      console.log(resetUrl(o.baseUrl ?? `http://localhost:${config.port}`, r.token));
+      console.error(`One-time link for ${email.trim().toLowerCase()}, valid until ${r.expiresAt.toISOString()}; earlier links no longer work.`);
+    } finally {
+      await store.close();
+    }
+  });
+
+program
   .command('mcp')
   .description('MCP over stdio for desktop clients and coding agents: a proxy to the running Sightline at SIGHTLINE_URL, acting with SIGHTLINE_API_KEY')
   .action(async () => {

@@ -81,6 +81,10 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().optional(),
   // The writer model's endpoint (any OpenAI-compatible Chat Completions API) and key;
   // for LLM_PROVIDER=openai they default to api.openai.com and OPENAI_API_KEY.
+  // Outgoing mail (team invitations): an SMTP URL (smtp://user:pass@host:587, smtps://…)
+  // and the sender address; invitations are mailed only when both are set.
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url().optional(),
 });
@@ -117,6 +121,9 @@ export interface Config {
   redisKeyPrefix: string;
   /** pg-boss's job heartbeat and supervision interval. */
   jobTimings: JobTimings;
+  /** SMTP server and sender of outgoing mail (invitations); mail is off unless both are set. */
+  smtpUrl?: string;
+  mailFrom?: string;
   env: Env;
 }
 
@@ -188,6 +195,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     readCacheBytes: Math.round(env.READ_CACHE_MB * 1024 * 1024),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     jobTimings: { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, superviseSeconds: env.JOB_SUPERVISE_SECONDS },
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
     env,
     ...overrides,
   };

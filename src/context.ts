@@ -6,12 +6,15 @@ import type { TtlCache } from './lib/ttl-cache.js';
 import type { ProjectRow } from './modules/projects/project-row.js';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types.js';
 import type { Writer } from './ports/writer/index.js';
+import type { Mailer } from './ports/mail/index.js';
 import type { Store } from './store/index.js';
 
 /** Adapters to the outside world (AI providers, the writer model). */
 export interface Ports {
   providers: Record<ProviderName, ProviderAdapter>;
   writer: Writer;
+  /** Outgoing mail (invitations); null when SMTP_URL and MAIL_FROM are not set. */
+  mailer?: Mailer | null;
 }
 
 export interface Clock {
@@ -47,6 +50,9 @@ export interface AuthInfo {
   scope: 'admin' | 'viewer';
   tier: string;
   plan: string;
+  /** The signed-in person (a dashboard session opened with email and password); absent for an API key. */
+  userId?: string | null;
+  email?: string | null;
 }
 
 /** A service call made for an authenticated caller. */

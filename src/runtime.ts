@@ -15,6 +15,7 @@ import { atMostEvery } from './lib/throttle.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { createProviders } from './ports/providers/index.js';
 import { createWriter } from './ports/writer/index.js';
+import { createMailer } from './ports/mail/index.js';
 import { buildServer } from './server.js';
 import { openStore } from './store/index.js';
 import { resolveCallbackSecret, resolveSecretKey } from './store/secrets.js';
@@ -63,7 +64,11 @@ export async function createRuntime(config: Config, log?: Logger, ports?: Partia
       box,
       log: logger,
       clock: { now: () => new Date() },
-      ports: { providers: ports?.providers ?? createProviders(config), writer: ports?.writer ?? createWriter(config) },
+      ports: {
+        providers: ports?.providers ?? createProviders(config),
+        writer: ports?.writer ?? createWriter(config),
+        mailer: ports?.mailer === undefined ? createMailer(config) : ports.mailer,
+      },
       callbackSecret: callback.secret,
       projectCache: new TtlCache(config.authCacheMs),
       teamChanged: (teamId) => authCache?.invalidateTeam(teamId),

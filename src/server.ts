@@ -11,6 +11,7 @@ import {
 import type { HttpContext } from './http/context.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerAuth } from './http/auth.js';
+import { registerAuditHook } from './http/audit-hook.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
@@ -147,6 +148,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   // Parsed before authentication, which reads the dashboard's session cookie.
   await app.register(cookie);
   registerAuth(app, ctx);
+  registerAuditHook(app, ctx.services);
 
   await registerDashboard(app);
   // MCP (Streamable HTTP) and the agents' guide: explicit routes, ahead of any catch-all.

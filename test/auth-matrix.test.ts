@@ -115,7 +115,14 @@ it('the route table holds the routes of the spec that are built', () => {
   expect(routes.find((r) => r.url === '/v1/account/projects')?.auth).toBe('key');
   // Only the two account bootstrap calls, the sign-in (and the OpenAPI document) go without a key.
   expect(routes.filter((r) => r.auth === 'public').map(routeName).sort()).toEqual(
-    ['GET /v1/openapi.json', 'POST /v1/account/api-key', 'POST /v1/account/create', 'POST /v1/session'].sort(),
+    [
+      'GET /v1/openapi.json',
+      'POST /v1/account/api-key',
+      'POST /v1/account/create',
+      'POST /v1/session',
+      'POST /v1/account/invitations/:token/accept',
+      'POST /v1/account/password/reset',
+    ].sort(),
   );
 });
 
@@ -199,6 +206,25 @@ describe("another team's records outside projects", () => {
     expect((await call(del, { key: teamB.key, url: `/v1/keys/${idA}` })).statusCode).toBe(404);
     const still = await t.app.inject({ method: 'GET', url: '/v1/projects', headers: { 'x-api-key': teamA.key } });
     expect(still.statusCode).toBe(200);
+  });
+
+  it("a key of team B cannot see, change or remove team A's members or invitations, nor read its audit log", async () => {
+    const inv = await t.app.inject({ method: 'POST', url: '/v1/team/invitations', headers: { 'x-api-key': teamA.key }, payload: { email: `a-invitee-${Date.now()}@example.com`, role: 'viewer' } });
+    expect(inv.statusCode, inv.body).toBe(201);
+    const invId = inv.json().data.id as string;
+    const find = (method: string, url: string) => routes.find((r) => r.method === method && r.url === url)!;
+    const membersB = (await t.app.inject({ method: 'GET', url: '/v1/team/members', headers: { 'x-api-key': teamB.key } })).json().data;
+    expect(membersB.map((m: { user_id: string }) => m.user_id)).not.toContain(teamA.userId);
+    const invB = (await t.app.inject({ method: 'GET', url: '/v1/team/invitations', headers: { 'x-api-key': teamB.key } })).json().data;
+    expect(invB.map((i: { id: string }) => i.id)).not.toContain(invId);
+    const patch = await call(find('PATCH', '/v1/team/members/:user_id'), { key: teamB.key, url: `/v1/team/members/${teamA.userId}`, body: { role: 'viewer' } });
+    expectError(patch, 404, 'Member not found');
+    expectError(await call(find('DELETE', '/v1/team/members/:user_id'), { key: teamB.key, url: `/v1/team/members/${teamA.userId}` }), 404, 'Member not found');
+    expectError(await call(find('DELETE', '/v1/team/invitations/:invitation_id'), { key: teamB.key, url: `/v1/team/invitations/${invId}` }), 404, 'Invitation not found');
+    const auditB = (await t.app.inject({ method: 'GET', url: '/v1/team/audit?page_size=200', headers: { 'x-api-key': teamB.key } })).json().data;
+    expect(JSON.stringify(auditB)).not.toContain(invId);
+    const stillA = (await t.app.inject({ method: 'GET', url: '/v1/team/invitations', headers: { 'x-api-key': teamA.key } })).json().data;
+    expect(stillA.map((i: { id: string }) => i.id)).toContain(invId);
   });
 
   it.skipIf(!routes.some((r) => r.url === '/v1/webhooks/:webhook_id'))("a key of team B cannot delete team A's webhook", async () => {

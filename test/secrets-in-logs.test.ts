@@ -52,6 +52,27 @@ describe('no secret in the log', () => {
     secrets.viewerKey = viewer.json.data.api_key;
     expect((await call(base, 'GET', `/keys/${viewer.json.data.id}`, undefined, auth)).status).toBeLessThan(500);
 
+    // Teams (issue 17): an invitation's token, the password chosen on accepting, a second
+    // (refused) use of the token, a sign-in and a password change: none may be echoed.
+    const invited = await call(base, 'POST', '/team/invitations', { email: `invitee-${Date.now()}@example.com`, role: 'viewer' }, auth);
+    expect(invited.status).toBe(201);
+    secrets.invitationToken = invited.json.data.token;
+    secrets.invitedPassword = 'invited-password-4b7d1e9a';
+    expect((await call(base, 'POST', `/account/invitations/${secrets.invitationToken}/accept`, { password: secrets.invitedPassword })).status).toBe(200);
+    expect((await call(base, 'POST', `/account/invitations/${secrets.invitationToken}/accept`, {})).status).toBe(409);
+    const signedIn = await fetch(`${base}/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: secrets.password }) });
+    expect(signedIn.status).toBe(201);
+    const cookie = String(signedIn.headers.get('set-cookie')).split(';')[0];
+    secrets.sessionToken = cookie.split('=')[1];
+    const csrf = ((await signedIn.json()) as { data: { csrf_token: string } }).data.csrf_token;
+    secrets.newPassword = 'changed-password-7e3a9c1d';
+    const changed = await fetch(`${base}/v1/account/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
+      body: JSON.stringify({ current_password: secrets.password, new_password: secrets.newPassword }),
+    });
+    expect(changed.status).toBe(200);
+
     const hook = await call(base, 'POST', '/webhooks', { url: 'https://hooks.example.com/sightline', events: ['action.checkpoint'] }, auth);
     expect(hook.status).toBe(201);
     secrets.webhookSecret = hook.json.data.secret;

@@ -28,6 +28,7 @@ let projectA: string;
 let projectB: string;
 let admin: Session;
 let viewer: Session;
+let viewerPerson: Session;
 let revoked: Session;
 let expired: Session;
 
@@ -58,6 +59,12 @@ beforeAll(async () => {
   const v = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': teamB.key }, payload: { scope: 'viewer' } });
   admin = await signIn({ email: teamB.email, password: teamB.password });
   viewer = await signIn({ api_key: v.json().data.api_key });
+  // A person invited as a viewer (issue 17): signed in with email and password, on the team's admin key.
+  const inv = await t.app.inject({ method: 'POST', url: '/v1/team/invitations', headers: { 'x-api-key': teamB.key }, payload: { email: `viewer-person-${Date.now()}@example.com`, role: 'viewer' } });
+  expect(inv.statusCode, inv.body).toBe(201);
+  const acc = await t.app.inject({ method: 'POST', url: `/v1/account/invitations/${inv.json().data.token}/accept`, payload: { password: 'viewer-person-password' }, remoteAddress: '10.7.1.1' });
+  expect(acc.statusCode, acc.body).toBe(200);
+  viewerPerson = await signIn({ email: acc.json().data.email, password: 'viewer-person-password' });
   revoked = await signIn({ api_key: teamB.key });
   expired = await signIn({ api_key: teamB.key });
   const out = await t.app.inject({ method: 'DELETE', url: '/v1/session', headers: { cookie: revoked.cookie, 'x-csrf-token': revoked.csrf } });
@@ -82,7 +89,24 @@ describe.each(adminRoutes.map((r) => [routeName(r), r] as const))('%s (admin) wi
     expect(res.statusCode, res.body).toBe(403);
     expect(res.json().code).toBe('read_only_key');
   });
+
+  it("403 for a viewer person's session (email sign-in on the team's admin key)", async () => {
+    const res = await call(route, viewerPerson);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().code).toBe('read_only_key');
+  });
 });
+
+describe.each(keyRoutes.filter((r) => r.scope !== 'admin' && !isWrite(r.method)).map((r) => [routeName(r), r] as const))(
+  '%s (read) with a viewer person session',
+  (_name, route) => {
+    it('reads (no 401 or 403)', async () => {
+      const res = await call(route, viewerPerson);
+      expect([401, 403], `${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+    });
+  },
+);
 
 describe.each(writeRoutes.map((r) => [routeName(r), r] as const))('%s (write) without the CSRF token', (_name, route) => {
   it('403 csrf_failed for an admin session', async () => {

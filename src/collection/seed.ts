@@ -71,7 +71,12 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
   const { teamId, projectId, topicIds } = await store.tx(async (tx) => {
     const team = await tx.query<{ id: string }>(`insert into teams (plan, rate_limit_tier) values ('enterprise', 'premium') returning id`);
     const teamId = team.rows[0].id;
-    await tx.query(`insert into users (team_id, email, password_hash) values ($1, $2, $3)`, [teamId, email, await hashPassword(password)]);
+    const user = await tx.query<{ id: string }>(`insert into users (team_id, email, password_hash) values ($1, $2, $3) returning id`, [
+      teamId,
+      email,
+      await hashPassword(password),
+    ]);
+    await tx.query(`insert into team_members (team_id, user_id, role) values ($1, $2, 'admin')`, [teamId, user.rows[0].id]);
     const project = await tx.query<{ id: string }>(
       `insert into projects (team_id, name, brand_name, website_url, domain, status, brand_aliases, location, language)
        values ($1, 'Acme CRM', 'Acme CRM', 'https://acmecrm.com/', 'acmecrm.com', 'completed', '["Acme"]'::jsonb, 'US', 'en') returning id`,

@@ -13,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const WEB_DIR = path.join(ROOT, 'dist', 'web');
 
 /** Paths the single-page app draws itself (index.html, then the client router). */
-export const CLIENT_ROUTES = ['/', '/sign-in', '/create-account', '/projects', '/projects/*', '/settings'];
+export const CLIENT_ROUTES = ['/', '/sign-in', '/create-account', '/projects', '/projects/*', '/settings', '/team', '/team/*', '/accept-invitation', '/reset-password'];
 
 /** A script-free CSP: the app's own files only, no inline script, no remote anything. */
 const CSP = {

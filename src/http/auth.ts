@@ -133,7 +133,7 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
         throw new Forbidden('A write made with the session cookie needs its X-CSRF-Token header', 'csrf_failed');
       }
     }
-    req.auth = { keyId: record.keyId, teamId: record.teamId, scope: record.scope, tier: record.tier, plan: record.plan };
+    req.auth = { keyId: record.keyId, teamId: record.teamId, scope: record.scope, tier: record.tier, plan: record.plan, userId: record.userId, email: record.email };
     req.session = { id: record.sessionId, token, email: record.email, expiresAt: record.expiresAt };
   };
 

@@ -83,6 +83,16 @@ export const dailyTickJob = spec({
   cron: '5 * * * *',
 });
 
+/** Daily (UTC): removes audit-log entries past their 400 days. */
+export const auditRetentionJob = spec({
+  name: 'audit-retention',
+  payload: z.looseObject({}),
+  retry: { limit: 2, delaySeconds: 300, backoff: false },
+  expireInSeconds: 30 * 60,
+  policy: 'singleton',
+  cron: '17 3 * * *',
+});
+
 export const reanalyseJob = spec({
   name: 'project-reanalyse',
   payload: z.object({ projectId: z.uuid() }),
@@ -125,4 +135,4 @@ export const recommendJob = spec({
 
 /** Every job the service knows, in the order their queues are created. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
-export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob];
+export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob];

@@ -4,6 +4,7 @@ import { runRefresh, scheduleDailyRefreshes } from '../collection/refresh.js';
 import type { ServiceContext } from '../context.js';
 import { attemptDelivery } from '../deliveries/send.js';
 import { runRecommendTask } from '../modules/actions/recommend-task.js';
+import { pruneAudit } from '../modules/audit/service.js';
 import { runStep } from '../workflows/engine.js';
 import * as C from './catalog.js';
 
@@ -31,5 +32,6 @@ export const jobRegistry: BoundJob[] = [
   bind(C.reanalyseJob, async (ctx, p) => ({ analysed: await reanalyseProject(ctx, p.projectId) })),
   bind(C.deliveryJob, (ctx, p) => attemptDelivery(ctx, p.deliveryId, p.attempt)),
   bind(C.workflowStepJob, (ctx, p, meta) => runStep(ctx, p.workflowId, p.version, meta.retryCount >= C.WORKFLOW_RETRIES)),
+  bind(C.auditRetentionJob, async (ctx) => ({ removed: await pruneAudit(ctx) })),
   bind(C.recommendJob, (ctx, p, meta) => runRecommendTask(ctx, p, meta.retryCount >= C.RECOMMEND_RETRIES)),
 ];

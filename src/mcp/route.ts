@@ -27,6 +27,7 @@ async function callerOf(http: HttpContext, req: FastifyRequest, reply: FastifyRe
     const ctx: RequestContext = { ...http.services, auth: authInfoOf(record), log: req.log };
     return {
       ctx,
+      origin: { ip: req.ip, requestId: String(req.id) },
       limit: async () => {
         const { decision } = await hitKey(http, record);
         if (!decision.allowed) throw tooMany(decision);

@@ -17,6 +17,7 @@ import { protocolError, toolError } from './errors.js';
 import { getReportPrompt, REPORT_PROMPT } from './prompt.js';
 import { listProjectResources, PROJECT_TEMPLATE, readProjectResource } from './resources.js';
 import { parseArgs, type Tool } from './tool-kit.js';
+import { recordAudit } from '../modules/audit/service.js';
 import { actionTools } from './tools-actions.js';
 import { analyticsTools, competitorTools } from './tools-analytics.js';
 import { projectTools } from './tools-projects.js';
@@ -52,6 +53,32 @@ export interface Caller {
   ctx: RequestContext;
   /** Counts one request on the key's rate-limit window; throws the 429 when refused. */
   limit(): Promise<void>;
+  /** The HTTP request's client address and id, for the audit log. */
+  origin?: { ip: string; requestId: string };
+}
+
+/** A write tool that succeeded goes to the audit log, as a REST write does (issue 17). */
+async function auditToolWrite(caller: Caller, name: string, input: { params?: unknown }, out: unknown): Promise<void> {
+  const { ctx } = caller;
+  const params = Object.values((input.params ?? {}) as Record<string, unknown>).filter((v) => typeof v === 'string');
+  // The record a tool made: its id in the answer (inside the envelope's data when there is one).
+  const body = (out && typeof out === 'object' && 'data' in out ? (out as { data: unknown }).data : out) as Record<string, unknown> | null;
+  const id = body && typeof body === 'object' ? (body.id ?? body.project_id ?? body.workflow_id ?? body.task_id) : null;
+  const created = typeof id === 'string' ? id : null;
+  try {
+    await recordAudit(ctx, {
+      teamId: ctx.auth.teamId,
+      actorUserId: ctx.auth.userId ?? null,
+      actorKeyId: ctx.auth.userId ? null : ctx.auth.keyId,
+      action: `mcp.${name}`,
+      targetType: 'mcp_tool',
+      targetId: created ?? (params[params.length - 1] as string | undefined) ?? null,
+      ip: caller.origin?.ip ?? null,
+      requestId: caller.origin?.requestId ?? null,
+    });
+  } catch (err) {
+    ctx.log.error({ err, tool: name }, 'audit entry failed');
+  }
 }
 
 export async function callTool(caller: Caller, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -63,6 +90,7 @@ export async function callTool(caller: Caller, name: string, args: Record<string
     const input = parseArgs(t, ctx, args ?? {});
     // Serialized by the route's response schema, as REST's serializer does.
     const out = t.spec.output.parse(await t.spec.run(ctx, input));
+    if (t.spec.scope === 'admin') await auditToolWrite(caller, name, input, out);
     const text = await t.spec.summary(out, ctx, input);
     return { content: [{ type: 'text', text }], structuredContent: out as Record<string, unknown> };
   } catch (err) {

@@ -12,6 +12,9 @@ import projectRoutes from './projects/routes.js';
 import promptRoutes from './prompts/routes.js';
 import topicRoutes from './topics/routes.js';
 import webhookRoutes from './webhooks/routes.js';
+import auditRoutes from './audit/routes.js';
+import personRoutes from './team/account-routes.js';
+import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
@@ -19,6 +22,9 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   accountRoutes,
   keyRoutes,
   sessionRoutes,
+  teamRoutes,
+  personRoutes,
+  auditRoutes,
   projectRoutes,
   topicRoutes,
   promptRoutes,

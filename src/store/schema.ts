@@ -575,3 +575,78 @@ export const sessions = pgTable(
   },
   (t) => [uniqueIndex('sessions_token_key').on(t.tokenHash), index('sessions_team_idx').on(t.teamId)],
 );
+
+/**
+ * People of a team and their role (admin | viewer). A user may belong to several teams;
+ * users.team_id stays the team their account was created with. The last-admin rule is
+ * checked under a lock on the team row (modules/team/members.ts).
+ */
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('team_members_pk').on(t.teamId, t.userId), index('team_members_user_idx').on(t.userId)],
+);
+
+/** Invitations: the link's token is never stored, only its SHA-256 hash; single-use, 7 days. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('invitations_token_key').on(t.tokenHash), index('invitations_team_idx').on(t.teamId, t.createdAt)],
+);
+
+/** One-time password-reset links made by the operator CLI; only the token's hash is kept. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('password_resets_token_key').on(t.tokenHash)],
+);
+
+/**
+ * Who wrote what: one row per successful write of a person or key, kept 400 days. Never a
+ * secret: ids, the route's action name, the client address and the request id only.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    actorUserId: uuid('actor_user_id'),
+    actorKeyId: uuid('actor_key_id'),
+    /** The actor as shown: the user's email, or the key's prefix. */
+    actorLabel: text('actor_label').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    ip: text('ip'),
+    requestId: text('request_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_team_idx').on(t.teamId, t.createdAt),
+    index('audit_log_created_idx').on(t.createdAt),
+  ],
+);

@@ -32,6 +32,14 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
           <Link href="/settings" aria-current={loc.path === '/settings' ? 'page' : undefined}>
             Settings
           </Link>
+          <Link href="/team" aria-current={loc.path === '/team' ? 'page' : undefined}>
+            Team
+          </Link>
+          {session?.scope === 'admin' ? (
+            <Link href="/team/audit" aria-current={loc.path === '/team/audit' ? 'page' : undefined}>
+              Audit
+            </Link>
+          ) : null}
         </nav>
         <div class="who">
           <span class="muted small" data-scope={session?.scope}>

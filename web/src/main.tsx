@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, data, onSessionLost, setCsrfToken } from './api';
 import { Layout } from './layout';
 import { CreateAccount, SignIn } from './pages/sign-in';
+import { AcceptInvitation, ResetPassword } from './pages/account-links';
 import { Pages } from './pages/routes';
 import { Router, navigate, useLocation } from './router';
 import { type Session, SessionContext } from './session';
@@ -21,6 +22,11 @@ const queries = new QueryClient({
   },
 });
 
+const LINK_PAGES: Record<string, () => preact.JSX.Element> = {
+  '/accept-invitation': () => <AcceptInvitation />,
+  '/reset-password': () => <ResetPassword />,
+};
+
 function App() {
   const [session, setSessionState] = useState<Session | null | undefined>(undefined);
   const loc = useLocation();
@@ -37,6 +43,17 @@ function App() {
   }, []);
   if (session === undefined) return <Loading what="Opening Sightline" />;
   const ctx = { session, setSession };
+  // Opened from a link, signed in or not: accept an invitation, set a password.
+  const linkPage = LINK_PAGES[loc.path];
+  if (linkPage) {
+    return (
+      <SessionContext.Provider value={ctx}>
+        <main id="main" class="narrow">
+          {linkPage()}
+        </main>
+      </SessionContext.Provider>
+    );
+  }
   if (!session) {
     return (
       <SessionContext.Provider value={ctx}>

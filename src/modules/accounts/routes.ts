@@ -21,7 +21,7 @@ export default async function accountRoutes(base: FastifyInstance) {
         response: { 200: s.AccountCreated, ...errors(400, 409, 429) },
       },
     },
-    async (req) => b(await createAccount(servicesOf(req), req.body)),
+    async (req) => b(await createAccount(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
   );
 
   app.post(
@@ -33,10 +33,10 @@ export default async function accountRoutes(base: FastifyInstance) {
         summary: "Get the account's admin API key, creating one when it has none",
         security: [],
         body: s.ApiKeyBody,
-        response: { 200: s.ApiKeyResult, ...errors(400, 401, 429, 500) },
+        response: { 200: s.ApiKeyResult, ...errors(400, 401, 403, 429, 500) },
       },
     },
-    async (req) => b(await getAccountKey(servicesOf(req), req.body)),
+    async (req) => b(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
   );
 
   app.post(

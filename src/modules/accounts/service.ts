@@ -2,13 +2,20 @@ import { eq } from 'drizzle-orm';
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { planOf } from '../../lib/plans.js';
 import { utcMonth } from '../../lib/time.js';
-import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors.js';
+import { AppError, Conflict, Forbidden, Unauthorized, isUnavailableError } from '../../lib/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { users } from '../../store/schema.js';
 import { isUniqueViolation } from '../common.js';
+import { recordAudit } from '../audit/service.js';
 import { createKey, findActiveAdminKey } from '../keys/service.js';
 
-export async function createAccount(ctx: ServiceContext, input: { email: string }) {
+/** Where a call without a key came from, for the audit log. */
+export interface Origin {
+  ip: string;
+  requestId: string;
+}
+
+export async function createAccount(ctx: ServiceContext, input: { email: string }, origin?: Origin) {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   try {
@@ -19,7 +26,10 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
         `insert into users (team_id, email, password_hash, role) values ($1, $2, $3, 'admin') returning id`,
         [teamId, input.email, passwordHash],
       );
-      return { user_id: user.rows[0].id, team_id: teamId, email: input.email, password };
+      await tx.query(`insert into team_members (team_id, user_id, role) values ($1, $2, 'admin')`, [teamId, user.rows[0].id]);
+      const userId = user.rows[0].id;
+      await recordAudit({ store: tx }, { teamId, actorUserId: userId, actorLabel: input.email, action: 'account.create', targetType: 'user', targetId: userId, ...originOf(origin) });
+      return { user_id: userId, team_id: teamId, email: input.email, password };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_key')) {
@@ -33,16 +43,25 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
  * The account's active admin key, or a new one (standard tier, one year) when it has
  * none. Any store failure here is the spec's 500 "Authentication service unavailable".
  */
-export async function getAccountKey(ctx: ServiceContext, input: { email: string; password: string }) {
+export async function getAccountKey(ctx: ServiceContext, input: { email: string; password: string }, origin?: Origin) {
   try {
     const [user] = await ctx.store.db.select().from(users).where(eq(users.email, input.email)).limit(1);
     // Same work whether or not the user exists, so timing does not reveal accounts.
     const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !ok) throw new Unauthorized('Invalid email or password');
-    const existing = await findActiveAdminKey(ctx, user.teamId);
+    // The admin key goes only to an admin of the team: the account's own team while they
+    // still administer it, else the first team they administer. A viewer gets none.
+    const { rows } = await ctx.store.query<{ team_id: string }>(
+      `select team_id from team_members where user_id = $1 and role = 'admin' order by (team_id = $2) desc, created_at limit 1`,
+      [user.id, user.teamId],
+    );
+    const teamId = rows[0]?.team_id;
+    if (!teamId) throw new Forbidden('Only a team admin gets the account API key; ask an admin of your team for a key');
+    const existing = await findActiveAdminKey(ctx, teamId);
     if (existing) return existing;
-    const created = await createKey(ctx, user.teamId, { scope: 'admin', name: 'Account key', userId: user.id });
-    return { api_key: created.api_key, team_id: user.teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
+    const created = await createKey(ctx, teamId, { scope: 'admin', name: 'Account key', userId: user.id });
+    await recordAudit(ctx, { teamId, actorUserId: user.id, actorLabel: user.email, action: 'key.create', targetType: 'key', targetId: created.id, ...originOf(origin) });
+    return { api_key: created.api_key, team_id: teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
   } catch (err) {
     if (err instanceof AppError) throw err;
     ctx.log.error({ err }, 'account key retrieval failed');
@@ -50,6 +69,8 @@ export async function getAccountKey(ctx: ServiceContext, input: { email: string;
     throw err;
   }
 }
+
+const originOf = (o?: Origin) => ({ ip: o?.ip ?? null, requestId: o?.requestId ?? null });
 
 const DUMMY_HASH =
   'scrypt$16384$8$1$c2lnaHRsaW5lLWR1bW15$YQ1Y4Kx7mX3lV8b5nY2b3n4x5c6v7b8n9m0a1s2d3f4=';

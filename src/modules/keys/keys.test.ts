@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
-const KEY_FIELDS = ['created_at', 'expires_at', 'id', 'is_active', 'key_prefix', 'name', 'rate_limit_tier', 'scope'];
+const KEY_FIELDS = ['created_at', 'created_by', 'expires_at', 'id', 'is_active', 'key_prefix', 'name', 'rate_limit_tier', 'scope'];
 const DAY = 24 * 3600 * 1000;
 
 async function newKey(key: string, body: Record<string, unknown>) {

@@ -12,6 +12,10 @@ export const KeyRecord = z
     expires_at: IsoDate,
     rate_limit_tier: z.enum(['standard', 'premium']),
     created_at: IsoDate,
+    created_by: z
+      .object({ user_id: z.uuid(), email: z.string() })
+      .nullable()
+      .meta({ description: 'Extension: the person who made the key (it stays with the team when they leave); null when made with an API key' }),
   })
   .meta({ id: 'ApiKey' });
 

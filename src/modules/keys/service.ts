@@ -16,11 +16,13 @@ interface KeyRow {
   expires_at: Date;
   created_at: Date;
   rate_limit_tier: 'standard' | 'premium';
+  user_id: string | null;
+  creator_email: string | null;
 }
 
 const SELECT = `select k.id, k.key_prefix, k.key_encrypted, k.scope, k.name, k.is_active, k.expires_at, k.created_at,
-                       t.rate_limit_tier
-                  from api_keys k join teams t on t.id = k.team_id`;
+                       t.rate_limit_tier, k.user_id, u.email as creator_email
+                  from api_keys k join teams t on t.id = k.team_id left join users u on u.id = k.user_id`;
 
 function present(row: KeyRow) {
   return {
@@ -32,6 +34,7 @@ function present(row: KeyRow) {
     expires_at: iso(row.expires_at),
     rate_limit_tier: row.rate_limit_tier,
     created_at: iso(row.created_at),
+    created_by: row.user_id && row.creator_email ? { user_id: row.user_id, email: row.creator_email } : null,
   };
 }
 
@@ -82,6 +85,7 @@ export async function createTeamKey(ctx: RequestContext, input: { scope: 'admin'
     scope: input.scope,
     name: input.name,
     expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,
+    userId: ctx.auth.userId ?? undefined,
   });
 }
 

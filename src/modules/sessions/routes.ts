@@ -6,6 +6,7 @@ import { NotFound } from '../../lib/errors.js';
 import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSessionCookie } from '../../http/session-cookie.js';
 import * as s from './schema.js';
 import * as svc from './service.js';
+import { recordAudit } from '../audit/service.js';
 
 function currentSession(req: FastifyRequest) {
   if (!req.session) throw new NotFound('No session: this request was authenticated with an API key, not a session cookie');
@@ -33,6 +34,18 @@ export default async function sessionRoutes(base: FastifyInstance) {
       await limitSignIn(req);
       const ctx = servicesOf(req);
       const opened = 'api_key' in req.body ? await svc.signInWithKey(ctx, req.body) : await svc.signInWithPassword(ctx, req.body);
+      // A sign-in has no key on the request yet, so the write hook cannot see it: logged here.
+      await recordAudit(ctx, {
+        teamId: opened.session.team_id,
+        actorUserId: opened.userId,
+        actorKeyId: opened.userId ? null : opened.keyId,
+        actorLabel: opened.session.email,
+        action: 'session.create',
+        targetType: 'session',
+        targetId: opened.session.id,
+        ip: req.ip,
+        requestId: req.id,
+      });
       setSessionCookie(req, reply, opened.token, new Date(opened.session.expires_at));
       return reply.status(201).send(a(opened.session));
     },

@@ -8,6 +8,7 @@ export const SignInBody = z
     z.strictObject({
       email: z.string({ error: 'email is required' }).trim().toLowerCase().min(1, 'email is required').max(254),
       password: z.string({ error: 'password is required' }).min(1, 'password is required').max(1000),
+      team_id: z.uuid({ error: 'team_id must be a UUID' }).optional().meta({ description: 'For a person in several teams: the team to act in (default: the team joined first)' }),
     }),
     z.strictObject({ api_key: z.string().trim().min(1, 'api_key is required').max(200) }),
   ], { error: 'A body with email and password, or with api_key, is required' })

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { hashApiKey, randomBase62, verifyPassword } from '../../lib/crypto.js';
-import { NotFound, Unauthorized } from '../../lib/errors.js';
+import { Forbidden, NotFound, Unauthorized } from '../../lib/errors.js';
 import { utcMonth } from '../../lib/time.js';
 import { iso } from '../common.js';
 import { createKey } from '../keys/service.js';
@@ -16,6 +16,8 @@ export type Scope = 'admin' | 'viewer';
 export interface NewSession {
   token: string;
   session: SessionView;
+  userId: string | null;
+  keyId: string;
 }
 
 export interface SessionView {
@@ -39,30 +41,41 @@ export function hashSessionToken(token: string): string {
   return hashApiKey(token);
 }
 
-/** Sign-in with the account's email and password: a session on the team's admin key. */
-export async function signInWithPassword(ctx: ServiceContext, input: { email: string; password: string }): Promise<NewSession> {
-  const { rows } = await ctx.store.query<{ id: string; team_id: string; password_hash: string; role: string; email: string }>(
-    'select id, team_id, password_hash, role, email from users where email = $1',
+/**
+ * Sign-in with email and password: a session on the team's admin key, with the person's
+ * role in that team (admin or viewer). A person in several teams names one (team_id);
+ * without it, the team they joined first.
+ */
+export async function signInWithPassword(ctx: ServiceContext, input: { email: string; password: string; team_id?: string }): Promise<NewSession> {
+  const { rows } = await ctx.store.query<{ id: string; password_hash: string; email: string }>(
+    'select id, password_hash, email from users where email = $1',
     [input.email],
   );
   const user = rows[0];
   // Same work whether or not the user exists, so timing does not reveal accounts.
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new Unauthorized('Invalid email or password');
+  const member = await ctx.store.query<{ team_id: string; role: Scope }>(
+    `select team_id, role from team_members where user_id = $1 and ($2::uuid is null or team_id = $2::uuid)
+      order by created_at, team_id limit 1`,
+    [user.id, input.team_id ?? null],
+  );
+  const m = member.rows[0];
+  if (!m) throw new Forbidden(input.team_id ? 'You are not a member of this team' : 'You are not a member of any team');
   const key = await ctx.store.query<{ id: string; expires_at: Date }>(
     `select id, expires_at from api_keys where team_id = $1 and scope = 'admin' and is_active and expires_at > now()
       order by created_at desc limit 1`,
-    [user.team_id],
+    [m.team_id],
   );
   let keyId = key.rows[0]?.id;
   let keyExpires = key.rows[0] ? new Date(key.rows[0].expires_at) : null;
   if (!keyId) {
-    const created = await createKey(ctx, user.team_id, { scope: 'admin', name: 'Account key', userId: user.id });
+    const created = await createKey(ctx, m.team_id, { scope: 'admin', name: 'Account key', userId: user.id });
     keyId = created.id;
     keyExpires = new Date(created.expires_at);
   }
-  const scope: Scope = user.role === 'admin' ? 'admin' : 'viewer';
-  return open(ctx, { teamId: user.team_id, userId: user.id, email: user.email, keyId, scope, keyExpires: keyExpires as Date });
+  const scope: Scope = m.role === 'admin' ? 'admin' : 'viewer';
+  return open(ctx, { teamId: m.team_id, userId: user.id, email: user.email, keyId, scope, keyExpires: keyExpires as Date });
 }
 
 /** Sign-in with an API key: a session of that key's scope, ending when the key does. */
@@ -90,6 +103,8 @@ async function open(
   );
   return {
     token,
+    userId: s.userId,
+    keyId: s.keyId,
     session: { id: rows[0].id, team_id: s.teamId, scope: s.scope, email: s.email, expires_at: iso(new Date(until)), csrf_token: csrfTokenOf(token) },
   };
 }
@@ -100,6 +115,7 @@ export interface SessionRecord {
   keyId: string;
   teamId: string;
   scope: Scope;
+  userId: string | null;
   email: string | null;
   isActive: boolean;
   expiresAt: number;
@@ -112,30 +128,36 @@ export interface SessionRecord {
 export async function findSession(ctx: ServiceContext, token: string): Promise<SessionRecord | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
   const { rows } = await ctx.store.query<{
-    id: string; key_id: string; team_id: string; scope: Scope; email: string | null; is_active: boolean;
+    id: string; key_id: string; team_id: string; scope: Scope; user_id: string | null; role: Scope | null; email: string | null; is_active: boolean;
     expires_at: Date; key_expires_at: Date; revoked_at: Date | null; rate_limit_tier: string; plan: string; used: number | null;
   }>(
-    `select s.id, s.key_id, s.team_id, s.scope, u.email, k.is_active, s.expires_at, k.expires_at as key_expires_at,
+    `select s.id, s.key_id, s.team_id, s.scope, s.user_id, m.role, u.email, k.is_active, s.expires_at, k.expires_at as key_expires_at,
             s.revoked_at, t.rate_limit_tier, t.plan, c.used
        from sessions s
        join api_keys k on k.id = s.key_id
        join teams t on t.id = s.team_id
        left join users u on u.id = s.user_id
+       left join team_members m on m.team_id = s.team_id and m.user_id = s.user_id
        left join credit_usage c on c.team_id = s.team_id and c.month = $2
       where s.token_hash = $1`,
     [hashSessionToken(token), utcMonth()],
   );
   const r = rows[0];
   if (!r) return null;
+  // A person's session follows their membership: it ends when they leave the team, and acts
+  // with their current role (a demoted admin's open session is a viewer's from the next request on).
+  const removed = r.user_id !== null && r.role === null;
+  const scope: Scope = r.user_id === null ? r.scope : (r.role ?? 'viewer');
   return {
     sessionId: r.id,
     keyId: r.key_id,
     teamId: r.team_id,
-    scope: r.scope,
+    scope,
+    userId: r.user_id,
     email: r.email,
     isActive: r.is_active,
     expiresAt: Math.min(new Date(r.expires_at).getTime(), new Date(r.key_expires_at).getTime()),
-    revoked: r.revoked_at !== null,
+    revoked: r.revoked_at !== null || removed,
     tier: r.rate_limit_tier,
     plan: r.plan,
     creditsUsed: Number(r.used ?? 0),

@@ -1,6 +1,8 @@
 import { match, useLocation } from '../router';
 import { Empty } from '../ui';
 import { Actions } from './actions';
+import { Audit } from './audit';
+import { Members } from './members';
 import { Competitors } from './competitors';
 import { Overview } from './overview';
 import { ProjectList } from './projects';
@@ -16,6 +18,8 @@ export function Pages() {
   let m: Record<string, string> | null;
   if (path === '/projects' || path === '/') return <ProjectList />;
   if (path === '/settings') return <Settings />;
+  if (path === '/team') return <Members />;
+  if (path === '/team/audit') return <Audit />;
   if ((m = match('/projects/:id', path))) return <Overview projectId={m.id} />;
   if ((m = match('/projects/:id/prompts', path))) return <Prompts projectId={m.id} />;
   if ((m = match('/projects/:id/prompts/:pid', path))) return <PromptDetail projectId={m.id} promptId={m.pid} />;

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import * as s from './schema.js';
+import { listAudit } from './service.js';
+
+/** The team's audit log (issue 17; admin; Envelope A). */
+export default async function auditRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/team/audit',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['team'],
+        summary: "The team's audit log, newest first: every write of a person or key (kept 400 days)",
+        querystring: s.AuditQuery,
+        response: { 200: s.AuditPageEnvelope, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (req) => a(await listAudit(ctxOf(req), req.query)),
+  );
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../envelope.js';
+import { ctxOf, servicesOf } from '../../http/request.js';
+import { limitSignIn } from '../../http/session-cookie.js';
+import { recordAudit, recordAuditForUser } from '../audit/service.js';
+import * as s from './schema.js';
+import { acceptInvitation } from './invitations.js';
+import { changePassword, resetPassword } from './passwords.js';
+
+/** A person's own account: accept an invitation, change or reset the password (issue 17). */
+export default async function personRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['account'];
+
+  app.post(
+    '/account/invitations/:token/accept',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Accept an invitation (no key): creates the user or adds an existing one to the team, once',
+        security: [],
+        params: s.TokenParams,
+        body: s.AcceptBody,
+        response: { 200: s.AcceptedEnvelope, ...errors(400, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      // Guessing tokens runs into the sign-in limit of the address as well as the general one.
+      await limitSignIn(req);
+      const ctx = servicesOf(req);
+      const done = await acceptInvitation(ctx, req.params.token, req.body ?? {});
+      // Logged here, not by the write hook: the URL holds the token and the call has no key.
+      await recordAudit(ctx, {
+        teamId: done.result.team_id,
+        actorUserId: done.result.user_id,
+        action: 'invitation.accept',
+        targetType: 'invitation',
+        targetId: done.invitation_id,
+        ip: req.ip,
+        requestId: req.id,
+      });
+      return a(done.result);
+    },
+  );
+
+  app.post(
+    '/account/password',
+    {
+      config: { audit: { action: 'password.change', targetType: 'user' } },
+      schema: {
+        tags,
+        summary: "Change the signed-in person's password (the current one is required); their other sessions end",
+        body: s.ChangePasswordBody,
+        response: { 200: s.PasswordChangedEnvelope, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (req) => a(await changePassword(ctxOf(req), req.body, req.session?.id ?? null)),
+  );
+
+  app.post(
+    '/account/password/reset',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: "Set a new password with an operator's one-time reset link (no key); every session of the user ends",
+        security: [],
+        body: s.ResetPasswordBody,
+        response: { 200: s.PasswordChangedEnvelope, ...errors(400, 429) },
+      },
+    },
+    async (req) => {
+      await limitSignIn(req);
+      const ctx = servicesOf(req);
+      const done = await resetPassword(ctx, req.body);
+      await recordAuditForUser(ctx, done.userId, { actorUserId: done.userId, action: 'password.reset', targetType: 'user', targetId: done.userId, ip: req.ip, requestId: req.id });
+      return a(done.result);
+    },
+  );
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import * as s from './schema.js';
+import * as inv from './invitations.js';
+import * as members from './members.js';
+
+/** The origin the dashboard is served from: the same one as the API. */
+export const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+/** Team, members and invitations (issue 17; extensions, Envelope A). */
+export default async function teamRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['team'];
+
+  app.get(
+    '/team',
+    { schema: { tags, summary: 'The team: plan, credits, tier, member count', response: { 200: s.TeamEnvelope, ...errors(401, 429) } } },
+    async (req) => a(await members.getTeam(ctxOf(req))),
+  );
+
+  app.get(
+    '/team/members',
+    { schema: { tags, summary: "The team's members and their roles", response: { 200: s.MemberListEnvelope, ...errors(401, 429) } } },
+    async (req) => a(await members.listMembers(ctxOf(req))),
+  );
+
+  app.patch(
+    '/team/members/:user_id',
+    {
+      config: { scope: 'admin', audit: { action: 'member.role_change', targetType: 'user' } },
+      schema: {
+        tags,
+        summary: "Change a member's role; the last admin cannot be demoted (409)",
+        params: s.MemberParams,
+        body: s.PatchMemberBody,
+        response: { 200: s.MemberEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => a(await members.setMemberRole(ctxOf(req), req.params.user_id, req.body.role)),
+  );
+
+  app.delete(
+    '/team/members/:user_id',
+    {
+      config: { scope: 'admin', audit: { action: 'member.remove', targetType: 'user' } },
+      schema: {
+        tags,
+        summary: 'Remove a member (their sessions end at once; keys they made stay); the last admin cannot be removed (409)',
+        params: s.MemberParams,
+        response: { 200: s.MemberRemovedEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => a(await members.removeMember(ctxOf(req), req.params.user_id)),
+  );
+
+  app.get(
+    '/team/invitations',
+    { config: { scope: 'admin' }, schema: { tags, summary: 'Pending invitations', response: { 200: s.InvitationListEnvelope, ...errors(401, 403, 429) } } },
+    async (req) => a(await inv.listInvitations(ctxOf(req))),
+  );
+
+  app.post(
+    '/team/invitations',
+    {
+      config: { scope: 'admin', audit: { action: 'invitation.create', targetType: 'invitation' } },
+      schema: {
+        tags,
+        summary: 'Invite a person by email with a role: a single-use link valid 7 days (mailed when SMTP is set up)',
+        body: s.CreateInvitationBody,
+        response: { 201: s.InvitationCreatedEnvelope, ...errors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (req, reply) => reply.status(201).send(a(await inv.createInvitation(ctxOf(req), req.body, originOf(req)))),
+  );
+
+  app.delete(
+    '/team/invitations/:invitation_id',
+    {
+      config: { scope: 'admin', audit: { action: 'invitation.revoke', targetType: 'invitation' } },
+      schema: {
+        tags,
+        summary: 'Revoke a pending invitation',
+        params: s.InvitationParams,
+        response: { 200: s.InvitationRevokedEnvelope, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => a(await inv.revokeInvitation(ctxOf(req), req.params.invitation_id)),
+  );
+}

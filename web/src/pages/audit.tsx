@@ -1,0 +1,128 @@
+import { useQuery } from '@tanstack/react-query';
+import { get, qs } from '../api';
+import { CsvButton } from '../csv';
+import { setQuery, useLocation } from '../router';
+import { useCanWrite } from '../session';
+import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+
+// The team's audit log (admins): filters by actor, action and dates live in the URL, so a
+// copied link shows the same view; paged; the page shown can be saved as CSV.
+
+interface Entry {
+  id: string;
+  actor: { user_id: string | null; key_id: string | null; label: string };
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  request_id: string | null;
+  created_at: string;
+}
+interface Page {
+  total: number;
+  page: number;
+  page_size: number;
+  items: Entry[];
+}
+
+const PAGE_SIZE = 50;
+const FILTERS = ['actor', 'action', 'date_from', 'date_to'] as const;
+
+export function Audit() {
+  const canWrite = useCanWrite();
+  const { query } = useLocation();
+  const filters = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
+  const log = useQuery({
+    queryKey: ['team', 'audit', filters, page],
+    queryFn: () => get<Page>(`/team/audit${qs({ ...filters, page, page_size: PAGE_SIZE })}`),
+    enabled: canWrite,
+  });
+  if (!canWrite) return <Empty>The audit log is for team admins.</Empty>;
+  const apply = (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    setQuery({ ...Object.fromEntries(FILTERS.map((k) => [k, String(f.get(k) ?? '').trim() || null])), page: null });
+  };
+  const d = log.data;
+  const pages = d ? Math.max(1, Math.ceil(d.total / d.page_size)) : 1;
+  const header = ['created_at', 'actor', 'actor_user_id', 'actor_key_id', 'action', 'target_type', 'target_id', 'ip', 'request_id'];
+  return (
+    <>
+      <h1>Audit log</h1>
+      <p class="muted">Every write of a person or key in this team, kept 400 days. No secret is ever recorded.</p>
+      <form onSubmit={apply} class="grid-form" aria-label="Filter the audit log">
+        <Field label="Actor" hint="Email, key prefix, user or key id">
+          <input name="actor" value={filters.actor} maxLength={254} />
+        </Field>
+        <Field label="Action" hint="member.remove, or a family: member">
+          <input name="action" value={filters.action} maxLength={100} />
+        </Field>
+        <Field label="From">
+          <input name="date_from" type="date" value={filters.date_from} />
+        </Field>
+        <Field label="To">
+          <input name="date_to" type="date" value={filters.date_to} />
+        </Field>
+        <button type="submit">Filter</button>
+      </form>
+      <Section
+        title={d ? `${d.total} entr${d.total === 1 ? 'y' : 'ies'}` : 'Entries'}
+        actions={
+          d?.items.length ? (
+            <CsvButton
+              filename={`audit-page-${page}.csv`}
+              header={header}
+              rows={() => d.items.map((i) => [i.created_at, i.actor.label, i.actor.user_id, i.actor.key_id, i.action, i.target_type, i.target_id, i.ip, i.request_id])}
+            />
+          ) : null
+        }
+      >
+        {log.isLoading ? <Loading /> : null}
+        <ErrorBox error={log.error} />
+        {d && !d.items.length ? <Empty>No entries match.</Empty> : null}
+        {d?.items.length ? (
+          <div class="table-wrap">
+            <table data-table="audit">
+              <thead>
+                <tr>
+                  <th scope="col">When (UTC)</th>
+                  <th scope="col">Actor</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Record</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Request</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.items.map((i) => (
+                  <tr key={i.id} data-action={i.action}>
+                    <td>{i.created_at.replace('T', ' ').slice(0, 19)}</td>
+                    <td>{i.actor.label}</td>
+                    <td class="mono">{i.action}</td>
+                    <td class="mono small">{i.target_id ? `${i.target_type ?? ''} ${i.target_id}` : '–'}</td>
+                    <td>{i.ip ?? '–'}</td>
+                    <td class="mono small">{i.request_id ?? '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {d && pages > 1 ? (
+          <nav class="row-actions" aria-label="Pages">
+            <button type="button" class="secondary small" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
+              Previous
+            </button>
+            <span class="muted small">
+              Page {page} of {pages}
+            </span>
+            <button type="button" class="secondary small" disabled={page >= pages} onClick={() => setQuery({ page: String(page + 1) })}>
+              Next
+            </button>
+          </nav>
+        ) : null}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,235 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'preact/hooks';
+import { data, get } from '../api';
+import { useCanWrite, useSession } from '../session';
+import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+
+// The contract's member management page: the team, its members and roles, invitations
+// (with the link to copy when no mail goes out), and one's own password.
+
+interface Team {
+  plan: string;
+  rate_limit_tier: string;
+  credits_left: number;
+  credits_included: number;
+  member_count: number;
+  admin_count: number;
+  your_role: 'admin' | 'viewer' | null;
+}
+interface Member {
+  user_id: string;
+  email: string;
+  role: 'admin' | 'viewer';
+  joined_at: string;
+  is_you: boolean;
+}
+interface Invitation {
+  id: string;
+  email: string;
+  role: 'admin' | 'viewer';
+  invited_by: string | null;
+  expires_at: string;
+}
+interface Created extends Invitation {
+  accept_url: string;
+  mailed: boolean;
+}
+
+export function Members() {
+  const canWrite = useCanWrite();
+  const qc = useQueryClient();
+  const team = useQuery({ queryKey: ['team'], queryFn: () => get<Team>('/team') });
+  const members = useQuery({ queryKey: ['team', 'members'], queryFn: () => get<Member[]>('/team/members') });
+  const invitations = useQuery({ queryKey: ['team', 'invitations'], queryFn: () => get<Invitation[]>('/team/invitations'), enabled: canWrite });
+  const [created, setCreated] = useState<Created | null>(null);
+  const write = useMutation({
+    mutationFn: (x: { method: string; path: string; body?: unknown }) => data<unknown>(x.method, x.path, x.body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['team'] }),
+  });
+  const invite = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const f = new FormData(form);
+    write.mutate(
+      { method: 'POST', path: '/team/invitations', body: { email: String(f.get('email')).trim(), role: String(f.get('role')) } },
+      {
+        onSuccess: (r) => {
+          setCreated(r as Created);
+          form.reset();
+        },
+      },
+    );
+  };
+  const t = team.data;
+  return (
+    <>
+      <h1>Team</h1>
+      {t ? (
+        <p class="muted" data-team>
+          Plan <strong>{t.plan}</strong> ({t.rate_limit_tier}), {t.credits_left} of {t.credits_included} credits left this month, {t.member_count} member
+          {t.member_count === 1 ? '' : 's'}, {t.admin_count} admin{t.admin_count === 1 ? '' : 's'}.
+        </p>
+      ) : null}
+      <ErrorBox error={team.error} />
+      <Section title="Members">
+        {members.isLoading ? <Loading /> : null}
+        <ErrorBox error={members.error} />
+        <ErrorBox error={write.error} />
+        {members.data?.length ? (
+          <div class="table-wrap">
+            <table data-table="members">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Joined</th>
+                  {canWrite ? <th scope="col">Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {members.data.map((m) => (
+                  <tr key={m.user_id} data-member={m.email}>
+                    <td>
+                      {m.email}
+                      {m.is_you ? <span class="muted small"> (you)</span> : null}
+                    </td>
+                    <td>
+                      {canWrite ? (
+                        <select
+                          aria-label={`Role of ${m.email}`}
+                          value={m.role}
+                          onChange={(e) => write.mutate({ method: 'PATCH', path: `/team/members/${m.user_id}`, body: { role: (e.currentTarget as HTMLSelectElement).value } })}
+                        >
+                          <option value="admin">admin</option>
+                          <option value="viewer">viewer</option>
+                        </select>
+                      ) : (
+                        m.role
+                      )}
+                    </td>
+                    <td>{m.joined_at.slice(0, 10)}</td>
+                    {canWrite ? (
+                      <td class="row-actions">
+                        <button
+                          type="button"
+                          class="danger small"
+                          onClick={() => confirm(`Remove ${m.email} from the team? Their sessions end at once; keys they made stay.`) && write.mutate({ method: 'DELETE', path: `/team/members/${m.user_id}` })}
+                        >
+                          Remove
+                        </button>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </Section>
+      {canWrite ? (
+        <Section title="Invitations">
+          {created ? (
+            <div class="notice" role="status" data-invitation-created>
+              <p>
+                Invitation for <strong>{created.email}</strong> ({created.role}), valid until {created.expires_at.replace('T', ' ').slice(0, 16)} UTC, once.
+                {created.mailed ? ' It was mailed; you can also copy the link.' : ' No mail is set up here: send the link yourself.'}
+              </p>
+              <Field label="Invitation link (shown once)">
+                <input readOnly value={created.accept_url} class="mono" data-invitation-link />
+              </Field>
+              <button type="button" class="secondary small" onClick={() => navigator.clipboard?.writeText(created.accept_url)}>
+                Copy link
+              </button>
+            </div>
+          ) : null}
+          <form onSubmit={invite} class="grid-form" aria-label="Invite a person">
+            <Field label="Email">
+              <input name="email" type="email" required maxLength={254} />
+            </Field>
+            <Field label="Role">
+              <select name="role">
+                <option value="viewer">viewer (reads everything, writes nothing)</option>
+                <option value="admin">admin</option>
+              </select>
+            </Field>
+            <button type="submit">Invite</button>
+          </form>
+          {invitations.isLoading ? <Loading /> : null}
+          <ErrorBox error={invitations.error} />
+          {invitations.data && !invitations.data.length ? <Empty>No pending invitations.</Empty> : null}
+          {invitations.data?.length ? (
+            <div class="table-wrap">
+              <table data-table="invitations">
+                <thead>
+                  <tr>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Invited by</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {invitations.data.map((i) => (
+                    <tr key={i.id} data-invitation={i.email}>
+                      <td>{i.email}</td>
+                      <td>{i.role}</td>
+                      <td>{i.invited_by ?? 'an API key'}</td>
+                      <td>{i.expires_at.slice(0, 10)}</td>
+                      <td class="row-actions">
+                        <button type="button" class="danger small" onClick={() => write.mutate({ method: 'DELETE', path: `/team/invitations/${i.id}` })}>
+                          Revoke
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+        </Section>
+      ) : null}
+      <OwnPassword />
+    </>
+  );
+}
+
+function OwnPassword() {
+  const { session } = useSession();
+  const [done, setDone] = useState<string | null>(null);
+  const change = useMutation({ mutationFn: (body: unknown) => data<{ sessions_ended: number }>('POST', '/account/password', body) });
+  if (!session?.email) return null;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const f = new FormData(form);
+    change.mutate(
+      { current_password: String(f.get('current')), new_password: String(f.get('new')) },
+      {
+        onSuccess: (r) => {
+          setDone(`Password changed; ${r.sessions_ended} other session${r.sessions_ended === 1 ? '' : 's'} ended.`);
+          form.reset();
+        },
+      },
+    );
+  };
+  return (
+    <Section title="Your password">
+      {done ? (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      <ErrorBox error={change.error} />
+      <form onSubmit={submit} class="grid-form" aria-label="Change your password">
+        <Field label="Current password">
+          <input name="current" type="password" autoComplete="current-password" required />
+        </Field>
+        <Field label="New password" hint="At least 12 characters.">
+          <input name="new" type="password" autoComplete="new-password" minLength={12} maxLength={200} required />
+        </Field>
+        <button type="submit">Change password</button>
+      </form>
+    </Section>
+  );
+}
