@@ -33,7 +33,7 @@ export default async function accountRoutes(base: FastifyInstance) {
         summary: "Get the account's admin API key, creating one when it has none",
         security: [],
         body: s.ApiKeyBody,
-        response: { 200: s.ApiKeyResult, ...errors(400, 401, 403, 429, 500) },
+        response: { 200: s.ApiKeyResult, ...errors(400, 401, 429, 500) },
       },
     },
     async (req) => b(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { planOf } from '../../lib/plans.js';
 import { utcMonth } from '../../lib/time.js';
-import { AppError, Conflict, Forbidden, Unauthorized, isUnavailableError } from '../../lib/errors.js';
+import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { users } from '../../store/schema.js';
 import { isUniqueViolation } from '../common.js';
 import { recordAudit } from '../audit/service.js';
-import { createKey, findActiveAdminKey } from '../keys/service.js';
+import { createKey, findActiveAdminKey, findActiveViewerKeyOf } from '../keys/service.js';
 
 /** Where a call without a key came from, for the audit log. */
 export interface Origin {
@@ -40,8 +40,10 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
 }
 
 /**
- * The account's active admin key, or a new one (standard tier, one year) when it has
- * none. Any store failure here is the spec's 500 "Authentication service unavailable".
+ * The account's key: for an admin of the team, the team's active admin key, or a new one
+ * (standard tier, one year) when it has none; for a viewer, their own read-only key, made
+ * the same way when they have none (a viewer never gets admin scope here). Any store
+ * failure here is the spec's 500 "Authentication service unavailable".
  */
 export async function getAccountKey(ctx: ServiceContext, input: { email: string; password: string }, origin?: Origin) {
   try {
@@ -49,17 +51,18 @@ export async function getAccountKey(ctx: ServiceContext, input: { email: string;
     // Same work whether or not the user exists, so timing does not reveal accounts.
     const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !ok) throw new Unauthorized('Invalid email or password');
-    // The admin key goes only to an admin of the team: the account's own team while they
-    // still administer it, else the first team they administer. A viewer gets none.
-    const { rows } = await ctx.store.query<{ team_id: string }>(
-      `select team_id from team_members where user_id = $1 and role = 'admin' order by (team_id = $2) desc, created_at limit 1`,
+    // The account's own team while they are still a member of it, else the first team they
+    // joined; an admin there gets the admin key, a viewer a viewer key of their own.
+    const { rows } = await ctx.store.query<{ team_id: string; role: 'admin' | 'viewer' }>(
+      `select team_id, role from team_members where user_id = $1 order by (team_id = $2) desc, created_at limit 1`,
       [user.id, user.teamId],
     );
-    const teamId = rows[0]?.team_id;
-    if (!teamId) throw new Forbidden('Only a team admin gets the account API key; ask an admin of your team for a key');
-    const existing = await findActiveAdminKey(ctx, teamId);
+    const member = rows[0];
+    if (!member) throw new Unauthorized('Invalid email or password');
+    const teamId = member.team_id;
+    const existing = member.role === 'admin' ? await findActiveAdminKey(ctx, teamId) : await findActiveViewerKeyOf(ctx, teamId, user.id);
     if (existing) return existing;
-    const created = await createKey(ctx, teamId, { scope: 'admin', name: 'Account key', userId: user.id });
+    const created = await createKey(ctx, teamId, { scope: member.role, name: member.role === 'admin' ? 'Account key' : `Read-only key of ${user.email}`, userId: user.id });
     await recordAudit(ctx, { teamId, actorUserId: user.id, actorLabel: user.email, action: 'key.create', targetType: 'key', targetId: created.id, ...originOf(origin) });
     return { api_key: created.api_key, team_id: teamId, key_prefix: created.key_prefix, rate_limit_tier: created.rate_limit_tier };
   } catch (err) {

@@ -63,7 +63,20 @@ export async function findActiveAdminKey(ctx: ServiceContext, teamId: string) {
       order by k.created_at desc limit 1`,
     [teamId],
   );
-  const row = rows[0];
+  return accountKeyOf(ctx, teamId, rows[0]);
+}
+
+/** A person's own active read-only key in a team, newest first, or null. */
+export async function findActiveViewerKeyOf(ctx: ServiceContext, teamId: string, userId: string) {
+  const { rows } = await ctx.store.query<KeyRow>(
+    `${SELECT} where k.team_id = $1 and k.user_id = $2 and k.scope = 'viewer' and k.is_active and k.expires_at > now()
+      order by k.created_at desc limit 1`,
+    [teamId, userId],
+  );
+  return accountKeyOf(ctx, teamId, rows[0]);
+}
+
+function accountKeyOf(ctx: ServiceContext, teamId: string, row: KeyRow | undefined) {
   if (!row) return null;
   return {
     api_key: ctx.box.open(row.key_encrypted),

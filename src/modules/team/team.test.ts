@@ -121,9 +121,19 @@ describe('invitations', () => {
     const write = await asSession(t.app, s, 'PATCH', `/v1/projects/${projectId}`, { name: 'Nope' });
     expect(write.statusCode, write.body).toBe(403);
     expect((await asSession(t.app, s, 'POST', '/v1/team/invitations', { email: uniqueEmail(), role: 'admin' })).statusCode).toBe(403);
-    // A viewer person gets no admin key from the account endpoint either.
+    // A viewer person gets a read-only key of their own from the account endpoint, never the
+    // admin key: the same key on a second call, and it cannot write.
     const key = await t.app.inject({ method: 'POST', url: '/v1/account/api-key', payload: { email, password: 'viewer-password-123' }, remoteAddress: ip() });
-    expect(key.statusCode, key.body).toBe(403);
+    expect(key.statusCode, key.body).toBe(200);
+    const viewerKey = key.json().data.api_key as string;
+    expect(viewerKey).not.toBe(owner.key);
+    const keyAgain = await t.app.inject({ method: "POST", url: "/v1/account/api-key", payload: { email, password: "viewer-password-123" }, remoteAddress: ip() });
+    expect(keyAgain.json().data.api_key).toBe(viewerKey);
+    expect((await asKey(t.app, viewerKey, 'GET', `/v1/projects/${projectId}`)).statusCode).toBe(200);
+    const keyWrite = await asKey(t.app, viewerKey, 'POST', '/v1/team/invitations', { email: uniqueEmail(), role: 'viewer' });
+    expect(keyWrite.statusCode, keyWrite.body).toBe(403);
+    const listed = (await asKey(t.app, owner.key, 'GET', '/v1/keys')).json().data.find((k: { key_prefix: string }) => viewerKey.startsWith(k.key_prefix));
+    expect(listed).toMatchObject({ scope: 'viewer', created_by: { email } });
 
     const removed = await asKey(t.app, owner.key, 'DELETE', `/v1/team/members/${ok.json().data.user_id}`);
     expect(removed.statusCode, removed.body).toBe(200);
