@@ -120,6 +120,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
         expect(await chart.getAttribute('aria-label')).toMatch(/\S/);
         const table = page.locator(`[data-chart-table="${await chart.getAttribute('data-chart')}"]`);
         await table.locator('summary').click();
+        // Built when opened: one row per date of the chart.
+        await table.locator('tbody tr').first().waitFor();
         const rows = await table.locator('tbody tr').count();
         expect(rows).toBeGreaterThan(0);
         // The table's header row names each series of the chart.

@@ -29,6 +29,12 @@ const LINK_PAGES: Record<string, () => preact.JSX.Element> = {
   '/reset-password': () => <ResetPassword />,
 };
 
+// Who is signed in, asked as soon as the script runs (not after the first render). A 429
+// here is not "signed out": it is asked again after its Retry-After (api() waits for it).
+const openSession = (): Promise<Session | null> =>
+  data<Session>('GET', '/session').catch((err) => (err instanceof ApiError && err.status === 429 && err.retryAfter !== null ? openSession() : null));
+const firstSession = openSession();
+
 // Start the page's code and first requests now, beside GET /session, and on each
 // navigation (a request that turns out unauthorised is dropped with the cache at sign-out).
 const prefetch = () => prefetchRoute(queries, window.location.pathname, new URLSearchParams(window.location.search));
@@ -46,12 +52,7 @@ function App() {
   };
   useEffect(() => {
     onSessionLost(() => setSession(null));
-    // A 429 here is not "signed out": ask again after its Retry-After.
-    const open = (): Promise<void> =>
-      data<Session>('GET', '/session')
-        .then(setSession)
-        .catch((err) => (err instanceof ApiError && err.status === 429 && err.retryAfter !== null ? open() : setSession(null)));
-    void open();
+    void firstSession.then(setSession);
   }, []);
   if (session === undefined) return <Loading what="Opening Sightline" />;
   const ctx = { session, setSession };
