@@ -48,7 +48,12 @@ const clock = (t: number) => new Date(t).toLocaleTimeString([], { hour: '2-digit
 export function RateLimitNotice() {
   const [until, setUntil] = useState(rateLimitedUntil);
   const [now, setNow] = useState(Date.now);
-  useEffect(() => onRateLimit(() => setUntil(rateLimitedUntil())), []);
+  useEffect(() => {
+    const off = onRateLimit(() => setUntil(rateLimitedUntil()));
+    // A 429 that came between the first render and this subscription is not missed.
+    setUntil(rateLimitedUntil());
+    return off;
+  }, []);
   useEffect(() => {
     if (!until) return;
     setNow(Date.now());
