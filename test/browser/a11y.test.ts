@@ -180,6 +180,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     await page.keyboard.press('Enter');
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('link', { name: 'Competitors' }).waitFor({ state: 'visible' });
+    // Open, the menu does not widen the page either.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     // Focus goes into the menu; Esc closes it and focus is back on the button.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('#site-menu'))).toBe(true);
