@@ -168,6 +168,34 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     await context.close();
   });
 
+  it('an action opened from the board: reached by keyboard, checked by axe, closed with Esc, focus back on its card', async () => {
+    const res = await fetch(`${b.base}/v1/projects/${seed.projectId}/actions`, {
+      method: 'POST',
+      headers: { 'x-api-key': seed.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Answer the CRM thread', description: 'Reply on the forum.', category: 'new_content', priority: 'medium', execution: { type: 'publishable_content' } }),
+    });
+    expect(res.status).toBe(201);
+    const id = ((await res.json()) as { data: { id: string } }).data.id;
+    for (const width of [1280, 390]) {
+      const { page, context } = await newPage(b, width);
+      await signIn(page, seed.email, seed.password);
+      await page.goto(`/projects/${seed.projectId}/actions`);
+      const open = page.locator(`[data-action="${id}"] .open-action`);
+      await open.focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`[data-detail="${id}"]`).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-detail-title');
+      await settled(page);
+      const found = serious(await axe(page));
+      expect(found, `action detail at ${width} px:\n${describeViolations(found)}`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await page.keyboard.press('Escape');
+      await page.locator(`[data-detail="${id}"]`).waitFor({ state: 'detached' });
+      await expect.poll(() => page.evaluate((aid) => document.activeElement === document.querySelector(`[data-action="${aid}"] .open-action`), id)).toBe(true);
+      await context.close();
+    }
+  });
+
   it('at 390 px the navigation collapses into a menu that opens, closes with Esc and gives focus back', async () => {
     const { page, context } = await newPage(b, 390);
     await signIn(page, seed.email, seed.password);
