@@ -62,6 +62,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     ['actions', `/projects/${seed.projectId}/actions`],
     ['project settings', `/projects/${seed.projectId}/settings`],
     ['settings', '/settings'],
+    ['team', '/team'],
+    ['audit log', '/team/audit'],
   ];
 
   for (const width of [1280, 390]) {
