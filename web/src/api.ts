@@ -23,7 +23,35 @@ export class ApiError extends Error {
   }
 }
 
+// A 429 with Retry-After: the time the server named is kept here, every GET waits for it
+// before going out (so the retries of many queries do not hammer the server), and the
+// layout shows when Sightline will try again (RateLimitNotice). The first answer that is
+// not a 429 after that time clears it.
+let limitedUntil = 0;
+const rateListeners = new Set<() => void>();
+export function rateLimitedUntil(): number {
+  return limitedUntil;
+}
+export function onRateLimit(fn: () => void): () => void {
+  rateListeners.add(fn);
+  return () => rateListeners.delete(fn);
+}
+function setLimited(until: number): void {
+  if (until === limitedUntil) return;
+  limitedUntil = until;
+  for (const fn of rateListeners) fn();
+}
+/** Seconds from Retry-After (delta-seconds or an HTTP date); null when absent or unreadable. */
+export function parseRetryAfter(v: string | null, now = Date.now()): number | null {
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : Math.max(0, Math.ceil((t - now) / 1000));
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  if (method === 'GET') while (Date.now() < limitedUntil) await sleep(limitedUntil - Date.now());
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -42,10 +70,13 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   }
   if (!res.ok) {
     const e = (json ?? {}) as { detail?: string; code?: string };
-    const retry = res.headers.get('retry-after');
+    const retry = parseRetryAfter(res.headers.get('retry-after'));
     if (res.status === 401 && path !== '/session') onSignedOut();
-    throw new ApiError(res.status, e.detail ?? `${res.status} ${res.statusText}`, e.code, retry ? Number(retry) : null);
+    if (res.status === 429 && retry !== null) setLimited(Math.max(limitedUntil, Date.now() + retry * 1000));
+    else if (limitedUntil && Date.now() >= limitedUntil) setLimited(0);
+    throw new ApiError(res.status, e.detail ?? `${res.status} ${res.statusText}`, e.code, retry);
   }
+  if (limitedUntil && Date.now() >= limitedUntil) setLimited(0);
   return json as T;
 }
 
@@ -63,4 +94,19 @@ export function qs(params: Record<string, string | number | undefined | null>): 
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   const s = p.toString();
   return s ? `?${s}` : '';
+}
+
+/**
+ * TanStack Query's retry policy: a 429 with Retry-After is asked again after that many
+ * seconds, at most 3 times (then the page shows the error and when to try); any other 4xx
+ * will not change by asking again; a 5xx or a network failure twice, backing off.
+ */
+export function shouldRetry(failures: number, err: unknown): boolean {
+  if (err instanceof ApiError && err.status === 429) return err.retryAfter !== null && failures < 3;
+  if (err instanceof ApiError && err.status < 500) return false;
+  return failures < 2;
+}
+export function retryDelay(failures: number, err: unknown): number {
+  if (err instanceof ApiError && err.status === 429) return Math.max(0, limitedUntil - Date.now()) + 50;
+  return Math.min(1000 * 2 ** failures, 30_000);
 }

@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { TableWrap } from './ui';
 
 // Line charts on uPlot (canvas, ~50 KB, draws a year of days per brand in a few ms). Every
 // chart has its numbers in a table beside it (for screen readers, tests and CSV).
@@ -73,8 +74,70 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
       resize.disconnect();
       plot.destroy();
     };
-  }, [props.dates, props.lines, props.title, props.yLabel, props.yRange, props.height]);
-  return <div ref={host} class="chart" role="img" aria-label={props.title} data-chart={props.title} />;
+    // The range by value: a caller's new [0, 100] on each render must not rebuild the chart.
+  }, [props.dates, props.lines, props.title, props.yLabel, props.yRange?.[0], props.yRange?.[1], props.height]);
+  const named = props.lines.map((l) => l.label).join(', ');
+  return (
+    <>
+      <div
+        ref={host}
+        class="chart"
+        role="img"
+        aria-label={`${props.title}: ${props.lines.length} series (${named}), ${props.dates[0] ?? ''} to ${props.dates[props.dates.length - 1] ?? ''}. The figures are in the table that follows.`}
+        data-chart={props.title}
+      />
+      <ChartTable {...props} />
+    </>
+  );
+}
+
+/**
+ * The chart's text alternative: every point in a table (date × series, with the 95%
+ * interval), inside a disclosure that builds the table only when opened, so a year of days
+ * costs nothing until someone asks for it.
+ */
+function ChartTable(props: { title: string; dates: string[]; lines: Line[]; yLabel?: string }) {
+  const [open, setOpen] = useState(false);
+  const unit = props.yLabel === '%' ? '%' : '';
+  return (
+    <details class="chart-table" data-chart-table={props.title} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Table of “{props.title}”</summary>
+      {open ? (
+        <TableWrap label={`${props.title}: table`}>
+          <table>
+            <caption class="visually-hidden">{props.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                {props.lines.map((l) => (
+                  <th scope="col" key={l.label}>
+                    {l.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {props.dates.map((d, i) => (
+                <tr key={d}>
+                  <th scope="row">{d}</th>
+                  {props.lines.map((l) => {
+                    const v = l.values[i];
+                    const b = l.band?.[i];
+                    return (
+                      <td key={l.label}>
+                        {v === null || v === undefined ? '–' : `${v.toFixed(1)}${unit}`}
+                        {b ? <span class="muted small"> ({b[0].toFixed(1)}–{b[1].toFixed(1)})</span> : null}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      ) : null}
+    </details>
+  );
 }
 
 /**

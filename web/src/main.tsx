@@ -1,14 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, data, onSessionLost, setCsrfToken } from './api';
+import { ApiError, api, data, onSessionLost, retryDelay, setCsrfToken, shouldRetry } from './api';
 import { Layout } from './layout';
 import { CreateAccount, SignIn } from './pages/sign-in';
 import { AcceptInvitation, ResetPassword } from './pages/account-links';
-import { Pages } from './pages/routes';
+import { Pages, prefetchRoute } from './pages/routes';
 import { Router, navigate, useLocation } from './router';
 import { type Session, SessionContext } from './session';
-import { Loading } from './ui';
+import { Loading, RateLimitNotice } from './ui';
 import './styles.css';
 
 const queries = new QueryClient({
@@ -16,8 +16,10 @@ const queries = new QueryClient({
     queries: {
       staleTime: 30_000,
       refetchOnWindowFocus: false,
-      // A 4xx will not change by asking again; a 429 is shown with its Retry-After.
-      retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 2,
+      // A 4xx will not change by asking again, but a 429 is asked again after its Retry-After
+      // (the layout says when); see shouldRetry.
+      retry: shouldRetry,
+      retryDelay,
     },
   },
 });
@@ -26,6 +28,19 @@ const LINK_PAGES: Record<string, () => preact.JSX.Element> = {
   '/accept-invitation': () => <AcceptInvitation />,
   '/reset-password': () => <ResetPassword />,
 };
+
+// Who is signed in, asked as soon as the script runs (not after the first render). A 429
+// here is not "signed out": it is asked again after its Retry-After (api() waits for it).
+const openSession = (): Promise<Session | null> =>
+  data<Session>('GET', '/session').catch((err) => (err instanceof ApiError && err.status === 429 && err.retryAfter !== null ? openSession() : null));
+const firstSession = openSession();
+
+// Start the page's code and first requests now, beside GET /session, and on each
+// navigation (a request that turns out unauthorised is dropped with the cache at sign-out).
+const prefetch = () => prefetchRoute(queries, window.location.pathname, new URLSearchParams(window.location.search));
+prefetch();
+window.addEventListener('sightline:navigate', prefetch);
+window.addEventListener('popstate', prefetch);
 
 function App() {
   const [session, setSessionState] = useState<Session | null | undefined>(undefined);
@@ -37,9 +52,7 @@ function App() {
   };
   useEffect(() => {
     onSessionLost(() => setSession(null));
-    data<Session>('GET', '/session')
-      .then(setSession)
-      .catch(() => setSession(null));
+    void firstSession.then(setSession);
   }, []);
   if (session === undefined) return <Loading what="Opening Sightline" />;
   const ctx = { session, setSession };
@@ -57,7 +70,8 @@ function App() {
   if (!session) {
     return (
       <SessionContext.Provider value={ctx}>
-        <main id="main" class="narrow">
+        <main id="main" class="narrow" tabIndex={-1}>
+          <RateLimitNotice />
           {loc.path === '/create-account' ? <CreateAccount /> : <SignIn />}
         </main>
       </SessionContext.Provider>

@@ -1,7 +1,7 @@
 import { diffWordsWithSpace } from 'diff';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
-import { ApiError } from './api';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, onRateLimit, rateLimitedUntil } from './api';
 import { PROVIDERS, PROVIDER_NAMES } from './window';
 
 // Shared pieces: loading, empty and error states (a 429 says when to retry), form fields
@@ -24,7 +24,9 @@ export function ErrorBox({ error }: { error: unknown }) {
   const e = error instanceof ApiError ? error : null;
   const text =
     e?.status === 429
-      ? `Too many requests: try again in ${e.retryAfter ?? 60} seconds.`
+      ? e.retryAfter !== null
+        ? `Too many requests: the server asked to wait ${e.retryAfter} second${e.retryAfter === 1 ? '' : 's'}. Try again after ${clock(Date.now() + e.retryAfter * 1000)}.`
+        : e.detail
       : e?.status === 403
         ? `Not allowed: ${e.detail}`
         : e
@@ -34,6 +36,42 @@ export function ErrorBox({ error }: { error: unknown }) {
     <p class="error" role="alert">
       {text}
     </p>
+  );
+}
+
+const clock = (t: number) => new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * Shown while the API has answered 429: when Sightline will ask again (the Retry-After the
+ * server gave), counting down; the queries wait until then and retry by themselves.
+ */
+export function RateLimitNotice() {
+  const [until, setUntil] = useState(rateLimitedUntil);
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const off = onRateLimit(() => setUntil(rateLimitedUntil()));
+    // A 429 that came between the first render and this subscription is not missed.
+    setUntil(rateLimitedUntil());
+    return off;
+  }, []);
+  useEffect(() => {
+    if (!until) return;
+    setNow(Date.now());
+    const tick = setInterval(() => {
+      setNow(Date.now());
+      if (Date.now() >= until) clearInterval(tick);
+    }, 1000);
+    return () => clearInterval(tick);
+  }, [until]);
+  const left = Math.ceil((until - now) / 1000);
+  // Past the time, the waiting requests have gone out again: a query that still fails
+  // shows its own error (ErrorBox) with the new Retry-After.
+  if (!until || left <= 0) return null;
+  return (
+    <div class="notice warn" role="alert" data-rate-limited={until}>
+      <strong>Too many requests.</strong> The server asked Sightline to wait: it tries again at {clock(until)}{' '}
+      <span aria-hidden="true">(in {left} s)</span>.
+    </div>
   );
 }
 
@@ -51,7 +89,7 @@ export function Field(props: { label: string; children: ComponentChildren; hint?
 export const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 export const ci = (c: [number, number] | null | undefined, digits = 1) => (c ? `${c[0].toFixed(digits)}–${c[1].toFixed(digits)}` : '');
 
-export function Kpi(props: { label: string; value: number | null | undefined; unit?: string; interval?: [number, number] | null; change?: number | null; digits?: number; lowerIsBetter?: boolean }) {
+export function Kpi(props: { label: string; value: number | null | undefined; unit?: string; interval?: [number, number] | null; change?: number | null; changePending?: boolean; digits?: number; lowerIsBetter?: boolean }) {
   const d = props.digits ?? 1;
   const ch = props.change;
   const good = ch === null || ch === undefined || ch === 0 ? '' : (ch > 0) !== !!props.lowerIsBetter ? 'up' : 'down';
@@ -64,7 +102,7 @@ export function Kpi(props: { label: string; value: number | null | undefined; un
       </div>
       {props.interval ? <div class="muted small">95%: {ci(props.interval, d)}</div> : <div class="muted small">no interval</div>}
       <div class={`kpi-change ${good}`}>
-        {ch === null || ch === undefined ? 'no previous window' : `${ch > 0 ? '+' : ''}${ch.toFixed(d)} vs previous`}
+        {props.changePending ? 'vs previous: loading…' : ch === null || ch === undefined ? 'no previous window' : `${ch > 0 ? '+' : ''}${ch.toFixed(d)} vs previous`}
       </div>
     </div>
   );
@@ -184,3 +222,16 @@ export function EngineChoice(props: { checked: readonly string[]; legend?: strin
 
 /** The engines ticked in a form with an EngineChoice. */
 export const enginesOf = (f: FormData): string[] => f.getAll('providers').map(String);
+/**
+ * A table's own sideways-scrolling box (the page never scrolls sideways at 390 px). It can
+ * take keyboard focus, so a keyboard user can scroll it too (WCAG 2.1.1), and is named.
+ */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls sideways must be reachable by keyboard
+    // biome-ignore lint/a11y/useSemanticElements: a named region around one table, not a page section
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

@@ -34,7 +34,11 @@ export interface ViewWindow {
 }
 
 export function useWindow(): ViewWindow {
-  const { query } = useLocation();
+  return windowOf(useLocation().query);
+}
+
+/** The view's window from a query string (also used before the page is drawn, to prefetch). */
+export function windowOf(query: URLSearchParams): ViewWindow {
   const today = day(Date.now());
   let to = query.get('to') ?? today;
   let from = query.get('from');

@@ -3,7 +3,7 @@ import { get, qs } from '../api';
 import { CsvButton } from '../csv';
 import { setQuery, useLocation } from '../router';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Empty, ErrorBox, Field, Loading, Section, TableWrap } from '../ui';
 
 // The team's audit log (admins): filters by actor, action and dates live in the URL, so a
 // copied link shows the same view; paged; the page shown can be saved as CSV.
@@ -82,7 +82,7 @@ export function Audit() {
         <ErrorBox error={log.error} />
         {d && !d.items.length ? <Empty>No entries match.</Empty> : null}
         {d?.items.length ? (
-          <div class="table-wrap">
+          <TableWrap label="Audit log">
             <table data-table="audit">
               <thead>
                 <tr>
@@ -107,7 +107,7 @@ export function Audit() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : null}
         {d && pages > 1 ? (
           <nav class="row-actions" aria-label="Pages">

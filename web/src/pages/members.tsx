@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
 import { useCanWrite, useSession } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Empty, ErrorBox, Field, Loading, Section, TableWrap } from '../ui';
 
 // The contract's member management page: the team, its members and roles, invitations
 // (with the link to copy when no mail goes out), and one's own password.
@@ -76,7 +76,7 @@ export function Members() {
         <ErrorBox error={members.error} />
         <ErrorBox error={write.error} />
         {members.data?.length ? (
-          <div class="table-wrap">
+          <TableWrap label="Members">
             <table data-table="members">
               <thead>
                 <tr>
@@ -123,7 +123,7 @@ export function Members() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : null}
       </Section>
       {canWrite ? (
@@ -158,7 +158,7 @@ export function Members() {
           <ErrorBox error={invitations.error} />
           {invitations.data && !invitations.data.length ? <Empty>No pending invitations.</Empty> : null}
           {invitations.data?.length ? (
-            <div class="table-wrap">
+            <TableWrap label="Pending invitations">
               <table data-table="invitations">
                 <thead>
                   <tr>
@@ -185,7 +185,7 @@ export function Members() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           ) : null}
         </Section>
       ) : null}

@@ -1,47 +1,24 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'preact/hooks';
-import { get } from '../api';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
-import { Empty, ErrorBox, Kpi, Loading, Section, ci, fmt } from '../ui';
+import { Empty, ErrorBox, Kpi, Loading, Section, TableWrap, ci, fmt } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
-import type { ProjectDetail } from './projects';
+import { type Competitor, overviewQueries, competitorsOf } from './overview-data';
 
-type Ci = [number, number] | null;
-export interface Metrics {
-  visibility: number | null;
-  sentiment: number | null;
-  position: number | null;
-  mention_count: number | null;
-  responses: number;
-  visibility_ci: Ci;
-  position_ci: Ci;
-  sentiment_ci: Ci;
-  share_of_voice: number;
-  share_of_voice_ci: Ci;
-}
-export interface Competitor {
-  competitor_id: string;
-  name: string;
-  website: string;
-  is_own_brand: boolean;
-  metrics: Metrics | null;
-}
-interface Visibility {
-  dates: string[];
-  series: Array<{ competitor_id: string; name: string; is_own_brand: boolean; visibility: Array<number | null>; visibility_ci: Ci[]; responses: number[] }>;
-}
+export type { Competitor, Metrics } from './overview-data';
 
-const competitorsOf = (projectId: string, q: string) => get<{ active_competitors: Competitor[] }>(`/projects/${projectId}/competitors${q}`);
 const own = (list?: { active_competitors: Competitor[] }) => list?.active_competitors.find((c) => c.is_own_brand)?.metrics ?? null;
 const diff = (a: number | null | undefined, b: number | null | undefined) => (a === null || a === undefined || b === null || b === undefined ? null : a - b);
 
 export function Overview({ projectId }: { projectId: string }) {
   const w = useWindow();
-  const project = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) });
-  const now = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => competitorsOf(projectId, w.query) });
-  const prev = useQuery({ queryKey: ['competitors', projectId, w.prevQuery], queryFn: () => competitorsOf(projectId, w.prevQuery) });
-  const vis = useQuery({ queryKey: ['visibility', projectId, w.query], queryFn: () => get<Visibility>(`/projects/${projectId}/visibility${w.query}`) });
+  const oq = overviewQueries(projectId, w);
+  const project = useQuery(oq.project);
+  const now = useQuery(oq.now);
+  const vis = useQuery(oq.vis);
+  // The previous window only gives the changes: asked after the figures, never before them.
+  const prev = useQuery({ ...oq.prev, enabled: !!now.data && !!vis.data });
   // No filter: the engines the project tracks (not every engine the API knows).
   const shown = w.providers.length ? w.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
   const perProvider = useQueries({
@@ -60,12 +37,27 @@ export function Overview({ projectId }: { projectId: string }) {
     () => (vis.data?.series ?? []).map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci })),
     [vis.data],
   );
-  if (project.error) return <ErrorBox error={project.error} />;
+  const noAnswers = !!vis.data && vis.data.series.every((s) => s.responses.every((n) => !n));
+  if (project.error)
+    return (
+      <>
+        <h1>Project overview</h1>
+        <ErrorBox error={project.error} />
+      </>
+    );
   return (
     <>
       <h1>{project.data?.name ?? 'Project'}: overview</h1>
-      {project.data?.bootstrap_status === 'initializing' ? <p role="status">The bootstrap is still running: figures appear as answers come in.</p> : null}
-      {project.data?.bootstrap_status === 'error' ? <p class="error">The bootstrap failed: {project.data.bootstrap_error}</p> : null}
+      {project.data?.bootstrap_status === 'initializing' ? (
+        <p class="notice" role="status">
+          The bootstrap is still running: figures appear as answers come in.
+        </p>
+      ) : null}
+      {project.data?.bootstrap_status === 'error' ? (
+        <p class="error" role="alert" data-bootstrap-error>
+          The bootstrap failed: {project.data.bootstrap_error ?? 'no reason given'}
+        </p>
+      ) : null}
       <WindowControls />
       <Section
         title={`Own brand, ${w.from} to ${w.to}`}
@@ -86,13 +78,15 @@ export function Overview({ projectId }: { projectId: string }) {
       >
         {now.isPending ? <Loading /> : null}
         <ErrorBox error={now.error} />
-        {now.data && (!m || m.responses === 0) ? <Empty>No answers in this window yet.</Empty> : null}
+        {now.data && (!m || m.responses === 0) ? (
+          <Empty>No answers in this window yet. Answers are collected every day for the active prompts; try a longer window or come back after the next run.</Empty>
+        ) : null}
         {m && m.responses > 0 ? (
           <div class="kpis">
-            <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} />
-            <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} />
-            <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} lowerIsBetter />
-            <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} />
+            <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} changePending={prev.isPending} />
+            <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} changePending={prev.isPending} />
+            <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} changePending={prev.isPending} lowerIsBetter />
+            <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} changePending={prev.isPending} />
           </div>
         ) : null}
       </Section>
@@ -110,12 +104,13 @@ export function Overview({ projectId }: { projectId: string }) {
       >
         {vis.isPending ? <Loading /> : null}
         <ErrorBox error={vis.error} />
-        {vis.data && lines.length ? (
+        {noAnswers ? <Empty>No answers in this window yet: the chart appears with the first answers.</Empty> : null}
+        {vis.data && lines.length && !noAnswers ? (
           <>
             <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} />
             <details>
-              <summary>Data table</summary>
-              <div class="table-wrap">
+              <summary>Summary table</summary>
+              <TableWrap label="Visibility summary">
                 <table data-table="visibility-summary">
                   <thead>
                     <tr>
@@ -142,7 +137,7 @@ export function Overview({ projectId }: { projectId: string }) {
                     })}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             </details>
           </>
         ) : null}
@@ -162,7 +157,7 @@ export function Overview({ projectId }: { projectId: string }) {
           />
         }
       >
-        <div class="table-wrap">
+        <TableWrap label="By provider">
           <table data-table="providers">
             <thead>
               <tr>
@@ -182,7 +177,9 @@ export function Overview({ projectId }: { projectId: string }) {
                   <tr key={p} data-provider={p}>
                     <th scope="row">{PROVIDER_NAMES[p]}</th>
                     {q?.isPending ? (
-                      <td colSpan={5}>Loading…</td>
+                      <td colSpan={5} class="muted">
+                        Loading…
+                      </td>
                     ) : q?.error ? (
                       <td colSpan={5}>
                         <ErrorBox error={q.error} />
@@ -203,7 +200,7 @@ export function Overview({ projectId }: { projectId: string }) {
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </Section>
     </>
   );

@@ -3,7 +3,7 @@ import { useMemo } from 'preact/hooks';
 import { get, qs } from '../api';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
-import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
 import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
 import type { Competitor } from './overview';
 
@@ -127,7 +127,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         <ErrorBox error={urls.error} />
         {urls.data?.items.length === 0 ? <Empty>No citations in this window.</Empty> : null}
         {urls.data?.items.length ? (
-          <div class="table-wrap">
+          <TableWrap label="Cited URLs">
             <table>
               <thead>
                 <tr>
@@ -146,7 +146,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : null}
       </Section>
     </>

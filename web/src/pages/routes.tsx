@@ -1,16 +1,82 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { match, useLocation } from '../router';
-import { Empty } from '../ui';
-import { Actions } from './actions';
-import { Audit } from './audit';
-import { Members } from './members';
-import { Competitors } from './competitors';
-import { Overview } from './overview';
+import { Empty, ErrorBox, Loading } from '../ui';
+import { windowOf } from '../window';
+import { overviewQueries } from './overview-data';
 import { ProjectList } from './projects';
-import { ProjectSettings } from './project-settings';
-import { PromptDetail } from './prompt-detail';
-import { Prompts } from './prompts';
-import { Settings } from './settings';
-import { Sources } from './sources';
+
+// Every page but the projects list (the first page after signing in) is its own chunk,
+// loaded on first visit (dynamic import): the first page's script carries neither the
+// other pages nor uPlot. prefetchRoute starts a page's chunk and, for the overview, its
+// first requests as soon as the URL is known, in parallel with GET /session.
+
+type Loader<P> = () => Promise<ComponentType<P>>;
+interface LazyPage<P> {
+  (props: P): preact.JSX.Element;
+  preload(): Promise<unknown>;
+}
+
+function lazyPage<P extends object>(load: Loader<P>): LazyPage<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<unknown> | null = null;
+  const preload = () =>
+    (pending ??= load().then(
+      (c) => {
+        loaded = c;
+      },
+      (err) => {
+        pending = null;
+        throw err;
+      },
+    ));
+  const Page = (props: P) => {
+    // The component as this instance first saw it: if the chunk arrives between that render
+    // and the effect, the effect still sets it (no page stuck on "Loading the page").
+    const [C, setC] = useState<ComponentType<P> | null>(() => loaded);
+    const [error, setError] = useState<unknown>(null);
+    useEffect(() => {
+      if (!C) preload().then(() => setC(() => loaded), setError);
+    }, []);
+    if (C) return <C {...props} />;
+    if (error) return <ErrorBox error={new Error('This page could not be loaded (is the network down, or was Sightline updated?). Reload the page.')} />;
+    return <Loading what="Loading the page" />;
+  };
+  return Object.assign(Page, { preload });
+}
+
+const Overview = lazyPage(() => import('./overview').then((m) => m.Overview));
+const Prompts = lazyPage(() => import('./prompts').then((m) => m.Prompts));
+const PromptDetail = lazyPage(() => import('./prompt-detail').then((m) => m.PromptDetail));
+const Competitors = lazyPage(() => import('./competitors').then((m) => m.Competitors));
+const Sources = lazyPage(() => import('./sources').then((m) => m.Sources));
+const Actions = lazyPage(() => import('./actions').then((m) => m.Actions));
+const ProjectSettings = lazyPage(() => import('./project-settings').then((m) => m.ProjectSettings));
+const Settings = lazyPage(() => import('./settings').then((m) => m.Settings));
+const Members = lazyPage(() => import('./members').then((m) => m.Members));
+const Audit = lazyPage(() => import('./audit').then((m) => m.Audit));
+
+/** Starts the chunk (and, for the overview, the first requests) of the page at `path`. */
+export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchParams): void {
+  let m: Record<string, string> | null;
+  const quiet = (p: Promise<unknown>) => void p.catch(() => {});
+  if ((m = match('/projects/:id', path))) {
+    quiet(Overview.preload());
+    const q = overviewQueries(m.id, windowOf(query));
+    quiet(qc.prefetchQuery(q.project));
+    quiet(qc.prefetchQuery(q.now));
+    quiet(qc.prefetchQuery(q.vis));
+  } else if (path === '/settings') quiet(Settings.preload());
+  else if (path === '/team') quiet(Members.preload());
+  else if (path === '/team/audit') quiet(Audit.preload());
+  else if (match('/projects/:id/prompts', path)) quiet(Prompts.preload());
+  else if (match('/projects/:id/prompts/:pid', path)) quiet(PromptDetail.preload());
+  else if (match('/projects/:id/competitors', path)) quiet(Competitors.preload());
+  else if (match('/projects/:id/sources', path)) quiet(Sources.preload());
+  else if (match('/projects/:id/actions', path)) quiet(Actions.preload());
+  else if (match('/projects/:id/settings', path)) quiet(ProjectSettings.preload());
+}
 
 /** The page of the current path. */
 export function Pages() {
@@ -20,6 +86,8 @@ export function Pages() {
   if (path === '/settings') return <Settings />;
   if (path === '/team') return <Members />;
   if (path === '/team/audit') return <Audit />;
+  if (path === '/team') return <Members />;
+  if (path === '/team/audit') return <Audit />;
   if ((m = match('/projects/:id', path))) return <Overview projectId={m.id} />;
   if ((m = match('/projects/:id/prompts', path))) return <Prompts projectId={m.id} />;
   if ((m = match('/projects/:id/prompts/:pid', path))) return <PromptDetail projectId={m.id} promptId={m.pid} />;
@@ -27,6 +95,17 @@ export function Pages() {
   if ((m = match('/projects/:id/sources', path))) return <Sources projectId={m.id} />;
   if ((m = match('/projects/:id/actions', path))) return <Actions projectId={m.id} />;
   if ((m = match('/projects/:id/settings', path))) return <ProjectSettings projectId={m.id} />;
-  if (match('/projects/:id/:tab', path)) return <Empty>This page is not built yet.</Empty>;
-  return <Empty>Page not found.</Empty>;
+  if (match('/projects/:id/:tab', path))
+    return (
+      <>
+        <h1>Not built yet</h1>
+        <Empty>This page is not built yet.</Empty>
+      </>
+    );
+  return (
+    <>
+      <h1>Page not found</h1>
+      <Empty>Page not found.</Empty>
+    </>
+  );
 }

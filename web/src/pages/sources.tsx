@@ -3,7 +3,7 @@ import { useMemo } from 'preact/hooks';
 import { get } from '../api';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
-import { Empty, ErrorBox, Loading, Section, fmt } from '../ui';
+import { Empty, ErrorBox, Loading, Section, TableWrap, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
 
 interface SourcesAnalytics {
@@ -18,7 +18,7 @@ const CATEGORY_NAMES = ['corporate', 'editorial', 'institutional', 'reference', 
 
 function Table(props: { name: string; header: string[]; rows: Array<Array<string | number | null>> }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label={props.name.replace(/-/g, ' ')}>
       <table data-table={props.name}>
         <thead>
           <tr>
@@ -39,7 +39,7 @@ function Table(props: { name: string; header: string[]; rows: Array<Array<string
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
