@@ -61,7 +61,8 @@ function App() {
   if (linkPage) {
     return (
       <SessionContext.Provider value={ctx}>
-        <main id="main" class="narrow">
+        <main id="main" class="narrow" tabIndex={-1}>
+          <RateLimitNotice />
           {linkPage()}
         </main>
       </SessionContext.Provider>

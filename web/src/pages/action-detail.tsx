@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { data } from '../api';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { CopyButton, Empty, ErrorBox, Field, Loading, OutLink, TextDiff } from '../ui';
+import { CopyButton, Empty, ErrorBox, Field, Loading, OutLink } from '../ui';
+import { TextDiff } from '../text-diff';
 import { WorkflowPanel } from './workflow';
 
 // One action opened from the board: its facts, and what its kind offers: the suggested
