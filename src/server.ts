@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -98,6 +99,16 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   registerObservability(app);
+
+  // Responses compressed (brotli, else gzip) for clients that accept it, from 1 KB: an
+  // analytics body is mostly repeated keys and icons (the 90-day overview of 100 prompts
+  // shrinks about twentyfold). Requests stay as they are: no decompression of bodies (this
+  // hook runs before the plugin's own, which would otherwise inflate gzip request bodies).
+  // The MCP endpoint hijacks its reply (SSE streams), so no compression reaches it.
+  app.addHook('onRoute', (route) => {
+    route.decompress = false;
+  });
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 
   await app.register(swagger, {
     openapi: {
