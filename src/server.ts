@@ -5,13 +5,13 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { HttpContext } from './http/context.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerAuth } from './http/auth.js';
+import { routeSerializerCompiler } from './http/serializer.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
@@ -85,7 +85,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(routeSerializerCompiler);
   app.decorate('http', ctx);
   // Every route as registered, for the docs and for tests that walk all routes.
   const routeTable: RouteEntry[] = [];
