@@ -41,7 +41,8 @@ app.get<{ Params: { project_id: string }; Querystring: { duration_days?: string 
       period: `${dates[0]} to ${dates[dates.length - 1]}`,
       series: meta.map((b, j) => {
         const col = (k: number) => dates.map((d) => (at.get(d)?.[j] ?? empty)[k]);
-        return { ...b, visibility: col(0), sentiment: col(1), position: col(2), responses: col(3), visibility_ci: col(4), position_ci: col(5), sentiment_ci: col(6) };
+        // the brand's fields in the contract's order (jsonb keeps object keys in its own order)
+        return { competitor_id: b.competitor_id, name: b.name, website: b.website, icon_url: b.icon_url, is_own_brand: b.is_own_brand, visibility: col(0), sentiment: col(1), position: col(2), responses: col(3), visibility_ci: col(4), position_ci: col(5), sentiment_ci: col(6) };
       }),
     },
   };
