@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import nodeHttp from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -12,7 +14,9 @@ import {
   APP_DIR,
   describeMachine,
   fmt,
+  http,
   machineInfo,
+  ROOT,
   revision,
   runLoad,
   serviceEntry,
@@ -63,12 +67,26 @@ async function seedStore(env: Record<string, string>, overrides: Record<string, 
   }
 }
 
+/** `p`: the project; `q`: one of its prompts (the first). `ten`: also measured at 10 connections. */
 const ENDPOINTS = [
-  { name: 'overview', path: (p: string) => `/v1/projects/${p}/overview` },
-  { name: 'visibility', path: (p: string) => `/v1/projects/${p}/visibility` },
-  { name: 'sources/analytics', path: (p: string) => `/v1/projects/${p}/sources/analytics` },
-  { name: 'competitors', path: (p: string) => `/v1/projects/${p}/competitors` },
+  { name: 'overview', ten: true, path: (p: string) => `/v1/projects/${p}/overview` },
+  { name: 'visibility', ten: true, path: (p: string) => `/v1/projects/${p}/visibility` },
+  { name: 'sources/analytics', ten: true, path: (p: string) => `/v1/projects/${p}/sources/analytics` },
+  { name: 'competitors', ten: true, path: (p: string) => `/v1/projects/${p}/competitors` },
+  { name: 'sources', ten: false, path: (p: string) => `/v1/projects/${p}/sources` },
+  { name: 'prompts', ten: false, path: (p: string) => `/v1/projects/${p}/prompts` },
+  { name: 'prompt analytics', ten: false, path: (p: string, q: string) => `/v1/projects/${p}/prompts/${q}/analytics` },
+  { name: 'chats', ten: false, path: (p: string, q: string) => `/v1/projects/${p}/prompts/${q}/chats` },
+  { name: 'domains', ten: false, path: (p: string, q: string) => `/v1/projects/${p}/prompts/${q}/domains` },
+  { name: 'urls', ten: false, path: (p: string, q: string) => `/v1/projects/${p}/prompts/${q}/urls` },
 ];
+type Endpoint = { name: string; ten: boolean; path: (p: string, q: string) => string };
+
+/** The first prompt of a project (the prompt endpoints' subject). */
+async function firstPrompt(server: ServerProcess, key: string, projectId: string): Promise<string> {
+  const r = await http('GET', `${server.url}/v1/projects/${projectId}/prompts`, { headers: { 'x-api-key': key }, expect: 200 });
+  return r.body.data.prompts[0].id;
+}
 
 interface Row {
   store: string;
@@ -81,28 +99,125 @@ interface Row {
   /** Null where not measured (cached: 10 connections of one key pass its rate limit). */
   rps10: number | null;
   non2xx: number;
+  /** The machine's 1-minute load average when the row was measured. */
+  load: number;
 }
 
 async function measure(
   server: ServerProcess,
   key: string,
-  projectId: string,
+  ids: { projectId: string; promptId: string },
   store: string,
   data: string,
-  endpoint: (typeof ENDPOINTS)[number],
+  endpoint: Endpoint,
   days: number,
-  tenConnections = true,
+  tenConnections = endpoint.ten,
 ): Promise<Row> {
-  const url = `${server.url}${endpoint.path(projectId)}?duration_days=${days}`;
+  const url = `${server.url}${endpoint.path(ids.projectId, ids.promptId)}?duration_days=${days}`;
+  const load = os.loadavg()[0];
   const one = await runLoad({ url, connections: 1, warmupSeconds: WARMUP, seconds: SECONDS, headers: { 'x-api-key': key }, serverPid: server.pid });
   const ten = tenConnections ? await runLoad({ url, connections: 10, warmupSeconds: 0, seconds: SECONDS, headers: { 'x-api-key': key }, serverPid: server.pid }) : null;
-  return { store, endpoint: endpoint.name, days, data, p50: one.p50, p99: one.p99, rps: one.rps, rps10: ten?.rps ?? null, non2xx: one.non2xx + (ten?.non2xx ?? 0) };
+  return { store, endpoint: endpoint.name, days, data, p50: one.p50, p99: one.p99, rps: one.rps, rps10: ten?.rps ?? null, non2xx: one.non2xx + (ten?.non2xx ?? 0), load };
 }
 
-async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; seeded: Seeded; seedSeconds: number }> {
+/** Bytes of each endpoint's 90-day body: as sent without Accept-Encoding, gzip and brotli (as the server compresses them). */
+async function bodySizes(server: ServerProcess, key: string, ids: { projectId: string; promptId: string }): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const e of ENDPOINTS) {
+    const url = `${server.url}${e.path(ids.projectId, ids.promptId)}?duration_days=90`;
+    const size = (encoding: string | null) =>
+      new Promise<string>((resolve, reject) => {
+        const req = nodeHttp.get(url, { headers: { 'x-api-key': key, ...(encoding ? { 'accept-encoding': encoding } : {}) } }, (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          res.on('end', () => resolve(`${fmt.int(bytes)}${encoding && res.headers['content-encoding'] !== encoding ? ' (not compressed)' : ''}`));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+      });
+    out.push([e.name, await size(null), await size('gzip'), await size('br')]);
+  }
+  return out;
+}
+
+/** Storage of the bench database by table (PostgreSQL), after vacuum analyze. */
+async function storage(url: string): Promise<{ rows: string[][]; totalBytes: number }> {
+  return withAdmin(async (c) => {
+    const { rows } = await c.query<{ name: string; total: string; heap: string; toast: string; idx: string; n: string }>(
+      `select c.relname as name, pg_total_relation_size(c.oid) as total, pg_relation_size(c.oid) as heap,
+              coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) as toast, pg_indexes_size(c.oid) as idx,
+              c.reltuples::bigint as n
+         from pg_class c where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
+        order by pg_total_relation_size(c.oid) desc`,
+    );
+    const totalBytes = rows.reduce((s, r) => s + Number(r.total), 0);
+    const mb = (b: string | number) => (Number(b) / 1048576).toFixed(1);
+    return {
+      totalBytes,
+      rows: rows
+        .filter((r) => Number(r.total) >= 1048576)
+        .map((r) => [r.name, fmt.int(Math.max(0, Number(r.n))), mb(r.heap), mb(r.toast), mb(r.idx), mb(r.total)]),
+    };
+  }, url);
+}
+
+/**
+ * The yardsticks of the visibility trend, fed with Sightline's own 365-day answer: the bare
+ * Fastify route answering that body, and the snapshot-table server (bench/snapshot-server.ts)
+ * reading one precomputed row per day. Returns their servers; checks that the snapshot
+ * server's 90-day body is Sightline's.
+ */
+async function startYardsticks(sightline: ServerProcess, key: string, projectId: string, dbUrl: string): Promise<{ bare: ServerProcess; snapshot: ServerProcess }> {
+  const get = async (days: number) => (await http('GET', `${sightline.url}/v1/projects/${projectId}/visibility?duration_days=${days}`, { headers: { 'x-api-key': key }, expect: 200 })).body;
+  const year = await get(365);
+  const routesFile = path.join(ROOT, '.bench-data', 'visibility-routes.json');
+  fs.mkdirSync(path.dirname(routesFile), { recursive: true });
+  fs.writeFileSync(routesFile, JSON.stringify({ [`/v1/projects/${projectId}/visibility`]: year }));
+  const bare = await startServer({ name: 'bare-visibility', entry: 'bench/bare-server.ts', env: { BENCH_ROUTES_FILE: routesFile } });
+  await withAdmin(async (c) => {
+    await c.query(`create table if not exists bench_snapshot_daily (project_id uuid not null, day date not null, points jsonb not null, primary key (project_id, day))`);
+    await c.query(`create table if not exists bench_snapshot_brands (project_id uuid primary key, brands jsonb not null)`);
+    const series = year.data.series as Array<Record<string, any>>;
+    const meta = series.map((s) => ({ competitor_id: s.competitor_id, name: s.name, website: s.website, icon_url: s.icon_url, is_own_brand: s.is_own_brand }));
+    await c.query(`insert into bench_snapshot_brands values ($1, $2::jsonb) on conflict (project_id) do update set brands = excluded.brands`, [projectId, JSON.stringify(meta)]);
+    const dates = year.data.dates as string[];
+    const points = dates.map((_, i) => JSON.stringify(series.map((s) => [s.visibility[i], s.sentiment[i], s.position[i], s.responses[i], s.visibility_ci[i], s.position_ci[i], s.sentiment_ci[i]])));
+    await c.query(
+      `insert into bench_snapshot_daily select $1, d::date, p::jsonb from unnest($2::text[], $3::text[]) as x(d, p) on conflict do nothing`,
+      [projectId, dates, points],
+    );
+    await c.query(`vacuum analyze bench_snapshot_daily`);
+  }, dbUrl);
+  const snapshot = await startServer({ name: 'snapshot-visibility', entry: 'bench/snapshot-server.ts', env: { DATABASE_URL: dbUrl } });
+  const mine = await get(90);
+  const theirs = (await http('GET', `${snapshot.url}/v1/projects/${projectId}/visibility?duration_days=90`, { expect: 200 })).body;
+  if (JSON.stringify(mine) !== JSON.stringify(theirs)) console.log('   WARNING: the snapshot server does not answer the same 90-day JSON as Sightline');
+  return { bare, snapshot };
+}
+
+interface StoreResult {
+  rows: Row[];
+  seeded: Seeded;
+  seedSeconds: number;
+  /** Bytes on disk (PostgreSQL: every table of the bench database; embedded: the data directory), after seeding. */
+  storageBytes: number;
+  storageRows: string[][];
+  bodies: string[][];
+  /** Load average beside the seeding and the storage figures. */
+  seedLoad: number;
+}
+
+function du(dir: string): number {
+  return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+async function runStore(store: 'embedded' | 'postgres'): Promise<StoreResult> {
   let env: Record<string, string>;
   let overrides: Record<string, unknown>;
   let dataDir: string | null = null;
+  let dbUrl = '';
   if (store === 'embedded') {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-analytics-'));
     env = { DATA_DIR: dataDir };
@@ -114,13 +229,22 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
     });
     const url = new URL(ADMIN_URL);
     url.pathname = `/${DB}`;
-    env = { DATABASE_URL: url.toString(), SECRET_KEY: 'bench-secret-key-0123456789abcdef' };
-    overrides = { databaseUrl: url.toString(), secretKey: env.SECRET_KEY };
+    dbUrl = url.toString();
+    env = { DATABASE_URL: dbUrl, SECRET_KEY: 'bench-secret-key-0123456789abcdef' };
+    overrides = { databaseUrl: dbUrl, secretKey: env.SECRET_KEY };
   }
   const t0 = Date.now();
   const seeded = await seedStore(env, overrides);
   const seedSeconds = (Date.now() - t0) / 1000;
-  if (store === 'postgres') await withAdmin((c) => c.query(`vacuum analyze`).catch(() => {})); // autovacuum's job, done now
+  const seedLoad = os.loadavg()[0];
+  let storageBytes = 0;
+  let storageRows: string[][] = [];
+  if (store === 'postgres') {
+    await withAdmin((c) => c.query(`vacuum analyze`).catch(() => {}), dbUrl); // autovacuum's job, done now
+    ({ totalBytes: storageBytes, rows: storageRows } = await storage(dbUrl));
+  } else {
+    storageBytes = du(dataDir!);
+  }
   // ROLE=api: no workers competing with the requests; window 100 ms so the premium key's
   // 350 requests per window never refuse the benchmark (the limiter still runs per request).
   const server = await startServer({
@@ -131,19 +255,40 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
     env: { ...env, ROLE: 'api', LOG_LEVEL: 'warn', RATE_LIMIT_WINDOW_MS: '100', READ_CACHE_MB: '0' },
   });
   const rows: Row[] = [];
+  const label = store === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL';
+  const big = { projectId: seeded.big.projectId, promptId: await firstPrompt(server, seeded.big.apiKey, seeded.big.projectId) };
+  const small = { projectId: seeded.small.projectId, promptId: await firstPrompt(server, seeded.small.apiKey, seeded.small.projectId) };
+  let bodies: string[][] = [];
   try {
-    const label = store === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL';
+    // The yardsticks of the visibility trend (PostgreSQL: the snapshot server reads it),
+    // measured first, beside Sightline's own figures, in the same run.
+    if (store === 'postgres') {
+      const { bare, snapshot } = await startYardsticks(server, seeded.big.apiKey, seeded.big.projectId, dbUrl);
+      try {
+        for (const [name, srv] of [['bare Fastify route, same JSON (no store)', bare], ['snapshot rows, one per day (SELECT)', snapshot]] as const) {
+          for (const days of [90, 365]) {
+            const r = await measure(srv, seeded.big.apiKey, big, name, `${DAYS} days`, ENDPOINTS[1], days, true);
+            rows.push(r);
+            console.log(`   ${name} ${days}d: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)} ${fmt.int(r.rps)} req/s`);
+          }
+        }
+      } finally {
+        await bare.stop();
+        await snapshot.stop();
+      }
+    }
     for (const e of ENDPOINTS) {
       for (const days of [7, 90, 365]) {
-        const r = await measure(server, seeded.big.apiKey, seeded.big.projectId, label, `${DAYS} days`, e, days);
+        const r = await measure(server, seeded.big.apiKey, big, label, `${DAYS} days`, e, days);
         rows.push(r);
-        console.log(`   ${label} ${e.name} ${days}d: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)} ${fmt.int(r.rps10 ?? NaN)} req/s at 10`);
+        console.log(`   ${label} ${e.name} ${days}d: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)} ${fmt.int(r.rps)} req/s (load ${r.load.toFixed(2)})`);
       }
     }
     for (const e of [ENDPOINTS[0], ENDPOINTS[2]]) {
-      for (const days of [30, 180]) rows.push(await measure(server, seeded.big.apiKey, seeded.big.projectId, label, `${DAYS} days`, e, days));
-      rows.push(await measure(server, seeded.small.apiKey, seeded.small.projectId, label, '30 days', e, 30));
+      for (const days of [30, 180]) rows.push(await measure(server, seeded.big.apiKey, big, label, `${DAYS} days`, e, days, false));
+      rows.push(await measure(server, seeded.small.apiKey, small, label, '30 days', e, 30, false));
     }
+    bodies = await bodySizes(server, seeded.big.apiKey, big);
   } finally {
     await server.stop();
   }
@@ -158,13 +303,15 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
   try {
     const label = `${store === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL'}, cached`;
     // 1 connection only: at 10, one key's requests pass its own limit (350 per 100 ms window)
-    for (const e of ENDPOINTS) rows.push(await measure(cached, seeded.big.apiKey, seeded.big.projectId, label, `${DAYS} days`, e, 90, false));
+    for (const e of ENDPOINTS.slice(0, 4)) rows.push(await measure(cached, seeded.big.apiKey, big, label, `${DAYS} days`, e, 90, false));
   } finally {
     await cached.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    else await withAdmin((c) => c.query(`drop database if exists ${DB} with (force)`));
+    if (process.env.BENCH_KEEP_DATA !== '1') {
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      else await withAdmin((c) => c.query(`drop database if exists ${DB} with (force)`));
+    }
   }
-  return { rows, seeded, seedSeconds };
+  return { rows, seeded, seedSeconds, storageBytes, storageRows, bodies, seedLoad };
 }
 
 export const analyticsSuite: Suite = {
@@ -180,41 +327,88 @@ export const analyticsSuite: Suite = {
       console.log(` - ${store}`);
       results.push({ store, ...(await runStore(store)) });
     }
+    const storeName = (st: string) => (st === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL');
     const seedRows = results.map((r) => [
-      r.store === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL',
+      storeName(r.store),
       fmt.int(r.seeded.big.answers),
       `${r.seeded.big.seconds.toFixed(0)} s`,
       fmt.int(r.seeded.big.answersPerSecond),
       `${fmt.int(r.seeded.big.peakRssMb)} MB`,
+      r.seedLoad.toFixed(2),
     ]);
-    const main = results.flatMap((r) => r.rows.filter((x) => x.data === `${DAYS} days` && [7, 90, 365].includes(x.days) && !x.store.endsWith('cached')));
+    const isYardstick = (x: Row) => !x.store.startsWith('PostgreSQL') && !x.store.startsWith('embedded');
+    const main = results.flatMap((r) => r.rows.filter((x) => x.data === `${DAYS} days` && [7, 90, 365].includes(x.days) && !x.store.endsWith('cached') && !isYardstick(x)));
+    const yardsticks = results.flatMap((r) => r.rows.filter(isYardstick));
     const cachedRows = results
       .flatMap((r) => r.rows.filter((x) => x.store.endsWith('cached')))
-      .map((r) => [r.store, r.endpoint, r.days, fmt.ms(r.p50), fmt.ms(r.p99), fmt.int(r.rps), r.rps10 === null ? '–' : fmt.int(r.rps10), r.non2xx]);
-    const mainRows = main.map((r) => [r.store, r.endpoint, r.days, fmt.ms(r.p50), fmt.ms(r.p99), fmt.int(r.rps), r.rps10 === null ? '–' : fmt.int(r.rps10), r.non2xx]);
-    const growth = results.flatMap((r) => r.rows.filter((x) => ['overview', 'sources/analytics'].includes(x.endpoint) && !x.store.endsWith('cached')));
+      .map((r) => [r.store, r.endpoint, r.days, fmt.ms(r.p50), fmt.ms(r.p99), fmt.int(r.rps), r.rps10 === null ? '–' : fmt.int(r.rps10), r.non2xx, r.load.toFixed(2)]);
+    const rowOf = (r: Row) => [r.store, r.endpoint, r.days, fmt.ms(r.p50), fmt.ms(r.p99), fmt.int(r.rps), r.rps10 === null ? '–' : fmt.int(r.rps10), r.non2xx, r.load.toFixed(2)];
+    const mainRows = main.map(rowOf);
+    const growth = results.flatMap((r) => r.rows.filter((x) => ['overview', 'sources/analytics'].includes(x.endpoint) && !x.store.endsWith('cached') && !isYardstick(x)));
     const growthRows = growth
       .sort((a, b) => a.store.localeCompare(b.store) || a.endpoint.localeCompare(b.endpoint) || a.days - b.days || a.data.localeCompare(b.data))
       .map((r) => [r.store, r.endpoint, r.days, r.data, fmt.ms(r.p50), fmt.ms(r.p99)]);
-    const pg90 = main.filter((r) => r.store === 'PostgreSQL' && r.days === 90);
-    const worst90 = Math.max(...pg90.map((r) => r.p99));
-    const peer = (name: string, days: number, store = 'PostgreSQL') => main.find((r) => r.store === store && r.endpoint === name && r.days === days);
+    const find = (store: string, name: string, days: number) => main.find((r) => r.store === store && r.endpoint === name && r.days === days);
+    const peer = (name: string, days: number) => find('PostgreSQL', name, days);
+    // Issue 16's goals, each checked on this run's figures.
+    const goals: string[] = [];
+    const mark = (ok: boolean) => (ok ? 'met' : 'not met');
+    if (results.some((r) => r.store === 'postgres')) {
+      const lines = ENDPOINTS.map((e) => {
+        const d90 = peer(e.name, 90);
+        const d365 = peer(e.name, 365);
+        if (!d90 || !d365) return null;
+        const ratio = d365.p99 / d90.p99;
+        const ok = d90.p99 <= 10 && d365.p99 <= 15 && ratio <= 1.5;
+        return { ok, text: `${e.name} ${fmt.ms(d90.p99)} / ${fmt.ms(d365.p99)} (×${ratio.toFixed(2)})` };
+      }).filter((x): x is { ok: boolean; text: string } => !!x);
+      goals.push(`- p99 ≤ 10 ms over 90 days, ≤ 15 ms over 365 days, 365 ≤ 1.5 × 90 (PostgreSQL, 90 d / 365 d p99): ${lines.map((l) => `${l.text} ${l.ok ? '✓' : '✗'}`).join('; ')} — **${mark(lines.every((l) => l.ok))}** (${lines.filter((l) => l.ok).length} of ${lines.length}).`);
+      const snap = yardsticks.find((y) => y.store.startsWith('snapshot') && y.days === 365);
+      const vis = peer('visibility', 365);
+      if (snap && vis) goals.push(`- visibility trend over 365 days at ≥ 2× the snapshot read's rate (1 connection): ${fmt.int(vis.rps)} against ${fmt.int(snap.rps)} req/s = ${(vis.rps / snap.rps).toFixed(2)}× — **${mark(vis.rps >= 2 * snap.rps)}**.`);
+    }
+    for (const r of results) {
+      const answers = r.seeded.big.answers + r.seeded.small.answers;
+      const perAnswer = r.storageBytes / answers;
+      goals.push(`- storage ≤ 3 KB per answer, ${storeName(r.store)}: ${fmt.int(r.storageBytes / 1048576)} MB for ${fmt.int(answers)} answers = ${(perAnswer / 1024).toFixed(2)} KB — **${mark(perAnswer <= 3072)}**.`);
+      const goal = r.store === 'postgres' ? 2000 : 1000;
+      goals.push(`- seeding ≥ ${fmt.int(goal)} answers/s, ${storeName(r.store)}: ${fmt.int(r.seeded.big.answersPerSecond)} (load ${r.seedLoad.toFixed(2)} after) — **${mark(r.seeded.big.answersPerSecond >= goal)}**.`);
+    }
+    if (results.some((r) => r.store === 'embedded')) {
+      const emb = main.filter((r) => r.store === 'embedded (PGlite)');
+      const bad = emb.filter((r) => r.p99 > 3 * r.p50);
+      goals.push(`- embedded store, p99 within 3× of p50 on every endpoint and window: ${bad.length ? `over on ${bad.map((r) => `${r.endpoint} ${r.days} d (${fmt.ms(r.p50)} / ${fmt.ms(r.p99)})`).join(', ')}` : 'every row'} — **${mark(bad.length === 0)}**.`);
+    }
+    const storageText = results
+      .filter((r) => r.storageRows.length)
+      .map((r) => ['', `Storage of the ${storeName(r.store)} bench database after seeding and \`vacuum analyze\` (tables of 1 MB or more; MB; rows as estimated by the planner):`, '', table(['table', 'rows', 'heap', 'toast', 'indexes', 'total'], r.storageRows)].join('\n'))
+      .join('\n');
+    const bodyText = results
+      .map((r) => ['', `Body bytes of each endpoint over 90 days, ${storeName(r.store)} (as sent; with \`Accept-Encoding: gzip\`; with \`br\`):`, '', table(['endpoint', 'plain', 'gzip', 'br'], r.bodies)].join('\n'))
+      .join('\n');
     const text = [
-      `Measured ${started} on ${describeMachine(machine)}${quiet ? `; ${quiet}` : ''}; Sightline at ${revision()}.`,
+      `Measured ${started} on ${describeMachine(machine)}${quiet ? `; ${quiet}` : ''}; Sightline at ${revision()}. The last column of each table is the machine's 1-minute load average when that row was measured (2 cores: above 2, other work competes with the run).`,
       '',
-      `**Seeding** (issue 3): ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days through the real path (simulated provider → analysis → storeAnswers with every rollup), one transaction per day, in one process; peak RSS of that process.`,
+      `**Seeding** (issues 3, 16): ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days through the real path (simulated provider → analysis → storeAnswers with every rollup), one transaction per day, in one process; peak RSS of that process.`,
       '',
-      table(['store', 'answers', 'time', 'answers/s', 'peak RSS'], seedRows),
+      table(['store', 'answers', 'time', 'answers/s', 'peak RSS', 'load'], seedRows),
       '',
-      `**Analytics endpoints** (issue 4) on that project (10 competitors + own brand), each through HTTP with a valid key: p50/p99 at 1 connection (${SECONDS} s after ${WARMUP} s warm-up), requests/s at 1 and at 10 connections. Server: \`ROLE=api\` in its own process; the load generator shares the 2 cores.`,
+      `**Analytics endpoints** (issues 4, 16) on that project (10 competitors + own brand; the prompt endpoints on its first prompt), each through HTTP with a valid key: p50/p99 at 1 connection (${SECONDS} s after ${WARMUP} s warm-up), requests/s at 1 connection and, for the first four, at 10. Server: \`ROLE=api\` in its own process; the load generator shares the 2 cores.`,
       '',
-      table(['store', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx'], mainRows),
+      table(['store', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx', 'load'], mainRows),
+      '',
+      `**Yardsticks of the visibility trend**, same run, same JSON (Sightline's 365-day answer): the bare Fastify route (\`bench/bare-server.ts\`, the body in memory) and a minimal server reading one precomputed snapshot row per day with a \`SELECT\` (\`bench/snapshot-server.ts\`, one PostgreSQL connection), the peer design issue 16 measures against:`,
+      '',
+      table(['server', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx', 'load'], yardsticks.map(rowOf)),
       '',
       `Every request above computes its figures (READ_CACHE_MB=0). The same 90-day requests answered from the read cache (on by default; valid until the project's analytics change):`,
       '',
-      table(['store', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx'], cachedRows),
+      table(['store', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx', 'load'], cachedRows),
       '',
-      `Goal: p99 under 50 ms on PostgreSQL for a 90-day window, computed: worst ${fmt.ms(worst90)} — **${worst90 < 50 ? 'met' : 'not met'}**.`,
+      '**Goals of issue 16** (PostgreSQL, read cache off, 1 connection, this run):',
+      ...goals,
+      storageText,
+      bodyText,
       '',
       'Against the figures to beat (ARCHITECTURE.md, peers at the same volume; ours on PostgreSQL, computed, p50 at 1 connection):',
       `- per-prompt overview: peer 294 ms p50 / 425 ms p99 → ours ${fmt.ms(peer('overview', 7)?.p50 ?? NaN)} / ${fmt.ms(peer('overview', 7)?.p99 ?? NaN)} (7 days), ${fmt.ms(peer('overview', 90)?.p50 ?? NaN)} / ${fmt.ms(peer('overview', 90)?.p99 ?? NaN)} (90 days), ${fmt.ms(peer('overview', 365)?.p50 ?? NaN)} / ${fmt.ms(peer('overview', 365)?.p99 ?? NaN)} (365 days);`,

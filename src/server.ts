@@ -2,9 +2,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -12,6 +12,7 @@ import type { HttpContext } from './http/context.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerAuth } from './http/auth.js';
 import { registerAuditHook } from './http/audit-hook.js';
+import { routeSerializerCompiler } from './http/serializer.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
@@ -104,7 +105,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(routeSerializerCompiler);
   app.decorate('http', ctx);
   // Every route as registered, for the docs and for tests that walk all routes.
   const routeTable: RouteEntry[] = [];
@@ -118,6 +119,16 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   registerObservability(app);
+
+  // Responses compressed (brotli, else gzip) for clients that accept it, from 1 KB: an
+  // analytics body is mostly repeated keys and icons (the 90-day overview of 100 prompts
+  // shrinks about twentyfold). Requests stay as they are: no decompression of bodies (this
+  // hook runs before the plugin's own, which would otherwise inflate gzip request bodies).
+  // The MCP endpoint hijacks its reply (SSE streams), so no compression reaches it.
+  app.addHook('onRoute', (route) => {
+    route.decompress = false;
+  });
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 
   await app.register(swagger, {
     openapi: {

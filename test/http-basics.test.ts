@@ -1,4 +1,5 @@
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { BODY_LIMIT } from '../src/server.js';
@@ -351,5 +352,44 @@ describe('over a real socket', () => {
     const bad = await fetch(`${base}/v1/account/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual(errorBody('Malformed JSON body'));
+  });
+});
+
+describe('response compression', () => {
+  const get = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/v1/openapi.json', headers });
+
+  it.each([
+    ['br', (b: Buffer) => zlib.brotliDecompressSync(b)],
+    ['gzip', (b: Buffer) => zlib.gunzipSync(b)],
+  ])('Accept-Encoding %s: the same JSON, compressed, smaller', async (encoding, inflate) => {
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const res = await get({ 'accept-encoding': encoding });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(JSON.parse(inflate(res.rawPayload).toString('utf8'))).toEqual(plain.json());
+  });
+
+  it('brotli preferred when both are accepted; small bodies and unknown encodings go out as they are', async () => {
+    expect((await get({ 'accept-encoding': 'gzip, deflate, br' })).headers['content-encoding']).toBe('br');
+    const small = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ status: 'ok' });
+    const other = await get({ 'accept-encoding': 'compress' });
+    expect(other.headers['content-encoding']).toBeUndefined();
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('a gzip request body is not inflated: read as sent (malformed JSON)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/keys',
+      payload: zlib.gzipSync(JSON.stringify({ scope: 'admin' })),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...withKey() },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-encoding']).toBeUndefined();
   });
 });

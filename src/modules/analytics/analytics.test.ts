@@ -29,7 +29,11 @@ import {
   type Cite,
   type FixtureProject,
 } from '../../../test/analytics-fixture.js';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { PLAIN_JSON_ROUTES } from '../../http/serializer.js';
+import * as sourceSchemas from '../sources/schema.js';
 import * as metrics from './metrics.js';
+import * as schemas from './schema.js';
 import { resolveWindow } from './window.js';
 
 let t: TestApp;
@@ -1293,4 +1297,37 @@ describe('window and metric definitions (unit)', () => {
     expect(metrics.cvr({ responses: 0, citesOwn: 0 })).toBeNull();
     expect(metrics.share(0, 0)).toBe(0);
   });
+});
+
+describe('the routes serialized without zod (src/http/serializer.ts)', () => {
+  // Each such route's body, as sent, must be zod's serialization of the same answer byte
+  // for byte: the shape and the key order of the contract, nothing more (zod drops extra keys).
+  const SCHEMAS: Record<string, import('zod').ZodType> = {
+    '/v1/projects/:project_id/overview': schemas.Overview,
+    '/v1/projects/:project_id/visibility': schemas.Visibility,
+    '/v1/projects/:project_id/sources/analytics': sourceSchemas.SourcesAnalytics,
+    '/v1/projects/:project_id/prompts/:prompt_id/analytics': schemas.PromptAnalytics,
+  };
+
+  it('lists registered GET routes only, each with its schema here', () => {
+    const gets = new Set(t.app.routeTable.filter((r) => r.method === 'GET').map((r) => r.url));
+    for (const url of PLAIN_JSON_ROUTES) {
+      expect(gets.has(url), url).toBe(true);
+      expect(SCHEMAS[url], url).toBeDefined();
+    }
+  });
+
+  it.each([[W], [`${W}&providers=chatgpt`], [`${W}&providers=perplexity,google_ai_overview`], [`date_from=${D2}&date_to=2025-03-20`], [`${W}&prompt_type=suggested`]])(
+    '%s: the body is zod\'s serialization of it',
+    async (q) => {
+      for (const url of PLAIN_JSON_ROUTES) {
+        if (q.includes('prompt_type') && !url.endsWith('/overview')) continue;
+        const path = url.replace(':project_id', f.projectId).replace(':prompt_id', P1);
+        const res = await f.api.get(`${path}?${q}`);
+        expect(res.statusCode, `${path} ${res.body}`).toBe(200);
+        const zod = (serializerCompiler as any)({ schema: SCHEMAS[url], method: 'GET', url });
+        expect(res.body, path).toBe(zod(JSON.parse(res.body)));
+      }
+    },
+  );
 });

@@ -141,30 +141,40 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
 export async function visibilitySeries(ctx: RequestContext, projectId: string, w: Window) {
   const project: ProjectRow = await requireProject(ctx, projectId);
   const providers = providerFilter(w);
+  // Days as offsets from the window's first day (no date formatting per row); with one
+  // provider (the '*' rows by default) each (day, brand) is one row, read as it is stored.
+  const one = providers.length === 1;
   const [rows, days, brandDays] = await Promise.all([
     activeCompetitors(ctx.store, project),
-    ctx.store.query<{ day: string; r: number }>(
-      `select to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as r from project_daily
-        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
+    ctx.store.query<{ i: number; r: number }>(
+      one
+        ? `select day - $3::date as i, responses as r from project_daily
+            where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date`
+        : `select day - $3::date as i, sum(responses)::int as r from project_daily
+            where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
       [projectId, providers, w.from, w.to],
     ),
-    ctx.store.query<{ day: string; brand_id: string; mn: number; ps: number; ss: number; pq: number; sq: number }>(
-      `select to_char(day, 'YYYY-MM-DD') as day, brand_id, sum(mentions)::int as mn, sum(position_sum)::int as ps,
-              sum(sentiment_sum)::int as ss, sum(position_sq)::float8 as pq, sum(sentiment_sq)::float8 as sq
-         from project_brand_daily
-        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-        group by day, brand_id`,
+    ctx.store.query<{ i: number; brand_id: string; mn: number; ps: number; ss: number; pq: number; sq: number }>(
+      one
+        ? `select day - $3::date as i, brand_id, mentions as mn, position_sum as ps, sentiment_sum as ss,
+                  position_sq::float8 as pq, sentiment_sq::float8 as sq
+             from project_brand_daily
+            where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date`
+        : `select day - $3::date as i, brand_id, sum(mentions)::int as mn, sum(position_sum)::int as ps,
+                  sum(sentiment_sum)::int as ss, sum(position_sq)::float8 as pq, sum(sentiment_sq)::float8 as sq
+             from project_brand_daily
+            where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+            group by day, brand_id`,
       [projectId, providers, w.from, w.to],
     ),
   ]);
   const dates = daysOf(w);
-  const index = new Map(dates.map((d, i) => [d, i]));
   const responses = new Array<number>(dates.length).fill(0);
-  for (const d of days.rows) responses[index.get(d.day)!] = d.r;
+  for (const d of days.rows) responses[d.i] = d.r;
   const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number; pq: number; sq: number }>>();
   for (const r of brandDays.rows) {
     const map = byBrand.get(r.brand_id) ?? new Map();
-    map.set(index.get(r.day)!, r);
+    map.set(r.i, r);
     byBrand.set(r.brand_id, map);
   }
   return {

@@ -149,13 +149,20 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   await requirePrompt(ctx, projectId, promptId);
   const [{ rows }, total, brands] = await Promise.all([
     ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; brand_ids: string[] | null }>(
-      // one row per citation and brand named (the lateral join), hence the distinct counts
-      `select domain, min(category)::int as category, count(distinct (response_id, url))::int as n,
-              count(distinct response_id)::int as responses,
-              bool_or(mentioned) as mentioned, array_agg(distinct b) filter (where b is not null) as brand_ids
-         from citations left join lateral unnest(brand_ids) as b on true
-        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-        group by domain`,
+      // A citation is one (response, url) row (the unique key), so its rows count the
+      // citations; the brands named are gathered apart, from the distinct (domain, brand)
+      // pairs, rather than multiplying every citation by its brands before counting.
+      `with c as materialized (
+         select domain, category, response_id, mentioned, brand_ids from citations
+          where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date),
+       named as (
+         select domain, array_agg(b order by b) as brand_ids
+           from (select distinct domain, b from c cross join lateral unnest(c.brand_ids) as b) x
+          group by domain)
+       select c.domain, min(category)::int as category, count(*)::int as n, count(distinct response_id)::int as responses,
+              bool_or(mentioned) as mentioned, named.brand_ids
+         from c left join named on named.domain = c.domain
+        group by c.domain, named.brand_ids`,
       [promptId, realProviders(w), w.from, w.to],
     ),
     promptResponses(ctx, promptId, w),

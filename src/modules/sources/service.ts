@@ -40,21 +40,20 @@ export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w
   for (const d of domains) byCategory[d.category] += d.n;
   const top = domains.slice(0, CHART_DOMAINS).map((d) => d.domain);
 
-  const { rows: daily } = await ctx.store.query<{ day: string; domain: string | null; n: number }>(
-    `select to_char(day, 'YYYY-MM-DD') as day, case when domain = any($5::text[]) then domain end as domain,
+  // days as offsets from the window's first day (no date formatting per row)
+  const { rows: daily } = await ctx.store.query<{ i: number; domain: string | null; n: number }>(
+    `select day - $3::date as i, case when domain = any($5::text[]) then domain end as domain,
             sum(citations)::int as n
        from project_domain_daily where ${WHERE}
-      group by 1, 2`,
+      group by day, 2`,
     [...params(projectId, w), top],
   );
   const dates = daysOf(w);
-  const index = new Map(dates.map((d, i) => [d, i]));
   const dayTotals = new Array<number>(dates.length).fill(0);
   const perDomain = new Map(top.map((d) => [d, new Array<number>(dates.length).fill(0)]));
   for (const r of daily) {
-    const i = index.get(r.day)!;
-    dayTotals[i] += r.n;
-    if (r.domain) perDomain.get(r.domain)![i] += r.n;
+    dayTotals[r.i] += r.n;
+    if (r.domain) perDomain.get(r.domain)![r.i] += r.n;
   }
   return {
     stats: { total_sources: domains.length, total_citations: total },

@@ -1,0 +1,22 @@
+import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+
+/**
+ * The 200 answers serialized with JSON.stringify alone, without zod's encode pass (which
+ * copies the whole body to check it: about half the CPU of a year of daily series). Only
+ * routes whose handlers build their answer field by field in the schema's order and shape
+ * belong here; test/serializer.test.ts holds each one to zod's serialization of the same
+ * answers, byte for byte, so the contract check moves from every request to the tests.
+ */
+export const PLAIN_JSON_ROUTES = new Set([
+  '/v1/projects/:project_id/overview',
+  '/v1/projects/:project_id/visibility',
+  '/v1/projects/:project_id/sources/analytics',
+  '/v1/projects/:project_id/prompts/:prompt_id/analytics',
+]);
+
+const plain = (data: unknown) => JSON.stringify(data);
+
+/** Zod's serializer (fastify-type-provider-zod), except for the 200 answers of PLAIN_JSON_ROUTES. */
+export const routeSerializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
+  route.httpStatus === '200' && PLAIN_JSON_ROUTES.has(route.url ?? '') ? plain : (serializerCompiler as FastifySerializerCompiler<unknown>)(route);
