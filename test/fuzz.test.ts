@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
@@ -61,8 +62,13 @@ function check(route: RouteEntry, url: string, c: Case, res: LightMyRequestRespo
   for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-credit-available']) expect(String(res.headers[h]), `${h}: ${where}`).toMatch(/^\d+$/);
   if (res.statusCode === 204) return;
   expect(String(res.headers['content-type']), where).toMatch(/^application\/json/);
+  // A compressed answer (the client sent Accept-Encoding) is read as the client would.
+  const encoding = res.headers['content-encoding'];
+  expect([undefined, 'gzip', 'br'], `content-encoding: ${where}`).toContain(encoding);
+  if (encoding) expect(String(c.headers['accept-encoding'] ?? ''), `an encoding the client accepts: ${where}`).toMatch(encoding === 'br' ? /br|\*/ : /gzip|\*/);
+  const raw = encoding === 'gzip' ? gunzipSync(res.rawPayload) : encoding === 'br' ? brotliDecompressSync(res.rawPayload) : res.rawPayload;
   let body: any;
-  expect(() => (body = res.json()), where).not.toThrow();
+  expect(() => (body = JSON.parse(raw.toString('utf8'))), where).not.toThrow();
   if (res.statusCode >= 400) {
     expect(body !== null && typeof body === 'object' && !Array.isArray(body), where).toBe(true);
     expect(Object.keys(body), where).toEqual(['detail', 'code', 'request_id']);
