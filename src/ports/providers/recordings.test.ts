@@ -5,6 +5,7 @@ import { geminiResponse } from '../../../test/fakes/gemini.js';
 import { openAIResponse } from '../../../test/fakes/openai.js';
 import { sonarResponse } from '../../../test/fakes/perplexity.js';
 import { serpAiBody } from '../../../test/fakes/serpapi-ai.js';
+import { serpApiWire } from '../../../test/fakes/serpapi.js';
 import { xaiResponse } from '../../../test/fakes/xai.js';
 import { keyPaths, recording, recordingLines, unknownPaths } from '../../../test/fixtures/providers/index.js';
 import { parseAnthropicResponse } from './anthropic.js';
@@ -12,6 +13,7 @@ import { parseGeminiResponse } from './gemini.js';
 import { parseOpenAIResponse } from './openai.js';
 import { parsePerplexityResponse } from './perplexity.js';
 import { parseGrokResponse } from './grok.js';
+import { parseAiOverview } from './serpapi.js';
 import { anthropicUsage, geminiUsage, perplexityUsage, responsesUsage } from './usage.js';
 
 // Responses recorded from the real services (test/fixtures/providers/README.md names the
@@ -122,6 +124,35 @@ describe('grok reads a recorded xAI Responses answer with web_search', () => {
   });
 });
 
+describe('google_ai_overview reads a recorded SerpApi Google search with an inline AI Overview', () => {
+  it('text blocks as markdown, references in order of first use, the model Sightline names', () => {
+    const body = recording('google_ai_overview/serpapi-tutorials-google-coffee.json');
+    const answer = parseAiOverview(body, body);
+    expect(answer).toMatchObject({ provider: 'google_ai_overview', model: 'google-ai-overview', simulated: false });
+    expect(answer.raw).toBe(body);
+    const parts = answer.text.split('\n\n');
+    expect(parts).toHaveLength(8);
+    expect(parts[0]).toBe(body.ai_overview.text_blocks[0].snippet);
+    expect(parts[1]).toBe('Step 1: Grind your coffee');
+    expect(parts[2]).toBe(
+      '- Grind your coffee beans fresh just before brewing for the best flavor.\n' +
+        '- The grind size will depend on your brewing method. For example, use a coarser grind for a French press and a medium grind for a moka pot.',
+    );
+    expect(parts[3]).toBe('This video demonstrates how to grind coffee beans for different brewing methods:');
+    expect(parts[7].split('\n').map((l) => l.slice(0, 40))).toEqual([
+      '- **For a drip coffee maker:** Place a f',
+      '- **For a pour-over:** Place a filter in',
+      '- **For a French press:** Add coarse cof',
+      '- **For a moka pot:** Fill the bottom ch',
+    ]);
+    // reference_indexes in reading order: 1 2 6 7 | 5 | 4 6 | 1 3 | 3 4 5 7 | 0 | 2 7 | 6 8 9 | 4
+    const firstUse = [1, 2, 6, 7, 5, 4, 3, 0, 8, 9];
+    expect(answer.references.map((r) => [r.reference_index, r.link, r.title])).toEqual(
+      firstUse.map((i, n) => [n + 1, body.ai_overview.references[i].link, body.ai_overview.references[i].title]),
+    );
+  });
+});
+
 describe('the usage each vendor reports, read from the recordings', () => {
   it('tokens, searches and a stated price where there is one', () => {
     expect(responsesUsage(recording('chatgpt/openai-web-search-tool.1.json'))).toEqual({ input_tokens: 327, output_tokens: 770, searches: 2 });
@@ -170,6 +201,8 @@ const SERPAPI_BLOCK_FIELDS = [
   'search_parameters.*',
 ];
 const SERPAPI_DOCUMENTED: Record<string, string[]> = {
+  // https://serpapi.com/ai-overview: the overview in a Google search, or only its page_token
+  google_ai_overview: [...SERPAPI_BLOCK_FIELDS.map((f) => (f.startsWith('search_') ? f : `ai_overview.${f}`)), 'ai_overview.page_token', 'ai_overview.serpapi_link'],
   copilot: [...SERPAPI_BLOCK_FIELDS, 'header', 'header_video.*', 'images_link', 'videos_link'],
   google_ai_mode: [...SERPAPI_BLOCK_FIELDS, 'reconstructed_markdown'],
 };
@@ -206,6 +239,20 @@ describe('each fake sends only fields the real service sends', () => {
   const req = { method: 'GET', path: '/search', query: { q: 'best crm', gl: 'us', hl: 'en' }, headers: {}, body: undefined };
   it('copilot: no field outside SerpApi\'s documented Bing Copilot JSON', () => {
     expect(unknownPaths(serpAiBody('bing_copilot', req, DEFAULT_ANSWER), [], SERPAPI_DOCUMENTED.copilot)).toEqual([]);
+  });
+  it('google_ai_overview: no field outside the recording and SerpApi\'s documented AI Overview JSON', () => {
+    const real = [recording('google_ai_overview/serpapi-tutorials-google-coffee.json')];
+    const state = { tokens: new Map<string, string>(), counter: 0 };
+    const search = serpApiWire.ok({ ...req, query: { ...req.query, engine: 'google' } }, DEFAULT_ANSWER, state).body;
+    const lazy = serpApiWire.special?.('page_token', { ...req, query: { ...req.query, engine: 'google' } }, DEFAULT_ANSWER, state)?.body;
+    const token = [...state.tokens.keys()][0];
+    const overview = serpApiWire.ok({ ...req, query: { engine: 'google_ai_overview', page_token: token } }, DEFAULT_ANSWER, state).body;
+    for (const body of [search, lazy, overview]) expect(unknownPaths(body, real, SERPAPI_DOCUMENTED.google_ai_overview)).toEqual([]);
+    // a renamed field of the overview is caught against the recording
+    const renamed = JSON.parse(JSON.stringify(search)) as { ai_overview: { references: Array<Record<string, unknown>> } };
+    renamed.ai_overview.references[0].url = renamed.ai_overview.references[0].link;
+    delete renamed.ai_overview.references[0].link;
+    expect(unknownPaths(renamed, real, SERPAPI_DOCUMENTED.google_ai_overview)).toEqual(['ai_overview.references[].url']);
   });
   it('google_ai_mode: no field outside SerpApi\'s documented AI Mode JSON', () => {
     expect(unknownPaths(serpAiBody('google_ai_mode', req, DEFAULT_ANSWER), [], SERPAPI_DOCUMENTED.google_ai_mode)).toEqual([]);
