@@ -242,7 +242,7 @@ describe('each fake sends only fields the real service sends', () => {
   });
   it('google_ai_overview: no field outside the recording and SerpApi\'s documented AI Overview JSON', () => {
     const real = [recording('google_ai_overview/serpapi-tutorials-google-coffee.json')];
-    const state = { tokens: new Map<string, string>(), counter: 0 };
+    const state = { origin: 'http://127.0.0.1:1', tokens: new Map<string, string>(), counter: 0 };
     const search = serpApiWire.ok({ ...req, query: { ...req.query, engine: 'google' } }, DEFAULT_ANSWER, state).body;
     const lazy = serpApiWire.special?.('page_token', { ...req, query: { ...req.query, engine: 'google' } }, DEFAULT_ANSWER, state)?.body;
     const token = [...state.tokens.keys()][0];
