@@ -40,6 +40,9 @@ const EnvSchema = z.object({
   // client address it yields): unset/false (none), a hop count, or a list of addresses/CIDRs.
   TRUST_PROXY: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  // Browser origins allowed to call /mcp (comma-separated, e.g. http://localhost:6274);
+  // a request carrying any other Origin header is refused (the MCP transport's rule).
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
   SECRET_KEY: z.string().min(16).optional(),
   ADMIN_TOKEN: z.string().min(16).optional(),
   CALLBACK_SIGNING_SECRET: z.string().startsWith('whsec_').optional(),
@@ -124,6 +127,8 @@ export interface Config {
   /** SMTP server and sender of outgoing mail (invitations); mail is off unless both are set. */
   smtpUrl?: string;
   mailFrom?: string;
+  /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS); any other Origin is a 403. */
+  mcpAllowedOrigins: string[];
   env: Env;
 }
 
@@ -156,6 +161,26 @@ export function parseTrustProxy(value: string | undefined): boolean | number | s
   return items;
 }
 
+/**
+ * MCP_ALLOWED_ORIGINS: origins (scheme, host and port, nothing else) whose browser pages may
+ * call /mcp. Each is kept in the form the URL parser gives it, as browsers send it.
+ */
+export function parseOrigins(value: string | undefined): string[] {
+  const items = (value ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  return items.map((item) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(item);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/$/, '').toLowerCase()) {
+      throw new ConfigError(`Invalid configuration:\n  MCP_ALLOWED_ORIGINS: "${item}" is not an origin (scheme://host[:port], e.g. http://localhost:6274)`);
+    }
+    return url.origin;
+  });
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   // Empty strings mean "unset" for every variable, as in most deploy tools.
   const cleaned = Object.fromEntries(
@@ -181,6 +206,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     redisUrl: env.REDIS_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? (env.ROLE === 'worker' ? 10 : 20),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),
     role: env.ROLE,
     secretKey: env.SECRET_KEY,
     adminToken: env.ADMIN_TOKEN,

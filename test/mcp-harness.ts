@@ -14,14 +14,17 @@ const W = `date_from=${E1}&date_to=${E3}`;
 
 /** The tools issue 14 names; the read ones are those a viewer key lists. */
 export const ALL_TOOLS = [
-  'list_projects', 'get_project', 'create_project', 'list_topics', 'list_prompts', 'create_prompts', 'update_prompt', 'delete_prompt',
+  'list_projects', 'get_project', 'create_project', 'update_project', 'delete_project', 'list_topics', 'create_topic', 'update_topic', 'delete_topic',
+  'list_prompts', 'get_prompt', 'create_prompts', 'update_prompt', 'delete_prompt',
   'list_competitors', 'suggest_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
-  'get_prompt_series', 'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'create_action', 'transition_action', 'recommend_actions',
-  'get_recommendation_task', 'enrich_content', 'execute_action', 'get_workflow', 'respond_to_checkpoint', 'list_webhooks',
+  'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_action', 'create_action',
+  'transition_action', 'transition_actions', 'draft_action', 'recommend_actions', 'get_recommendation_task', 'enrich_content', 'enrich_forum', 'execute_action', 'get_workflow',
+  'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook',
 ];
 export const READ_TOOLS = [
-  'list_projects', 'get_project', 'list_topics', 'list_prompts', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
-  'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_recommendation_task', 'get_workflow', 'list_webhooks',
+  'list_projects', 'get_project', 'list_topics', 'list_prompts', 'get_prompt', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
+  'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions',
+  'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries',
 ];
 
 export interface Seeded {
@@ -38,12 +41,14 @@ export interface Seeded {
   gamma: string;
   contentAction: string;
   articleAction: string;
+  forumAction: string;
+  webhookId: string;
 }
 
 /** A listening service with one project of hand-made answers (role api: no workers move anything). */
 export async function seed(): Promise<Seeded> {
   const pages = await startFixtureServer();
-  const t = await startTestApp({ allowPrivateUrls: true, role: 'api' });
+  const t = await startTestApp({ allowPrivateUrls: true, role: 'api' }, { MCP_ALLOWED_ORIGINS: 'http://localhost:6274' });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const acct = await createAccount(t.app);
   await setTeam(t, acct.teamId, { rate_limit_tier: 'premium', plan: 'pro' });
@@ -73,13 +78,14 @@ export async function seed(): Promise<Seeded> {
     });
   const contentAction = (await action('content_update', [{ type: 'url', value: `${pages.base}/article.html` }])).json().data.id;
   const articleAction = (await action('new_content', [{ type: 'keyword', value: 'product analytics' }], 'publishable_content')).json().data.id;
+  const forumAction = (await action('forum_engagement', [{ type: 'url', value: `${pages.base}/thread` }], 'forum_reply')).json().data.id;
   const hook = await api.post('/webhooks', { url: 'https://hooks.beta.io/sightline', events: ['action.checkpoint', 'action.completed'] });
   expect(hook.statusCode).toBe(201);
   const viewer = await api.post('/keys', { scope: 'viewer' });
   expect(viewer.statusCode).toBe(201);
   const other = await createAccount(t.app);
   const otherProject = await createProject(t.app, other.key, { brand_name: 'Other', brand_url: 'https://other.example' });
-  return { t, pages, base: address, acct, viewerKey: viewer.json().data.api_key, other, otherProject, pid, topicId, prompts, gamma, contentAction, articleAction };
+  return { t, pages, base: address, acct, viewerKey: viewer.json().data.api_key, other, otherProject, pid, topicId, prompts, gamma, contentAction, articleAction, forumAction, webhookId: hook.json().data.id };
 }
 
 export async function unseed(s: Seeded | undefined): Promise<void> {
@@ -101,6 +107,7 @@ export function readCases(s: Seeded): Array<[tool: string, args: Record<string, 
     ['get_project', { project_id: s.pid }, ['GET', p]],
     ['list_topics', { project_id: s.pid }, ['GET', `${p}/topics`]],
     ['list_prompts', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/prompts?${W}`]],
+    ['get_prompt', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}?${W}`]],
     ['list_competitors', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/competitors?${W}`]],
     ['suggest_competitors', { project_id: s.pid, ...WINDOW, limit: 5 }, ['GET', `${p}/competitors/suggestions?${W}&limit=5`]],
     ['get_prompt_series', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/prompts/series?${W}`]],
@@ -108,10 +115,14 @@ export function readCases(s: Seeded): Array<[tool: string, args: Record<string, 
     ['get_visibility', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/visibility?${W}`]],
     ['get_prompt_analytics', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/analytics?${W}`]],
     ['list_chats', { project_id: s.pid, prompt_id: Q1, ...WINDOW, page_size: 1 }, ['GET', `${p}/prompts/${Q1}/chats?${W}&page_size=1`]],
+    ['list_prompt_domains', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/domains?${W}`]],
+    ['list_prompt_urls', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/urls?${W}`]],
     ['list_sources', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/sources?${W}`]],
     ['get_sources_analytics', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/sources/analytics?${W}`]],
     ['list_actions', { project_id: s.pid, status: 'suggested' }, ['GET', `${p}/actions?status=suggested`]],
+    ['get_action', { project_id: s.pid, action_id: s.contentAction }, ['GET', `${p}/actions/${s.contentAction}`]],
     ['list_webhooks', {}, ['GET', '/webhooks']],
+    ['list_webhook_deliveries', { webhook_id: s.webhookId, limit: 5 }, ['GET', `/webhooks/${s.webhookId}/deliveries?limit=5`]],
   ];
 }
 
@@ -192,7 +203,46 @@ export async function checkWrites(s: Seeded, connect: Connect): Promise<void> {
 
   const project = await ok('create_project', { brand_name: 'Epsilon', brand_url: 'https://epsilon.example', webhook_url: 'https://hooks.epsilon.example/cb' });
   expect(project.data.status).toBe('initializing');
-  expect((await rest(s, s.acct.key, ['GET', `/projects/${project.data.project_id}`])).status).toBe(200);
+  const q = `/projects/${project.data.project_id}`;
+  expect((await rest(s, s.acct.key, ['GET', q])).status).toBe(200);
+  const edited = await ok('update_project', { project_id: project.data.project_id, name: 'Epsilon EU', brand_aliases: ['Eps'] });
+  expect(edited).toEqual((await rest(s, s.acct.key, ['GET', q])).body);
+  expect(edited.data).toMatchObject({ name: 'Epsilon EU', brand_aliases: ['Eps'] });
+
+  const topic = await ok('create_topic', { project_id: project.data.project_id, name: 'Pricing' });
+  const topicId = topic.data.topic_id as string;
+  const renamedTopic = await ok('update_topic', { project_id: project.data.project_id, topic_id: topicId, name: 'Plans and pricing' });
+  const topics = (await rest(s, s.acct.key, ['GET', `${q}/topics`])).body.data as Array<{ topic_id: string }>;
+  expect(topics.find((x) => x.topic_id === topicId)).toEqual(renamedTopic.data);
+  await ok('delete_topic', { project_id: project.data.project_id, topic_id: topicId });
+  const topicsAfter = (await rest(s, s.acct.key, ['GET', `${q}/topics`])).body.data as Array<{ topic_id: string }>;
+  expect(topicsAfter.map((x) => x.topic_id)).not.toContain(topicId);
+
+  const deleted = await ok('delete_project', { project_id: project.data.project_id });
+  expect(deleted.data.projectId).toBe(project.data.project_id);
+  expect((await rest(s, s.acct.key, ['GET', q])).status).toBe(404);
+
+  // the accepted action cannot be accepted again: counted as failed, the others move
+  const batch = await ok('transition_actions', { project_id: s.pid, ids: [s.contentAction, action.data.id, s.forumAction], action: 'accept' });
+  expect(batch.data).toEqual({ succeeded: 2, failed: 1, total: 3 });
+  expect(((await rest(s, s.acct.key, ['GET', `${p}/actions/${s.contentAction}`])).body.data as { status: string }).status).toBe('accepted');
+
+  const draftBody = { action_type: 'content_update', target_url: 'https://beta.io/pricing', keywords: ['analytics pricing'] };
+  const draft = await ok('draft_action', { project_id: s.pid, ...draftBody });
+  expect(draft).toEqual((await rest(s, s.acct.key, ['POST', `${p}/actions/enrich`, draftBody])).body);
+
+  const reply = await ok('enrich_forum', { project_id: s.pid, action_id: s.forumAction });
+  expect(reply).toEqual((await rest(s, s.acct.key, ['POST', `${p}/actions/${s.forumAction}/enrich-forum`])).body);
+  expect(reply.data.thread_url).toBe(`${s.pages.base}/thread`);
+
+  const hook = await ok('create_webhook', { url: 'https://hooks.beta.io/mcp', events: ['action.completed'] });
+  expect(hook.data).toMatchObject({ url: 'https://hooks.beta.io/mcp', events: ['action.completed'], secret: expect.stringMatching(/^whsec_/) });
+  const hooks = (await rest(s, s.acct.key, ['GET', '/webhooks'])).body.data as Array<{ id: string }>;
+  const { secret: _secret, ...listed } = hook.data;
+  expect(hooks.find((h) => h.id === hook.data.id)).toEqual(listed);
+  await ok('delete_webhook', { webhook_id: hook.data.id });
+  const hooksAfter = (await rest(s, s.acct.key, ['GET', '/webhooks'])).body.data as Array<{ id: string }>;
+  expect(hooksAfter.map((h) => h.id)).not.toContain(hook.data.id);
 }
 
 export async function checkErrors(s: Seeded, connect: Connect): Promise<void> {

@@ -39,7 +39,7 @@ describe('MCP over Streamable HTTP', { timeout: 60_000 }, () => {
     for (const t of tools) {
       expect(t.description?.length, t.name).toBeGreaterThan(40);
       expect(t.outputSchema?.type, t.name).toBe('object');
-      expect(t.annotations?.readOnlyHint, t.name).toBe(READ_TOOLS.includes(t.name) || t.name === 'enrich_content');
+      expect(t.annotations?.readOnlyHint, t.name).toBe(READ_TOOLS.includes(t.name) || ['enrich_content', 'enrich_forum', 'draft_action'].includes(t.name));
     }
     // the input schema is the route's params + query (+ body), from the same zod schemas
     expect(Object.keys(byName.get('get_overview')!.inputSchema.properties!)).toEqual(['project_id', 'duration_days', 'date_from', 'date_to', 'providers', 'prompt_type']);
@@ -102,6 +102,20 @@ describe('MCP over Streamable HTTP', { timeout: 60_000 }, () => {
     expect((await none.json()).detail).toBe('Missing API key: send X-API-Key or Authorization: Bearer <key>');
     await expect(connect('sl_live_not_a_key')).rejects.toThrow(/401|Invalid API key/);
     expect((await fetch(`${s.base}/mcp`)).status).toBe(405);
+    // a web page's request (an Origin header) only from an allowed origin, checked before the key
+    const list = (origin: string, key = s.acct.key) =>
+      fetch(`${s.base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin, 'x-api-key': key },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+    const evil = await list('https://evil.example');
+    expect(evil.status).toBe(403);
+    expect(await evil.json()).toMatchObject({ detail: 'Origin https://evil.example may not call /mcp; set MCP_ALLOWED_ORIGINS to allow a browser client', code: 'forbidden' });
+    expect((await list('https://evil.example', 'sl_live_not_a_key')).status).toBe(403);
+    const inspector = await list('http://localhost:6274');
+    expect(inspector.status).toBe(200);
+    expect((await inspector.json()).result.tools.length).toBe(ALL_TOOLS.length);
     const guide = await fetch(`${s.base}/llms.txt`);
     expect(guide.headers.get('content-type')).toContain('text/plain');
     const body = await guide.text();

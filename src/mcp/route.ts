@@ -47,7 +47,16 @@ async function callerOf(http: HttpContext, req: FastifyRequest, reply: FastifyRe
  * allows. Registered as explicit routes, ahead of the dashboard's catch-all.
  */
 export function registerMcp(app: FastifyInstance, http: HttpContext): void {
+  const allowed = new Set(http.services.config.mcpAllowedOrigins);
   app.post('/mcp', { schema: { hide: true }, config: { ownTextRule: true } }, async (req, reply) => {
+    // The transport's rule against DNS rebinding: a request from a web page (an Origin header)
+    // is refused unless the operator allowed that origin. Desktop and agent clients send none.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowed.has(origin.toLowerCase())) {
+      return reply
+        .status(403)
+        .send(errorBody(req, `Origin ${origin.slice(0, 200)} may not call /mcp; set MCP_ALLOWED_ORIGINS to allow a browser client`, 'forbidden'));
+    }
     const caller = await callerOf(http, req, reply);
     const server = mcpServerFor(caller, MCP_VERSION);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

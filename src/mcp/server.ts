@@ -21,8 +21,9 @@ import { recordAudit } from '../modules/audit/service.js';
 import { actionTools } from './tools-actions.js';
 import { analyticsTools, competitorTools } from './tools-analytics.js';
 import { projectTools } from './tools-projects.js';
+import { webhookTools } from './tools-webhooks.js';
 
-export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools];
+export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools];
 const BY_NAME = new Map(TOOLS.map((t) => [t.spec.name, t]));
 
 const INSTRUCTIONS =

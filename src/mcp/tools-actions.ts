@@ -3,12 +3,10 @@ import { ProjectParams } from '../modules/common.js';
 import { a, envA } from '../modules/envelope.js';
 import * as actions from '../modules/actions/service.js';
 import * as s from '../modules/actions/schema.js';
-import { enrichContent } from '../modules/actions/enrich-content.js';
-import { EditSchema } from '../modules/actions/enrich-routes.js';
+import { enrichContent, enrichForum } from '../modules/actions/enrich-content.js';
+import { EditSchema, ForumDraftSchema } from '../modules/actions/enrich-routes.js';
 import * as workflows from '../modules/actions/workflow-service.js';
 import * as ws from '../modules/actions/workflow-schema.js';
-import * as webhooks from '../modules/webhooks/service.js';
-import * as hs from '../modules/webhooks/schema.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 
@@ -28,6 +26,17 @@ export const actionTools = [
     output: s.ActionListEnvelope,
     run: async (ctx, { params, query }) => a(await actions.listActions(ctx, params.project_id, query)),
     summary: ({ data }) => `${plural(data.length, 'action')}${data.slice(0, 5).map((x) => `\n- [${x.status}, ${x.priority}] ${x.title} (${x.id})`).join('')}${data.length > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'get_action',
+    title: 'Get an action',
+    description: 'One action with its status, priority, effort, expected impact, targets, execution and timestamps.',
+    scope: 'read',
+    hints: READ,
+    params: s.ActionParams,
+    output: s.ActionEnvelope,
+    run: async (ctx, { params }) => a(await actions.getAction(ctx, params.project_id, params.action_id)),
+    summary: ({ data: x }) => `[${x.status}, ${x.priority}] ${x.title} (${x.id})`,
   }),
   tool({
     name: 'create_action',
@@ -53,6 +62,32 @@ export const actionTools = [
     output: s.ActionEnvelope,
     run: async (ctx, { params, body }) => a(await actions.transitionAction(ctx, params.project_id, params.action_id, params.action, body)),
     summary: ({ data }) => `Action ${data.id} is now ${data.status}.`,
+  }),
+  tool({
+    name: 'transition_actions',
+    title: 'Move many actions',
+    description:
+      'Apply one operation (accept, start, complete, ignore, reopen) to up to 100 actions at once, each on its own: an action whose status does not allow the move is counted as failed and the others still move. Returns succeeded, failed and total.',
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    params: ProjectParams,
+    body: s.BatchTransitionBody,
+    output: s.BatchEnvelope,
+    run: async (ctx, { params, body }) => a(await actions.batchTransition(ctx, params.project_id, body)),
+    summary: ({ data }) => `${data.succeeded} of ${plural(data.total, 'action')} moved${data.failed ? `, ${data.failed} refused` : ''}.`,
+  }),
+  tool({
+    name: 'draft_action',
+    title: 'Draft an action',
+    description:
+      "Have the writer fill in an action before creating it: from action_type (and optionally title, description, target_url, keywords, instructions) it returns title, description, targets, execution, effort and expected impact grounded in the project's data. Creates nothing: pass the result to create_action.",
+    scope: 'admin',
+    hints: { readOnlyHint: true, openWorldHint: true },
+    params: ProjectParams,
+    body: s.EnrichActionBody,
+    output: s.EnrichedEnvelope,
+    run: async (ctx, { params, body }) => a(await actions.enrichAction(ctx, params.project_id, body)),
+    summary: ({ data }) => `Drafted: ${data.title} (${plural(data.targets.length, 'target')}, effort ${data.effort ?? 'n/a'}).`,
   }),
   tool({
     name: 'recommend_actions',
@@ -90,6 +125,18 @@ export const actionTools = [
     summary: ({ data }) => `${plural(data.length, 'edit')} suggested${data.length ? `, in sections: ${[...new Set(data.map((e) => e.section))].slice(0, 5).join(', ')}` : ''}.`,
   }),
   tool({
+    name: 'enrich_forum',
+    title: 'Reply draft for a forum thread',
+    description:
+      "For a forum_engagement action: read its thread and return a reply draft (comment, word count, thread title and URL) that answers the thread and names the brand honestly. Changes nothing and posts nothing; takes a few seconds; fails when the thread cannot be fetched.",
+    scope: 'admin',
+    hints: { readOnlyHint: true, openWorldHint: true },
+    params: s.ActionParams,
+    output: envA(ForumDraftSchema),
+    run: async (ctx, { params }) => a(await enrichForum(ctx, params.project_id, params.action_id)),
+    summary: ({ data }) => `A ${data.comment_word_count}-word reply drafted for "${data.thread_title}" (${data.thread_url}).`,
+  }),
+  tool({
     name: 'execute_action',
     title: 'Execute an action',
     description:
@@ -124,15 +171,5 @@ export const actionTools = [
     output: ws.WorkflowEnvelope,
     run: async (ctx, { params, body }) => a(await workflows.respond(ctx, params.project_id, params.action_id, body)),
     summary: ({ data }) => workflowLine(data),
-  }),
-  tool({
-    name: 'list_webhooks',
-    title: 'List webhooks',
-    description: "The team's webhooks (without their secrets): url, events (action.checkpoint, action.completed, action.failed), is_active.",
-    scope: 'read',
-    hints: READ,
-    output: hs.WebhookListEnvelope,
-    run: async (ctx) => a(await webhooks.listWebhooks(ctx)),
-    summary: ({ data }) => `${plural(data.length, 'webhook')}${data.length ? `: ${data.map((w) => w.url).join(', ')}` : ''}`,
   }),
 ];

@@ -5,7 +5,7 @@ import * as competitors from '../modules/competitors/service.js';
 import { competitorSuggestions } from '../modules/competitors/suggestions.js';
 import * as cs from '../modules/competitors/schema.js';
 import { competitorsWithMetrics, overview, visibilitySeries } from '../modules/analytics/project-analytics.js';
-import { promptAnalytics, promptChats } from '../modules/analytics/prompt-analytics.js';
+import { promptAnalytics, promptChats, promptDomains, promptUrls } from '../modules/analytics/prompt-analytics.js';
 import { promptSeries } from '../modules/analytics/prompt-series.js';
 import * as as from '../modules/analytics/schema.js';
 import { resolveWindow, WindowQuery, type Window } from '../modules/analytics/window.js';
@@ -166,6 +166,32 @@ export const analyticsTools = [
     run: async (ctx, { params, query: { page, page_size, ...window } }) =>
       a(await promptChats(ctx, params.project_id, params.prompt_id, resolveWindow(window), page, page_size)),
     summary: ({ data }) => `${plural(data.items.length, 'answer')} on this page; ${data.items.filter((c) => c.mentioned).length} mention the brand.`,
+  }),
+  tool({
+    name: 'list_prompt_domains',
+    title: "Domains cited for a prompt",
+    description: `The domains cited in one prompt's answers, most cited first: citation_count, avg_citations (per answer citing it), used_percentage (percent of the prompt's answers citing it), domain_type (0 corporate, 1 editorial, 2 institutional, 3 reference, 4 ugc, 5 other), whether the own brand is named in those answers, and the tracked brands that appear beside it. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: as.PromptParams,
+    query: WindowQuery,
+    output: as.Domains,
+    run: async (ctx, { params, query }) => a(await promptDomains(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    summary: ({ data }) =>
+      `${plural(data.items.length, 'domain')}${data.items.slice(0, 5).map((d) => `\n- ${d.domain}: ${plural(d.citation_count, 'citation')}, in ${pct(d.used_percentage)} of answers`).join('')}${data.items.length > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'list_prompt_urls',
+    title: 'Pages cited for a prompt',
+    description: `The pages (URLs) cited in one prompt's answers, most cited first: title, domain, page type, how many answers cited it, the tracked brands named beside it, first and last seen. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: as.PromptParams,
+    query: WindowQuery,
+    output: as.Urls,
+    run: async (ctx, { params, query }) => a(await promptUrls(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    summary: ({ data }) =>
+      `${plural(data.items.length, 'page')}${data.items.slice(0, 5).map((u) => `\n- ${u.url} (${plural(u.mentioned_count, 'answer')})`).join('')}${data.items.length > 5 ? '\n…' : ''}`,
   }),
   tool({
     name: 'list_sources',

@@ -8,11 +8,12 @@ import * as ts from '../modules/topics/schema.js';
 import * as prompts from '../modules/prompts/service.js';
 import * as pr from '../modules/prompts/schema.js';
 import { resolveWindow, WindowQuery } from '../modules/analytics/window.js';
+import { PROVIDERS } from '../ports/providers/types.js';
 import { ci, pct, plural, tool, type Hints } from './tool-kit.js';
 
 export const READ: Hints = { readOnlyHint: true, openWorldHint: false };
 export const WINDOW_NOTE =
-  'Window: duration_days (1-365, default 7, ending today UTC) or date_from/date_to (YYYY-MM-DD, inclusive); providers is a comma-separated filter (chatgpt, perplexity, google_ai_overview, gemini, claude).';
+  `Window: duration_days (1-365, default 7, ending today UTC) or date_from/date_to (YYYY-MM-DD, inclusive); providers is a comma-separated filter of engines (${PROVIDERS.join(', ')}).`;
 
 export const projectTools = [
   tool({
@@ -51,6 +52,31 @@ export const projectTools = [
     summary: ({ data }) => `Project ${data.project_id} created; bootstrap ${data.status}. Poll get_project until it is completed.`,
   }),
   tool({
+    name: 'update_project',
+    title: 'Edit a project',
+    description:
+      "Change a project's name, brand_name, brand_aliases (replaces the list), website_url, location, language, providers (the engines tracked from the next run) or samples_per_run; send only what changes. A change of brand name, aliases or website re-reads the stored answers in the background, so figures may move for a minute. Returns the project.",
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    params: ProjectParams,
+    body: ps.PatchProjectBody,
+    output: ps.ProjectEnvelope,
+    run: async (ctx, { params, body }) => a(await projects.updateProject(ctx, params.project_id, body)),
+    summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}${p.brand_aliases.length ? `, also ${p.brand_aliases.join(', ')}` : ''}) saved.`,
+  }),
+  tool({
+    name: 'delete_project',
+    title: 'Delete a project',
+    description:
+      "Delete a project with every prompt, answer, figure, competitor, topic, action and pending delivery under it; the plan's project slot is free again. This cannot be undone.",
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    params: ProjectParams,
+    output: ps.ProjectDeleted,
+    run: async (ctx, { params }) => b(await projects.deleteProject(ctx, params.project_id)),
+    summary: ({ data }) => data.message,
+  }),
+  tool({
     name: 'list_topics',
     title: 'List topics',
     description: "The project's topics (groups of prompts): topic_id, name, description. create_prompts needs a topic_id.",
@@ -60,6 +86,42 @@ export const projectTools = [
     output: ts.TopicListEnvelope,
     run: async (ctx, { params }) => a(await topics.listTopics(ctx, params.project_id)),
     summary: (out) => `${plural(out.data.length, 'topic')}${out.data.length ? `: ${out.data.map((t) => `${t.name} (${t.topic_id})`).join(', ')}` : ''}`,
+  }),
+  tool({
+    name: 'create_topic',
+    title: 'Create a topic',
+    description: 'Create a topic (a group of prompts) with a name unique in the project and an optional description. Returns topic_id, which create_prompts takes.',
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    params: ts.ProjectParams,
+    body: ts.CreateTopicBody,
+    output: ts.TopicEnvelope,
+    run: async (ctx, { params, body }) => a(await topics.createTopic(ctx, params.project_id, body)),
+    summary: ({ data: t }) => `Topic "${t.name}" created (${t.topic_id}).`,
+  }),
+  tool({
+    name: 'update_topic',
+    title: 'Rename a topic',
+    description: "Change a topic's name or description (description null clears it); send only what changes.",
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    params: ts.TopicParams,
+    body: ts.PatchTopicBody,
+    output: ts.TopicEnvelope,
+    run: async (ctx, { params, body }) => a(await topics.updateTopic(ctx, params.project_id, params.topic_id, body)),
+    summary: ({ data: t }) => `Topic ${t.topic_id} is now "${t.name}".`,
+  }),
+  tool({
+    name: 'delete_topic',
+    title: 'Delete a topic',
+    description: 'Delete a topic. A topic that holds prompts is refused unless move_to names another topic of the project, which then takes its prompts (their history stays).',
+    scope: 'admin',
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    params: ts.TopicParams,
+    query: ts.DeleteTopicQuery,
+    output: ts.TopicDeleted,
+    run: async (ctx, { params, query }) => b(await topics.deleteTopic(ctx, params.project_id, params.topic_id, query.move_to)),
+    summary: ({ data }) => `${data.message}${data.moved_prompts ? ` ${plural(data.moved_prompts, 'prompt')} moved.` : ''}`,
   }),
   tool({
     name: 'list_prompts',
@@ -76,6 +138,18 @@ export const projectTools = [
         .slice(0, 5)
         .map((p) => `\n- ${p.content}: visibility ${pct(p.visibility)}${ci(p.visibility_ci)}, trend ${p.trend ?? 'n/a'}`)
         .join('')}${data.total > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'get_prompt',
+    title: 'Get a prompt',
+    description: `One tracked prompt with the window's metrics: visibility (percent of answers naming the brand, with a 95% CI and the answers it rests on), sentiment (0-100), position (mean rank, 1 is first), trend against the window before. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: pr.PromptParams,
+    query: WindowQuery,
+    output: pr.PromptEnvelope,
+    run: async (ctx, { params, query }) => a(await prompts.getPrompt(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    summary: ({ data: p }) => `"${p.content}": visibility ${pct(p.visibility)}${ci(p.visibility_ci)}, trend ${p.trend ?? 'n/a'}.`,
   }),
   tool({
     name: 'create_prompts',
