@@ -72,6 +72,11 @@ describe.skipIf(browserTestsOff)('teams in Chromium', () => {
     const row = adm.page.locator(`[data-member="${viewerEmail}"]`);
     await row.waitFor();
     expect(await row.getByLabel(`Role of ${viewerEmail}`).inputValue()).toBe('viewer');
+    // The only admin cannot demote themself: the 409's text shows and the select goes back to admin.
+    const own = adm.page.getByLabel(`Role of ${admin.email}`);
+    await own.selectOption('viewer');
+    await adm.page.getByText('The last admin of a team cannot be demoted; make another member admin first').waitFor();
+    await expect.poll(() => own.inputValue()).toBe('admin');
     adm.page.removeAllListeners('dialog');
     adm.page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Remove' }).click();
