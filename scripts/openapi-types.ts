@@ -1,4 +1,4 @@
-// `npm run openapi:types`: writes test/generated/api.ts, the TypeScript types of the
+// `npm run openapi:types`: writes web/src/generated/api.ts, the TypeScript types of the
 // service's OpenAPI document made by openapi-typescript, which openapi-fetch uses in
 // test/openapi-client.test.ts. Run it after changing a route or a schema and commit the
 // result: that test fails while the committed file differs from what this produces.
@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const API_TYPES_FILE = path.join(root, 'test', 'generated', 'api.ts');
+export const API_TYPES_FILE = path.join(root, 'web', 'src', 'generated', 'api.ts');
 
 /** GET /v1/openapi.json of a service started in memory for the purpose. */
 export async function buildOpenapiDocument(): Promise<OpenAPI3> {

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TYPES_FILE, apiTypesSource } from '../scripts/openapi-types.js';
-import type { components, paths } from './generated/api.js';
+import type { components, paths } from '../web/src/generated/api.js';
 import { startTestApp, uniqueEmail, until, type TestApp } from './helpers.js';
 
-// The OpenAPI document proven usable, not only parseable: test/generated/api.ts is what
+// The OpenAPI document proven usable, not only parseable: web/src/generated/api.ts is what
 // openapi-typescript generates from it (`npm run openapi:types`), and openapi-fetch calls
 // the running service over a real socket with those types. `tsc --noEmit` checks the calls
 // against the generated types (see the @ts-expect-error lines); the assertions check the
@@ -30,11 +30,11 @@ function ok<T>(result: { data?: T; error?: unknown; response: Response }, status
   return result.data as T;
 }
 
-it('test/generated/api.ts is what openapi-typescript makes of the served document (else: npm run openapi:types)', async () => {
+it('web/src/generated/api.ts is what openapi-typescript makes of the served document (else: npm run openapi:types)', async () => {
   const res = await fetch(`${baseUrl}/v1/openapi.json`);
   expect(res.status).toBe(200);
   const generated = await apiTypesSource(await res.json());
-  expect(readFileSync(API_TYPES_FILE, 'utf8'), 'test/generated/api.ts is stale: run npm run openapi:types').toBe(generated);
+  expect(readFileSync(API_TYPES_FILE, 'utf8'), 'web/src/generated/api.ts is stale: run npm run openapi:types').toBe(generated);
 });
 
 describe('a typed client over HTTP', () => {

@@ -1,14 +1,8 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Schemas } from './api-types';
 
-export interface Session {
-  id: string;
-  team_id: string;
-  scope: 'admin' | 'viewer';
-  email: string | null;
-  expires_at: string;
-  csrf_token: string;
-}
+export type Session = Schemas['Session'];
 
 export const SessionContext = createContext<{ session: Session | null; setSession: (s: Session | null) => void }>({
   session: null,

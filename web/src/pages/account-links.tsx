@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { data } from '../api';
+import type { Data } from '../api-types';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { ErrorBox, Field } from '../ui';
@@ -10,12 +11,7 @@ import { ErrorBox, Field } from '../ui';
 
 const tokenOfLink = () => decodeURIComponent(window.location.hash.replace(/^#/, ''));
 
-interface Accepted {
-  email: string;
-  role: string;
-  created: boolean;
-  password: string | null;
-}
+type Accepted = Data<'/v1/account/invitations/{token}/accept', 'post'>;
 
 export function AcceptInvitation() {
   const { session } = useSession();

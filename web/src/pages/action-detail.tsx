@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { data } from '../api';
+import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { CopyButton, Empty, ErrorBox, Field, Loading, OutLink } from '../ui';
@@ -11,37 +12,9 @@ import { WorkflowPanel } from './workflow';
 // edits of a content_update page shown against the page's current text, the drafted reply
 // of a forum thread, or the article workflow of a publishable_content action.
 
-export interface Action {
-  id: string;
-  priority: string;
-  title: string;
-  description: string;
-  category: string;
-  effort: string | null;
-  expected_impact_min: number | null;
-  expected_impact_max: number | null;
-  status: string;
-  targets: Array<{ type: string; value: string }>;
-  execution: { type: string; prompt: string | null; skill: string | null; params: Record<string, unknown> | null };
-  group: string | null;
-  depends_on: string[];
-  created_at: string;
-  updated_at: string;
-}
-interface Edit {
-  section: string;
-  type: 'replace' | 'insert' | 'delete';
-  before: string | null;
-  after: string | null;
-  signal: string;
-  reason: string;
-}
-interface ForumDraft {
-  comment: string;
-  comment_word_count: number;
-  thread_title: string;
-  thread_url: string;
-}
+export type Action = Schemas['ActionItem'];
+type Edit = Schemas['Edit'];
+type ForumDraft = Data<'/v1/projects/{project_id}/actions/{action_id}/enrich-forum', 'post'>;
 
 export const isContentEdit = (a: Action) => a.category === 'content_update';
 export const isForum = (a: Action) => a.category === 'forum_engagement';

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { Link, navigate, useLocation } from '../router';
 import { useCanWrite } from '../session';
@@ -8,11 +9,7 @@ import { Empty, ErrorBox, Loading, Section } from '../ui';
 import { type Action, ActionDetail, isArticle, kindOf } from './action-detail';
 import { WorkflowBadge } from './workflow';
 
-interface Task {
-  status: 'running' | 'completed' | 'failed';
-  item_count: number;
-  error: string | null;
-}
+type Task = Data<'/v1/projects/{project_id}/actions/tasks/{task_id}'>;
 
 const COLUMNS: Array<[string, string]> = [
   ['suggested', 'Suggested'],
@@ -53,7 +50,7 @@ export function Actions({ projectId }: { projectId: string }) {
     onSuccess: () => qc.invalidateQueries({ queryKey: ['actions', projectId] }),
   });
   const recommend = useMutation({
-    mutationFn: () => data<{ task_id: string }>('POST', `/projects/${projectId}/actions/recommend`, {}),
+    mutationFn: () => data<Data<'/v1/projects/{project_id}/actions/recommend', 'post'>>('POST', `/projects/${projectId}/actions/recommend`, {}),
     onSuccess: (r) => setTaskId(r.task_id),
   });
   const all = list.data ?? [];

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { get, qs } from '../api';
+import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { setQuery, useLocation } from '../router';
 import { useCanWrite } from '../session';
@@ -8,22 +9,7 @@ import { Empty, ErrorBox, Field, Loading, Section, TableWrap } from '../ui';
 // The team's audit log (admins): filters by actor, action and dates live in the URL, so a
 // copied link shows the same view; paged; the page shown can be saved as CSV.
 
-interface Entry {
-  id: string;
-  actor: { user_id: string | null; key_id: string | null; label: string };
-  action: string;
-  target_type: string | null;
-  target_id: string | null;
-  ip: string | null;
-  request_id: string | null;
-  created_at: string;
-}
-interface Page {
-  total: number;
-  page: number;
-  page_size: number;
-  items: Entry[];
-}
+type Page = Data<'/v1/team/audit'>;
 
 const PAGE_SIZE = 50;
 const FILTERS = ['actor', 'action', 'date_from', 'date_to'] as const;

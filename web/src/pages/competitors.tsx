@@ -1,17 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { data, get } from '../api';
+import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, ci, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
-import type { Competitor } from './overview';
 import { Suggestions } from './suggestions';
 
 export function Competitors({ projectId }: { projectId: string }) {
   const w = useWindow();
   const qc = useQueryClient();
   const canWrite = useCanWrite();
-  const list = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => get<{ active_competitors: Competitor[] }>(`/projects/${projectId}/competitors${w.query}`) });
+  const list = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${w.query}`) });
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['competitors', projectId] }),

@@ -1,39 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data, Item } from '../api-types';
 import { useCanWrite, useSession } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, TableWrap } from '../ui';
 
 // The contract's member management page: the team, its members and roles, invitations
 // (with the link to copy when no mail goes out), and one's own password.
 
-interface Team {
-  plan: string;
-  rate_limit_tier: string;
-  credits_left: number;
-  credits_included: number;
-  member_count: number;
-  admin_count: number;
-  your_role: 'admin' | 'viewer' | null;
-}
-interface Member {
-  user_id: string;
-  email: string;
-  role: 'admin' | 'viewer';
-  joined_at: string;
-  is_you: boolean;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: 'admin' | 'viewer';
-  invited_by: string | null;
-  expires_at: string;
-}
-interface Created extends Invitation {
-  accept_url: string;
-  mailed: boolean;
-}
+type Team = Data<'/v1/team'>;
+type Member = Item<Data<'/v1/team/members'>>;
+type Invitation = Item<Data<'/v1/team/invitations'>>;
+type Created = Data<'/v1/team/invitations', 'post'>;
 
 export function Members() {
   const canWrite = useCanWrite();
@@ -197,7 +175,7 @@ export function Members() {
 function OwnPassword() {
   const { session } = useSession();
   const [done, setDone] = useState<string | null>(null);
-  const change = useMutation({ mutationFn: (body: unknown) => data<{ sessions_ended: number }>('POST', '/account/password', body) });
+  const change = useMutation({ mutationFn: (body: unknown) => data<Data<'/v1/account/password', 'post'>>('POST', '/account/password', body) });
   if (!session?.email) return null;
   const submit = (e: Event) => {
     e.preventDefault();

@@ -1,29 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
 import { DEFAULT_PROVIDERS } from '../window';
 
-export interface Project {
-  id: string;
-  name: string;
-  brand_name: string | null;
-  website_url: string | null;
-  location: string | null;
-  language: string | null;
-  brand_aliases: string[];
-  created_at: string;
-}
-export interface ProjectDetail extends Project {
-  bootstrap_status: 'initializing' | 'completed' | 'error';
-  bootstrap_error: string | null;
-  samples_per_run?: number;
-  /** The engines the project tracks (extension field). */
-  providers?: string[];
-}
+export type Project = Schemas['Project'];
+export type ProjectDetail = Schemas['ProjectDetail'];
 
 export function ProjectList() {
   const list = useQuery({ queryKey: ['projects'], queryFn: () => get<Project[]>('/projects') });
@@ -85,7 +71,7 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
   const canWrite = useCanWrite();
   const qc = useQueryClient();
   const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => data<{ project_id: string }>('POST', '/account/projects', body),
+    mutationFn: (body: Record<string, unknown>) => data<Data<'/v1/account/projects', 'post'>>('POST', '/account/projects', body),
     onSuccess: (r) => {
       onCreated(r.project_id);
       void qc.invalidateQueries({ queryKey: ['projects'] });

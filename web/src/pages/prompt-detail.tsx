@@ -1,40 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'preact/hooks';
 import { get, qs } from '../api';
+import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
 import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
-import type { Competitor } from './overview';
 
-type Ci = [number, number] | null;
-interface ProviderMetric {
-  provider: string;
-  value: number;
-  n: number;
-  ci: Ci;
-}
-interface Analytics {
-  prompt_content: string;
-  visibility_chart: Record<string, ProviderMetric[]>;
-}
-interface Chat {
-  id: string;
-  date: string;
-  platform: string;
-  model: string;
-  mentioned: boolean;
-  position: number | null;
-  full_content: string;
-  references: Array<{ title: string; link: string; reference_index: number }>;
-}
-interface Url {
-  url: string;
-  title: string;
-  domain: string;
-  url_type_name: string;
-  mentioned_count: number;
-}
+type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
 
 /** Splits text into plain pieces and brand names: rendered as text nodes and <mark>, never as markup. */
 export function highlight(text: string, brands: Array<{ name: string; own: boolean }>) {
@@ -58,9 +31,9 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
   const w = useWindow();
   const base = `/projects/${projectId}/prompts/${promptId}`;
   const analytics = useQuery({ queryKey: ['prompt-analytics', promptId, w.query], queryFn: () => get<Analytics>(`${base}/analytics${w.query}`) });
-  const chats = useQuery({ queryKey: ['chats', promptId, w.query], queryFn: () => get<{ items: Chat[] }>(`${base}/chats${w.query}${w.query ? '&' : '?'}page_size=20`) });
-  const urls = useQuery({ queryKey: ['urls', promptId, w.query], queryFn: () => get<{ items: Url[] }>(`${base}/urls${w.query}`) });
-  const brands = useQuery({ queryKey: ['competitors', projectId, qs({})], queryFn: () => get<{ active_competitors: Competitor[] }>(`/projects/${projectId}/competitors`) });
+  const chats = useQuery({ queryKey: ['chats', promptId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/chats'>>(`${base}/chats${w.query}${w.query ? '&' : '?'}page_size=20`) });
+  const urls = useQuery({ queryKey: ['urls', promptId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/urls'>>(`${base}/urls${w.query}`) });
+  const brands = useQuery({ queryKey: ['competitors', projectId, qs({})], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors`) });
   const chart = useMemo(() => {
     const v = analytics.data?.visibility_chart ?? {};
     const dates = Object.keys(v).sort();

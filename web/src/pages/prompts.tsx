@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data, Schemas } from '../api-types';
 import { Sparkline } from '../chart';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
@@ -9,28 +10,14 @@ import { Empty, ErrorBox, Field, Loading, Section, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { type Topic, Topics } from './topics';
 
-interface Prompt {
-  id: string;
-  content: string;
-  prompt_type: string;
-  topic_id: string | null;
-  country: string | null;
-  visibility: number | null;
-  sentiment: number | null;
-  position: number | null;
-  trend: 'up' | 'down' | 'stable' | null;
-}
-interface Series {
-  dates: string[];
-  prompts: Array<{ prompt_id: string; visibility: Array<number | null>; responses: number[] }>;
-}
+type Series = Schemas['PromptSeries'];
 type SortKey = 'content' | 'topic' | 'prompt_type' | 'visibility' | 'position' | 'sentiment';
 
 export function Prompts({ projectId }: { projectId: string }) {
   const w = useWindow();
   const qc = useQueryClient();
   const canWrite = useCanWrite();
-  const list = useQuery({ queryKey: ['prompts', projectId, w.query], queryFn: () => get<{ prompts: Prompt[] }>(`/projects/${projectId}/prompts${w.query}`) });
+  const list = useQuery({ queryKey: ['prompts', projectId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts'>>(`/projects/${projectId}/prompts${w.query}`) });
   const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => get<Topic[]>(`/projects/${projectId}/topics`) });
   // One request for every prompt's daily visibility (the sparklines), after the table.
   const series = useQuery({

@@ -1,20 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data, Item } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite, useSession } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 import { Plan, Webhooks } from './webhooks';
 
-interface Key {
-  id: string;
-  key_prefix: string;
-  scope: 'admin' | 'viewer';
-  name: string | null;
-  is_active: boolean;
-  expires_at: string;
-  created_at: string;
-}
+type Key = Item<Data<'/v1/keys'>>;
 
 export function Settings() {
   const { session } = useSession();

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { data } from '../api';
+import type { Data } from '../api-types';
 import { Link, navigate } from '../router';
 import { type Session, useSession } from '../session';
 import { ErrorBox, Field } from '../ui';
@@ -69,7 +70,7 @@ export function CreateAccount() {
     const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email'));
     setError(null);
     try {
-      setCreated(await data<{ email: string; password: string }>('POST', '/account/create', { email }));
+      setCreated(await data<Data<'/v1/account/create', 'post'>>('POST', '/account/create', { email }));
     } catch (err) {
       setError(err);
     }

@@ -1,20 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'preact/hooks';
 import { get } from '../api';
+import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { Empty, ErrorBox, Loading, Section, TableWrap, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
 
-interface SourcesAnalytics {
-  stats: { total_sources: number; total_citations: number };
-  category_breakdown: Record<string, number>;
-  performance_chart: { dates: string[]; series: Array<{ domain: string; values: Array<number | null> }> };
-  top_domains: Array<{ source_id: string; domain: string; category: number; reference_count: number }>;
-  opportunities: Array<{ domain: string; citation_count: number; category: number; category_name: string }>;
-}
+type SourcesAnalytics = Data<'/v1/projects/{project_id}/sources/analytics'>;
 
-const CATEGORY_NAMES = ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'];
+const CATEGORY_NAMES = ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'] as const;
 
 function Table(props: { name: string; header: string[]; rows: Array<Array<string | number | null>> }) {
   return (

@@ -1,23 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Loading, Section, fmt } from '../ui';
 import { useWindow } from '../window';
 
-interface Suggestion {
-  name: string;
-  website: string | null;
-  answers: number;
-  mentions: number;
-  share_of_answers: number;
-}
-interface Suggestions {
-  answers_in_window: number;
-  answers_read: number;
-  suggestions: Suggestion[];
-}
+type Suggestions = Data<'/v1/projects/{project_id}/competitors/suggestions'>;
 
 /**
  * Brands that recur in the window's answers and are not tracked (extension endpoint

@@ -1,15 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data } from '../api';
+import type { Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Section } from '../ui';
 
-export interface Topic {
-  topic_id: string;
-  name: string;
-  description?: string | null;
-}
+export type Topic = Schemas['Topic'];
 
 /**
  * The project's topics (extension routes /projects/{id}/topics): create, rename in place,

@@ -1,36 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { data, get } from '../api';
+import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  is_active: boolean;
-  created_at: string;
-}
-interface Delivery {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-}
-interface Account {
-  plan: string;
-  rate_limit_tier: string;
-  credits_month: string;
-  credits_included: number;
-  credits_used: number;
-  credits_left: number;
-  max_projects: number;
-  max_active_prompts: number;
-}
+type Webhook = Schemas['Webhook'];
+type Delivery = Schemas['WebhookDelivery'];
+type Account = Data<'/v1/account'>;
 const EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'];
 
 export function Plan() {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, data } from '../api';
+import type { Data, RequestBody, Schemas } from '../api-types';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { CopyButton, ErrorBox, Field, Loading } from '../ui';
@@ -9,18 +10,9 @@ import { CopyButton, ErrorBox, Field, Loading } from '../ui';
 // (polled while it runs, and while a checkpoint waits so that an answer given elsewhere, by
 // a webhook's consumer or through the API, shows here), and answer each checkpoint.
 
-type Step = 'outline' | 'draft' | 'final';
-export interface Workflow {
-  workflow_id: string;
-  status: 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'rejected';
-  checkpoint: Step | null;
-  content: string | null;
-  result: { title: string; content: string } | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-}
-type Answer = 'approve' | 'edit' | 'regenerate' | 'reject';
+type Step = NonNullable<Workflow['checkpoint']>;
+export type Workflow = Schemas['Workflow'];
+type Answer = RequestBody<'/v1/projects/{project_id}/actions/{action_id}/workflow/respond'>['action'];
 
 const STEPS: Array<[Step, string]> = [
   ['outline', 'Outline'],
@@ -142,7 +134,7 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
   }, [w?.workflow_id, w?.updated_at]);
 
   const execute = useMutation({
-    mutationFn: () => data<{ workflow_id: string }>('POST', `${base}/execute`),
+    mutationFn: () => data<Data<'/v1/projects/{project_id}/actions/{action_id}/execute', 'post'>>('POST', `${base}/execute`),
     onSuccess: (r) => {
       Object.assign(seenOf(r.workflow_id), { writing: 'outline' });
       setElsewhere('');
