@@ -21,29 +21,86 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                     coalesce(sum(sentiment * sentiment) filter (where mentioned), 0)::int as sq
                from responses where project_id = $1 group by 1, 2`),
   );
-  for (const [level, key, cols] of [
-    ['daily', '', 'responses, mentioned, position_sum, sentiment_sum, cites_own, citations, position_sq, sentiment_sq'],
-    ['brand_daily', ', brand_id', 'mentions, mention_count, position_sum, sentiment_sum, position_sq, sentiment_sq'],
-  ] as const) {
-    const sums = cols.split(', ').map((c) => `sum(${c})::int as ${c}`).join(', ');
-    // project rows == sums of prompt rows, for every provider and '*'
-    expect(await q(`select provider, day::text${key}, ${sums} from project_${level} where project_id = $1 group by 1, 2${key ? ', 3' : ''}`)).toEqual(
-      await q(`select provider, day::text${key}, ${sums} from prompt_${level} where project_id = $1 group by 1, 2${key ? ', 3' : ''}`),
+  const main = 'responses, mentioned, position_sum, sentiment_sum, cites_own, citations, position_sq, sentiment_sq';
+  const brand = 'mentions, mention_count, position_sum, sentiment_sum, position_sq, sentiment_sq';
+  const sumsOf = (cols: string) => cols.split(', ').map((c) => `sum(${c})::int as ${c}`).join(', ');
+  // The per-brand arrays of the prompt rows, as rows: (prompt, provider, bucket, brand id, mentions, times named).
+  // The own brand is number 0; a number without a competitor record (deleted, until the re-analysis) is left out.
+  const brandRows = (table: string, unit: string) =>
+    `select d.prompt_id, d.provider, d.${unit} as bucket,
+            case when u.i = 1 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as brand_id,
+            u.mn, x.mc
+       from ${table} d
+            cross join lateral unnest(d.brand_mentions) with ordinality as u(mn, i)
+            cross join lateral (select d.brand_counts[u.i] as mc) x
+            left join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1 and not c.is_own_brand and u.i > 1
+      where d.project_id = $1 and (u.mn <> 0 or x.mc <> 0) and (u.i = 1 or c.id is not null)`;
+  // the arrays are as long as the highest brand named, and every brand named has a number
+  expect(
+    await q(`select d.provider from prompt_daily d where d.project_id = $1
+               and (cardinality(d.brand_mentions) <> cardinality(d.brand_counts)
+                    or (cardinality(d.brand_mentions) > 0 and d.brand_mentions[cardinality(d.brand_mentions)] = 0))`),
+  ).toEqual([]);
+  // prompt rows' per-brand arrays (per provider) == the brands named in the answers stored
+  expect(
+    await q(`select prompt_id::text, provider, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
+               from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3, 4`),
+  ).toEqual(
+    await q(`select r.prompt_id::text, r.provider, r.day::text as bucket, b.key as brand_id, count(*)::int as mn, sum((b.value->>'count')::int)::int as mc
+               from responses r cross join lateral jsonb_each(r.brands) as b
+              where r.project_id = $1 and (b.key::uuid = '00000000-0000-0000-0000-000000000000'
+                    or exists (select 1 from competitors c where c.id = b.key::uuid and not c.is_own_brand))
+              group by 1, 2, 3, 4`),
+  );
+  // project_brand_daily (per provider) == the brands named in the answers stored, sums of position and sentiment included
+  expect(
+    await q(`select provider, day::text, brand_id::text, ${sumsOf(brand)} from project_brand_daily where project_id = $1 and provider <> '*' group by 1, 2, 3`),
+  ).toEqual(
+    await q(`select r.provider, r.day::text, b.key as brand_id, count(*)::int as mentions, sum((b.value->>'count')::int)::int as mention_count,
+                    sum((b.value->>'position')::int)::int as position_sum, sum((b.value->>'sentiment')::int)::int as sentiment_sum,
+                    sum(((b.value->>'position')::int) ^ 2)::int as position_sq, sum(((b.value->>'sentiment')::int) ^ 2)::int as sentiment_sq
+               from responses r cross join lateral jsonb_each(r.brands) as b
+              where r.project_id = $1 group by 1, 2, 3`),
+  );
+  // project rows == sums of prompt rows, for every provider and '*'
+  expect(await q(`select provider, day::text, ${sumsOf(main)} from project_daily where project_id = $1 group by 1, 2`)).toEqual(
+    await q(`select provider, day::text, ${sumsOf(main)} from prompt_daily where project_id = $1 group by 1, 2`),
+  );
+  // the mentions of the numbered brands in project_brand_daily == those of the prompt rows' arrays
+  expect(
+    await q(`select b.provider, b.day::text, b.brand_id::text, b.mentions as mn, b.mention_count as mc
+               from project_brand_daily b
+              where b.project_id = $1 and (b.brand_id = '00000000-0000-0000-0000-000000000000'
+                    or exists (select 1 from competitors c where c.id = b.brand_id and not c.is_own_brand))`),
+  ).toEqual(
+    await q(`select provider, bucket::text as day, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
+               from (${brandRows('prompt_daily', 'day')}) b group by 1, 2, 3`),
+  );
+  for (const [table, unit] of [['weekly', 'week'], ['monthly', 'month']] as const) {
+    // weekly and monthly rows == the daily rows summed per week (Monday) and month (UTC), per-brand arrays included
+    expect(await q(`select prompt_id::text, provider, ${unit}::text, ${sumsOf(main)} from prompt_${table} where project_id = $1 group by 1, 2, 3`)).toEqual(
+      await q(`select prompt_id::text, provider, date_trunc('${unit}', day::timestamp)::date::text as ${unit}, ${sumsOf(main)} from prompt_daily where project_id = $1 group by 1, 2, 3`),
     );
-    // weekly and monthly rows == the daily rows summed per week (Monday) and month (UTC)
-    const key2 = key.replace('brand_id', 'brand_id::text');
-    for (const [table, unit] of [['weekly', 'week'], ['monthly', 'month']] as const) {
-      expect(
-        await q(`select prompt_id::text, provider, ${unit}::text${key2}, ${sums} from prompt_${level.replace('daily', table)} where project_id = $1 group by 1, 2, 3${key ? ', 4' : ''}`),
-      ).toEqual(
-        await q(`select prompt_id::text, provider, date_trunc('${unit}', day::timestamp)::date::text as ${unit}${key2}, ${sums} from prompt_${level} where project_id = $1 group by 1, 2, 3${key ? ', 4' : ''}`),
-      );
-    }
-    // '*' rows == sums of the provider rows
-    expect(await q(`select day::text${key}, ${sums} from project_${level} where project_id = $1 and provider = '*' group by 1${key ? ', 2' : ''}`)).toEqual(
-      await q(`select day::text${key}, ${sums} from project_${level} where project_id = $1 and provider <> '*' group by 1${key ? ', 2' : ''}`),
+    expect(
+      await q(`select prompt_id::text, provider, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
+                 from (${brandRows(`prompt_${table}`, unit)}) b group by 1, 2, 3, 4`),
+    ).toEqual(
+      await q(`select prompt_id::text, provider, date_trunc('${unit}', bucket::timestamp)::date::text as bucket, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
+                 from (${brandRows('prompt_daily', 'day')}) b group by 1, 2, 3, 4`),
     );
   }
+  // '*' rows == sums of the provider rows
+  for (const [table, key, cols] of [['prompt_daily', 'prompt_id::text, ', main], ['project_daily', '', main], ['project_brand_daily', 'brand_id::text, ', brand]] as const) {
+    const n = key ? 2 : 1;
+    expect(await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider = '*' group by ${n === 2 ? '1, 2' : '1'}`)).toEqual(
+      await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider <> '*' group by ${n === 2 ? '1, 2' : '1'}`),
+    );
+  }
+  expect(
+    await q(`select prompt_id::text, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc from (${brandRows('prompt_daily', 'day')}) b where provider = '*' group by 1, 2, 3`),
+  ).toEqual(
+    await q(`select prompt_id::text, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3`),
+  );
   expect(
     await q(`select provider, day::text, domain, citations as n, responses as r, citations_unmentioned as u
                from project_domain_daily where project_id = $1 and provider <> '*'`),

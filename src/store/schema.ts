@@ -87,6 +87,8 @@ export const projects = pgTable(
     providers: jsonb('providers').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** How many times each prompt is asked of each provider in one run (plan maximum applies). */
     samplesPerRun: smallint('samples_per_run').notNull().default(1),
+    /** The last brand number given to a competitor of the project (competitors.brand_no; never reused). */
+    brandSeq: smallint('brand_seq').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('projects_team_idx').on(t.teamId, t.createdAt)],
@@ -138,10 +140,17 @@ export const competitors = pgTable(
     aliases: jsonb('aliases').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     state: text('state').notNull().default('active'),
     isOwnBrand: boolean('is_own_brand').notNull().default(false),
+    /**
+     * The brand's number in the project (1, 2, ...; 0 is the own brand in the rollups), given
+     * on insert by a trigger from projects.brand_seq (migration 0012) and never reused: the
+     * index of the brand in the prompt rollups' per-brand arrays.
+     */
+    brandNo: smallint('brand_no').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('competitors_project_domain_key').on(t.projectId, t.domain),
+    uniqueIndex('competitors_project_brand_no_key').on(t.projectId, t.brandNo),
     index('competitors_project_idx').on(t.projectId, t.createdAt),
   ],
 );
@@ -195,6 +204,17 @@ const brandSums = () => ({
   sentimentSum: integer('sentiment_sum').notNull(),
   positionSq: integer('position_sq').notNull().default(0),
   sentimentSq: integer('sentiment_sq').notNull().default(0),
+});
+
+/**
+ * The per-brand sums of a prompt rollup row, indexed by brand number + 1 (own brand first,
+ * then competitors.brand_no; trailing brands not named are left out): responses naming the
+ * brand, and times named. Their position and sentiment sums live per project only
+ * (project_brand_daily); prompt deletion takes them from the prompt's answers.
+ */
+const brandArrays = () => ({
+  brandMentions: integer('brand_mentions').array().notNull().default(sql`'{}'::int[]`),
+  brandCounts: integer('brand_counts').array().notNull().default(sql`'{}'::int[]`),
 });
 
 /** The leading columns of the per-prompt tables (answers and their rollups). */
@@ -270,25 +290,11 @@ export const promptDaily = pgTable(
     ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
     ...answerSums(),
+    ...brandArrays(),
   },
   (t) => [
     uniqueIndex('prompt_daily_key').on(t.promptId, t.provider, t.day),
     index('prompt_daily_project_idx').on(t.projectId, t.provider, t.day),
-  ],
-);
-
-/** Per prompt, provider, day and tracked brand named (own brand = all-zero UUID). */
-export const promptBrandDaily = pgTable(
-  'prompt_brand_daily',
-  {
-    ...promptKey(),
-    day: date('day', { mode: 'string' }).notNull(),
-    brandId: uuid('brand_id').notNull(),
-    ...brandSums(),
-  },
-  (t) => [
-    uniqueIndex('prompt_brand_daily_key').on(t.promptId, t.provider, t.day, t.brandId),
-    index('prompt_brand_daily_project_idx').on(t.projectId, t.provider, t.day),
   ],
 );
 
@@ -303,25 +309,11 @@ export const promptWeekly = pgTable(
     ...promptKey(),
     week: date('week', { mode: 'string' }).notNull(),
     ...answerSums(),
+    ...brandArrays(),
   },
   (t) => [
     uniqueIndex('prompt_weekly_key').on(t.promptId, t.provider, t.week),
     index('prompt_weekly_project_idx').on(t.projectId, t.provider, t.week),
-  ],
-);
-
-/** prompt_brand_daily's sums per week (Monday, UTC), read as prompt_weekly is. */
-export const promptBrandWeekly = pgTable(
-  'prompt_brand_weekly',
-  {
-    ...promptKey(),
-    week: date('week', { mode: 'string' }).notNull(),
-    brandId: uuid('brand_id').notNull(),
-    ...brandSums(),
-  },
-  (t) => [
-    uniqueIndex('prompt_brand_weekly_key').on(t.promptId, t.provider, t.week, t.brandId),
-    index('prompt_brand_weekly_project_idx').on(t.projectId, t.provider, t.week),
   ],
 );
 
@@ -332,25 +324,11 @@ export const promptMonthly = pgTable(
     ...promptKey(),
     month: date('month', { mode: 'string' }).notNull(),
     ...answerSums(),
+    ...brandArrays(),
   },
   (t) => [
     uniqueIndex('prompt_monthly_key').on(t.promptId, t.provider, t.month),
     index('prompt_monthly_project_idx').on(t.projectId, t.provider, t.month),
-  ],
-);
-
-/** prompt_brand_daily's sums per month (the 1st, UTC). */
-export const promptBrandMonthly = pgTable(
-  'prompt_brand_monthly',
-  {
-    ...promptKey(),
-    month: date('month', { mode: 'string' }).notNull(),
-    brandId: uuid('brand_id').notNull(),
-    ...brandSums(),
-  },
-  (t) => [
-    uniqueIndex('prompt_brand_monthly_key').on(t.promptId, t.provider, t.month, t.brandId),
-    index('prompt_brand_monthly_project_idx').on(t.projectId, t.provider, t.month),
   ],
 );
 

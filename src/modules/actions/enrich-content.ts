@@ -106,12 +106,13 @@ async function competitorsOf(ctx: RequestContext, projectId: string): Promise<st
         where project_id = $1 and provider <> '*' and day >= current_date - $2::int
         group by prompt_id having sum(mentioned) < sum(responses))
      select c.name
-       from prompt_brand_daily b
-       join competitors c on c.id = b.brand_id
-      where b.project_id = $1 and b.provider <> '*' and b.day >= current_date - $2::int and b.prompt_id in (select prompt_id from gaps)
-        and c.state = 'active' and not c.is_own_brand
+       from prompt_daily d
+       cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
+       join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1
+      where d.project_id = $1 and d.provider <> '*' and d.day >= current_date - $2::int and d.prompt_id in (select prompt_id from gaps)
+        and u.i > 1 and u.v > 0 and c.state = 'active' and not c.is_own_brand
       group by c.id, c.name
-      order by sum(b.mentions) desc, c.name
+      order by sum(u.v) desc, c.name
       limit $3`,
     [projectId, GAP_DAYS, MAX_COMPETITORS],
   );

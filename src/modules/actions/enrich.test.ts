@@ -138,18 +138,15 @@ describe('POST /actions/{id}/enrich-content', { timeout: 20_000 }, () => {
   it('compares with the competitors the engines name where the brand is missing (rollups)', async () => {
     const store = t.runtime.ctx.store;
     const { rows } = await store.query<{ id: string }>(`select id from prompts where project_id = $1 and content = $2`, [projectId, PROMPT]);
-    const sf = await store.query<{ id: string }>(`select id from competitors where project_id = $1 and name = 'Salesforce'`, [projectId]);
+    const sf = await store.query<{ brand_no: number }>(`select brand_no from competitors where project_id = $1 and name = 'Salesforce'`, [projectId]);
+    // Salesforce named in 100,000 answers: its brand number's slot of the per-brand arrays
+    const named = Array.from({ length: sf.rows[0].brand_no + 1 }, (_, i) => (i === sf.rows[0].brand_no ? 100000 : 0));
     await store.query(
-      `insert into prompt_daily (project_id, prompt_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations)
-       values ($1, $2, 'chatgpt', current_date - 1, 4, 1, 0, 0, 0, 0)
-       on conflict (prompt_id, provider, day) do update set responses = prompt_daily.responses + 4`,
-      [projectId, rows[0].id],
-    );
-    await store.query(
-      `insert into prompt_brand_daily (project_id, prompt_id, provider, day, brand_id, mentions, mention_count, position_sum, sentiment_sum)
-       values ($1, $2, 'chatgpt', current_date - 1, $3, 100000, 100000, 3, 0)
-       on conflict (prompt_id, provider, day, brand_id) do update set mentions = 100000`,
-      [projectId, rows[0].id, sf.rows[0].id],
+      `insert into prompt_daily (project_id, prompt_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations,
+                                 brand_mentions, brand_counts)
+       values ($1, $2, 'chatgpt', current_date - 1, 4, 1, 0, 0, 0, 0, $3::int[], $3::int[])
+       on conflict (prompt_id, provider, day) do update set responses = prompt_daily.responses + 4, brand_mentions = $3::int[], brand_counts = $3::int[]`,
+      [projectId, rows[0].id, named],
     );
     try {
       const id = await insertAction('content_update', [{ type: 'url', value: `${pages.base}/article.html` }]);
@@ -159,7 +156,6 @@ describe('POST /actions/{id}/enrich-content', { timeout: 20_000 }, () => {
       expect(cmp.after).toContain('Salesforce');
       expect(cmp.after).toMatch(/^## Pipewise compared with Salesforce/); // the most named first
     } finally {
-      await store.query(`delete from prompt_brand_daily where project_id = $1`, [projectId]);
       await store.query(`delete from prompt_daily where project_id = $1`, [projectId]);
     }
   });

@@ -1,4 +1,4 @@
-import { loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../projects/brands.js';
+import { loadBrandNumbers, loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../projects/brands.js';
 import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types.js';
 import { utcDay } from '../../lib/time.js';
 import type { BrandFacts } from '../../ports/writer/types.js';
@@ -92,14 +92,20 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
       group by p.id, p.content order by p.created_at, p.id`,
     range,
   );
-  const { rows: brandRows } = await tx.query<{ prompt_id: string; brand_id: string; mn: number }>(
-    `select prompt_id, brand_id, sum(mentions)::int as mn from prompt_brand_daily
-      where project_id = $1 and provider = '*' and day between $2::date and $3::date and brand_id <> $4::uuid
-      group by prompt_id, brand_id`,
-    [...range, OWN_BRAND_ID],
+  // responses naming each competitor (brand number > 0) per prompt, from the per-brand arrays
+  const { rows: brandRows } = await tx.query<{ prompt_id: string; no: number; mn: number }>(
+    `select prompt_id, (u.i - 1)::int as no, sum(u.v)::int as mn
+       from prompt_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
+      where project_id = $1 and provider = '*' and day between $2::date and $3::date and u.i > 1
+      group by prompt_id, u.i`,
+    range,
   );
+  const idOf = new Map([...(await loadBrandNumbers(tx, project.id))].map(([id, no]) => [no, id]));
   const named = new Map<string, Array<{ brand_id: string; mn: number }>>();
-  for (const b of brandRows) named.set(b.prompt_id, [...(named.get(b.prompt_id) ?? []), b]);
+  for (const b of brandRows) {
+    const brandId = idOf.get(b.no);
+    if (brandId) named.set(b.prompt_id, [...(named.get(b.prompt_id) ?? []), { brand_id: brandId, mn: b.mn }]);
+  }
   const prompts: PromptSignal[] = promptRows
     .filter((p) => p.r > 0)
     .map((p) => {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.js';
-import { OWN_BRAND_ID } from '../projects/brands.js';
+import { loadBrandNumbers, OWN_BRAND_ID } from '../projects/brands.js';
 import type { Tx } from '../../store/index.js';
 import type { CompetitorMetrics } from '../competitors/service.js';
 import { activeCompetitors, presentCompetitor } from '../competitors/service.js';
@@ -89,7 +89,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
   await requireProject(ctx, projectId);
   const providers = providerFilter(w);
   const buckets = windowParams([w]);
-  const [prompts, sums, brandRows, brands] = await Promise.all([
+  const [prompts, sums, brandRows, brands, numbers] = await Promise.all([
     ctx.store.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
       `select p.id, p.content, p.prompt_type, p.created_at, p.topic_id, t.name as topic_name, p.intent
          from prompts p left join topics t on t.id = p.topic_id
@@ -98,17 +98,22 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
       [projectId, promptType],
     ),
     promptSums(ctx.store, projectId, providers, [w]),
-    ctx.store.query<{ prompt_id: string; brand_id: string; mc: number }>(
-      `select prompt_id, brand_id, sum(mention_count * w1)::int as mc
-         from (${windowRows('prompt_brand', 'prompt_id, brand_id, mention_count', 'project_id = $1 and provider = any($2::text[]) and brand_id <> $3::uuid', 4, 1)}) x
-        group by prompt_id, brand_id having sum(mention_count * w1) > 0`,
-      [projectId, providers, OWN_BRAND_ID, ...buckets],
+    // times named per prompt and competitor (brand number > 0), from the per-brand arrays of the prompt rows
+    ctx.store.query<{ prompt_id: string; no: number; mc: number }>(
+      `select prompt_id, (u.i - 1)::int as no, sum(u.v * x.w1)::int as mc
+         from (${windowRows('prompt', 'prompt_id, brand_counts', 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x
+              cross join lateral unnest(x.brand_counts) with ordinality as u(v, i)
+        where u.i > 1
+        group by prompt_id, u.i having sum(u.v * x.w1) > 0`,
+      [projectId, providers, ...buckets],
     ),
     brandInfo(ctx.store, projectId),
+    loadBrandNumbers(ctx.store, projectId),
   ]);
+  const idOf = new Map([...numbers].map(([id, no]) => [no, id]));
   const named = new Map<string, Array<{ competitor_id: string; name: string; mention_count: number; icon_url: string | null; icon_urls: string[] }>>();
   for (const r of brandRows.rows) {
-    const b = brands.get(r.brand_id);
+    const b = brands.get(idOf.get(r.no) ?? '');
     if (!b) continue; // a competitor removed since
     const list = named.get(r.prompt_id) ?? [];
     list.push({ competitor_id: b.id, name: b.name, mention_count: r.mc, icon_url: b.icon_url, icon_urls: b.icon_urls });

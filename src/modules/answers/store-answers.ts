@@ -3,7 +3,7 @@ import type { ProviderAnswer } from '../../ports/providers/types.js';
 import type { Tx } from '../../store/index.js';
 import { touchAnalytics } from '../../store/analytics-version.js';
 import { weekOf } from '../../lib/time.js';
-import { OWN_BRAND_ID } from '../projects/brands.js';
+import { loadBrandNumbers, OWN_BRAND_ID } from '../projects/brands.js';
 import * as T from './rollup-tables.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
@@ -20,12 +20,26 @@ export interface AnalysedAnswer {
 /** The provider value of the rollup rows that sum all providers. */
 export const ALL = '*';
 
-/** Adds `values` into the row of `key` (creating it), so each rollup is upserted once per batch. */
-function bump(map: SumsRows, key: unknown[], values: Sums): void {
+/** Per brand named, by brand number: [responses naming it (1), times named]. */
+type Named = Array<[no: number, count: number]>;
+
+/**
+ * Adds `values` (and the brands `named`, into the per-brand arrays) into the row of `key`
+ * (creating it), so each rollup is upserted once per batch.
+ */
+function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named): void {
   const k = key.join('|');
-  const row = map.get(k);
-  if (!row) map.set(k, { key, sums: [...values] });
-  else for (let i = 0; i < values.length; i++) row.sums[i] += values[i];
+  let row = map.get(k);
+  if (!row) {
+    row = { key, sums: [...values], arrays: named ? [[], []] : undefined };
+    map.set(k, row);
+  } else for (let i = 0; i < values.length; i++) row.sums[i] += values[i];
+  if (!named) return;
+  const [mentions, counts] = row.arrays!;
+  for (const [no, count] of named) {
+    mentions[no] = (mentions[no] ?? 0) + 1;
+    counts[no] = (counts[no] ?? 0) + count;
+  }
 }
 
 function columns<T>(rows: T[][], i: number): T[] {
@@ -102,10 +116,17 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   const of = (t: T.SumsTable) => rows.get(t)!;
   const projectDomain: SumsRows = new Map();
   const domainCategory = new Map<string, number>();
+  const numbers = await loadBrandNumbers(tx, projectId);
 
   for (const s of stored) {
     const a = s.analysis;
     const brandIds = Object.keys(a.brands);
+    // a brand without a number (a competitor deleted since the analysis) has nobody to show it
+    const named: Named = [];
+    for (const [brandId, b] of Object.entries(a.brands)) {
+      const no = numbers.get(brandId);
+      if (no !== undefined) named.push([no, b.count]);
+    }
     const m = a.mentioned ? 1 : 0;
     // position and sentiment sums (and squares) only over responses that mention the own brand
     const pos = a.mentioned ? (a.position ?? 0) : 0;
@@ -114,15 +135,12 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const week = weekOf(s.day);
     const month = `${s.day.slice(0, 7)}-01`;
     for (const provider of [s.provider, ALL]) {
-      bump(of(T.PROMPT_DAILY), [s.promptId, provider, s.day], main);
-      bump(of(T.PROMPT_WEEKLY), [s.promptId, provider, week], main);
-      bump(of(T.PROMPT_MONTHLY), [s.promptId, provider, month], main);
+      bump(of(T.PROMPT_DAILY), [s.promptId, provider, s.day], main, named);
+      bump(of(T.PROMPT_WEEKLY), [s.promptId, provider, week], main, named);
+      bump(of(T.PROMPT_MONTHLY), [s.promptId, provider, month], main, named);
       bump(of(T.PROJECT_DAILY), [provider, s.day], main);
       for (const [brandId, b] of Object.entries(a.brands)) {
         const v = [1, b.count, b.position, b.sentiment, b.position * b.position, b.sentiment * b.sentiment];
-        bump(of(T.PROMPT_BRAND_DAILY), [s.promptId, provider, s.day, brandId], v);
-        bump(of(T.PROMPT_BRAND_WEEKLY), [s.promptId, provider, week, brandId], v);
-        bump(of(T.PROMPT_BRAND_MONTHLY), [s.promptId, provider, month, brandId], v);
         bump(of(T.PROJECT_BRAND_DAILY), [provider, s.day, brandId], v);
       }
     }
@@ -194,12 +212,25 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
       where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day`,
     [projectId, promptId],
   );
+  // The prompt's brand sums are not kept per prompt (only the per-brand arrays are): they
+  // come from its answers, counted as addToRollups counts them, for the provider rows and '*'.
   await tx.query(
-    `update project_brand_daily d set mentions = d.mentions - p.mentions, mention_count = d.mention_count - p.mention_count,
-            position_sum = d.position_sum - p.position_sum, sentiment_sum = d.sentiment_sum - p.sentiment_sum,
-            position_sq = d.position_sq - p.position_sq, sentiment_sq = d.sentiment_sq - p.sentiment_sq
-       from prompt_brand_daily p
-      where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day and d.brand_id = p.brand_id`,
+    `with per_provider as (
+       select r.provider, r.day, b.key::uuid as brand_id, count(*)::int as mn, sum((b.value->>'count')::int)::int as mc,
+              sum((b.value->>'position')::int)::int as ps, sum((b.value->>'sentiment')::int)::int as ss,
+              sum(((b.value->>'position')::int) ^ 2)::int as pq, sum(((b.value->>'sentiment')::int) ^ 2)::int as sq
+         from responses r cross join lateral jsonb_each(r.brands) as b
+        where r.prompt_id = $2 group by 1, 2, 3),
+     deltas as (
+       select * from per_provider
+       union all
+       select '${ALL}', day, brand_id, sum(mn)::int, sum(mc)::int, sum(ps)::int, sum(ss)::int, sum(pq)::int, sum(sq)::int
+         from per_provider group by day, brand_id)
+     update project_brand_daily d set mentions = d.mentions - x.mn, mention_count = d.mention_count - x.mc,
+            position_sum = d.position_sum - x.ps, sentiment_sum = d.sentiment_sum - x.ss,
+            position_sq = d.position_sq - x.pq, sentiment_sq = d.sentiment_sq - x.sq
+       from deltas x
+      where d.project_id = $1 and d.provider = x.provider and d.day = x.day and d.brand_id = x.brand_id`,
     [projectId, promptId],
   );
   // Citations per (provider, day, domain), counted as addToRollups counts them, for the

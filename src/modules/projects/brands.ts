@@ -62,3 +62,16 @@ export async function loadBrandSpecs(tx: Tx, project: ProjectFacts): Promise<Bra
       .map((r) => ({ id: r.id, name: r.name, aliases: r.aliases ?? [], domain: r.domain, isOwn: false })),
   ];
 }
+
+/**
+ * Brand numbers by brand id (the own brand 0, each competitor record its brand_no): the
+ * index of a brand in the per-brand arrays of the prompt rollups. Deleted competitors have
+ * none; an own-brand competitor record is counted under 0, as the analysis names it.
+ */
+export async function loadBrandNumbers(tx: Tx, projectId: string): Promise<Map<string, number>> {
+  const { rows } = await tx.query<{ id: string; brand_no: number }>(
+    `select id, brand_no from competitors where project_id = $1 and not is_own_brand`,
+    [projectId],
+  );
+  return new Map([[OWN_BRAND_ID, 0], ...rows.map((r) => [r.id, r.brand_no] as [string, number])]);
+}
