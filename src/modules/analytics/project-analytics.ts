@@ -6,8 +6,7 @@ import { activeCompetitors, presentCompetitor } from '../competitors/service.js'
 import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
-import { promptSums } from './prompt-metrics.js';
-import { windowParams, windowRows } from './rollup-window.js';
+import { promptSumsAndBrands } from './prompt-metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 /** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
@@ -88,8 +87,7 @@ export async function competitorsWithMetrics(ctx: RequestContext, projectId: str
 export async function overview(ctx: RequestContext, projectId: string, w: Window, promptType: 'active' | 'suggested') {
   await requireProject(ctx, projectId);
   const providers = providerFilter(w);
-  const buckets = windowParams([w]);
-  const [prompts, sums, brandRows, brands, numbers] = await Promise.all([
+  const [prompts, sums, brands, numbers] = await Promise.all([
     ctx.store.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
       `select p.id, p.content, p.prompt_type, p.created_at, p.topic_id, t.name as topic_name, p.intent
          from prompts p left join topics t on t.id = p.topic_id
@@ -97,31 +95,25 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         order by p.created_at, p.id`,
       [projectId, promptType],
     ),
-    promptSums(ctx.store, projectId, providers, [w]),
-    // times named per prompt and competitor (brand number > 0), from the per-brand arrays of the prompt rows
-    ctx.store.query<{ prompt_id: string; no: number; mc: number }>(
-      `select prompt_id, (u.i - 1)::int as no, sum(u.v * x.w1)::int as mc
-         from (${windowRows('prompt', 'prompt_id, brand_counts', 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x
-              cross join lateral unnest(x.brand_counts) with ordinality as u(v, i)
-        where u.i > 1
-        group by prompt_id, u.i having sum(u.v * x.w1) > 0`,
-      [projectId, providers, ...buckets],
-    ),
+    promptSumsAndBrands(ctx.store, projectId, providers, w),
     brandInfo(ctx.store, projectId),
     loadBrandNumbers(ctx.store, projectId),
   ]);
-  const idOf = new Map([...numbers].map(([id, no]) => [no, id]));
+  // times named per prompt and competitor (brand number > 0; the own brand is 0)
+  const infoOf = new Map([...numbers].flatMap(([id, no]) => (no > 0 && brands.has(id) ? [[no, brands.get(id)!] as const] : [])));
   const named = new Map<string, Array<{ competitor_id: string; name: string; mention_count: number; icon_url: string | null; icon_urls: string[] }>>();
-  for (const r of brandRows.rows) {
-    const b = brands.get(idOf.get(r.no) ?? '');
-    if (!b) continue; // a competitor removed since
-    const list = named.get(r.prompt_id) ?? [];
-    list.push({ competitor_id: b.id, name: b.name, mention_count: r.mc, icon_url: b.icon_url, icon_urls: b.icon_urls });
-    named.set(r.prompt_id, list);
+  for (const [promptId, { brandCounts }] of sums) {
+    const list: Array<{ competitor_id: string; name: string; mention_count: number; icon_url: string | null; icon_urls: string[] }> = [];
+    for (let no = 1; no < brandCounts.length; no++) {
+      const mc = brandCounts[no];
+      const b = infoOf.get(no); // none: a competitor removed since
+      if (mc > 0 && b) list.push({ competitor_id: b.id, name: b.name, mention_count: mc, icon_url: b.icon_url, icon_urls: b.icon_urls });
+    }
+    if (list.length) named.set(promptId, list);
   }
   return {
     items: prompts.rows.map((p) => {
-      const cur = sums.get(p.id)?.[0] ?? m.EMPTY_SUMS;
+      const cur = sums.get(p.id)?.sums ?? m.EMPTY_SUMS;
       return {
         prompt_id: p.id,
         content: p.content,
@@ -159,17 +151,22 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
             where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
       [projectId, providers, w.from, w.to],
     ),
-    ctx.store.query<{ i: number; brand_id: string; mn: number; ps: number; ss: number; pq: number; sq: number }>(
+    // Per brand, its days as one JSON array of [day offset, mentions, position sum, sentiment
+    // sum, squares]: a dozen rows parsed natively instead of one row per brand and day
+    // (about a quarter less time for a year of 11 brands, measured client-side).
+    ctx.store.query<{ brand_id: string; p: Array<[number, number, number, number, number, number]> }>(
       one
-        ? `select day - $3::date as i, brand_id, mentions as mn, position_sum as ps, sentiment_sum as ss,
-                  position_sq::float8 as pq, sentiment_sq::float8 as sq
+        ? `select brand_id, json_agg(json_build_array(day - $3::date, mentions, position_sum, sentiment_sum, position_sq, sentiment_sq)) as p
              from project_brand_daily
-            where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date`
-        : `select day - $3::date as i, brand_id, sum(mentions)::int as mn, sum(position_sum)::int as ps,
-                  sum(sentiment_sum)::int as ss, sum(position_sq)::float8 as pq, sum(sentiment_sq)::float8 as sq
-             from project_brand_daily
-            where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-            group by day, brand_id`,
+            where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date
+            group by brand_id`
+        : `select brand_id, json_agg(json_build_array(i, mn, ps, ss, pq, sq)) as p
+             from (select day - $3::date as i, brand_id, sum(mentions) as mn, sum(position_sum) as ps, sum(sentiment_sum) as ss,
+                          sum(position_sq) as pq, sum(sentiment_sq) as sq
+                     from project_brand_daily
+                    where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+                    group by day, brand_id) x
+            group by brand_id`,
       [projectId, providers, w.from, w.to],
     ),
   ]);
@@ -178,9 +175,7 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
   for (const d of days.rows) responses[d.i] = d.r;
   const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number; pq: number; sq: number }>>();
   for (const r of brandDays.rows) {
-    const map = byBrand.get(r.brand_id) ?? new Map();
-    map.set(r.i, r);
-    byBrand.set(r.brand_id, map);
+    byBrand.set(r.brand_id, new Map(r.p.map(([i, mn, ps, ss, pq, sq]) => [i, { mn, ps, ss, pq, sq }])));
   }
   return {
     dates,

@@ -57,6 +57,51 @@ export async function promptSums(
 }
 
 /**
+ * Per prompt of a project, the sums of one window and the times each brand was named in it
+ * (by brand number, from the per-brand arrays), in one read of the prompt rollups. The cover
+ * rows are summed here rather than in SQL: unnesting the arrays into rows to group them
+ * costs PostgreSQL more than the parsing and adding costs Node (about 40 % less time
+ * measured at 100 prompts, 90 and 365 days). A prompt without rows is absent.
+ */
+export async function promptSumsAndBrands(
+  tx: Tx,
+  projectId: string,
+  providers: string[],
+  window: { from: string; to: string },
+): Promise<Map<string, { sums: m.Sums; brandCounts: number[] }>> {
+  const { rows } = await tx.query<{ prompt_id: string; r: number; mn: number; ps: number; ss: number; co: number; pq: number; sq: number; bc: string; w1: number }>(
+    `select prompt_id, responses as r, mentioned as mn, position_sum as ps, sentiment_sum as ss, cites_own as co,
+            position_sq as pq, sentiment_sq as sq, brand_counts::text as bc, w1
+       from (${windowRows('prompt', 'prompt_id, responses, mentioned, position_sum, sentiment_sum, cites_own, position_sq, sentiment_sq, brand_counts', 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x`,
+    [projectId, providers, ...windowParams([window])],
+  );
+  const out = new Map<string, { sums: m.Sums; brandCounts: number[] }>();
+  for (const r of rows) {
+    let p = out.get(r.prompt_id);
+    if (!p) {
+      p = { sums: { ...m.EMPTY_SUMS }, brandCounts: [] };
+      out.set(r.prompt_id, p);
+    }
+    const w = r.w1;
+    if (w === 0) continue;
+    const s = p.sums;
+    s.responses += r.r * w;
+    s.mentioned += r.mn * w;
+    s.positionSum += r.ps * w;
+    s.sentimentSum += r.ss * w;
+    s.citesOwn += r.co * w;
+    s.positionSq += r.pq * w;
+    s.sentimentSq += r.sq * w;
+    // int[] as text, '{3,0,12}': split rather than node-postgres' general array parser
+    if (r.bc.length > 2) {
+      const counts = r.bc.slice(1, -1).split(',');
+      for (let i = 0; i < counts.length; i++) p.brandCounts[i] = (p.brandCounts[i] ?? 0) + Number(counts[i]) * w;
+    }
+  }
+  return out;
+}
+
+/**
  * Window metrics of a project's prompts (or of the given ones), with the previous
  * window's visibility for the trend, and the uncertainty of each figure.
  */
