@@ -6,7 +6,7 @@ import { activeCompetitors, presentCompetitor } from '../competitors/service.js'
 import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
-import { promptSumsAndBrands } from './prompt-metrics.js';
+import { intsOf, promptSumsAndBrands } from './prompt-metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 /** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
@@ -151,22 +151,24 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
             where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
       [projectId, providers, w.from, w.to],
     ),
-    // Per brand, its days as one JSON array of [day offset, mentions, position sum, sentiment
-    // sum, squares]: a dozen rows parsed natively instead of one row per brand and day
-    // (about a quarter less time for a year of 11 brands, measured client-side).
-    ctx.store.query<{ brand_id: string; p: Array<[number, number, number, number, number, number]> }>(
-      one
-        ? `select brand_id, json_agg(json_build_array(day - $3::date, mentions, position_sum, sentiment_sum, position_sq, sentiment_sq)) as p
-             from project_brand_daily
-            where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date
-            group by brand_id`
-        : `select brand_id, json_agg(json_build_array(i, mn, ps, ss, pq, sq)) as p
-             from (select day - $3::date as i, brand_id, sum(mentions) as mn, sum(position_sum) as ps, sum(sentiment_sum) as ss,
-                          sum(position_sq) as pq, sum(sentiment_sq) as sq
-                     from project_brand_daily
-                    where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-                    group by day, brand_id) x
-            group by brand_id`,
+    // Per brand, its days as aligned int arrays (day offset, mentions, position and sentiment
+    // sums, squares), read as text: a dozen rows instead of one per brand and day (a year of
+    // 11 brands: 4,015 rows in 12–14 ms against 11 rows in 7.6–8.0 ms, client-side p50).
+    ctx.store.query<{ brand_id: string; i: string; mn: string; ps: string; ss: string; pq: string; sq: string }>(
+      `select brand_id, array_agg(i)::text as i, array_agg(mn)::text as mn, array_agg(ps)::text as ps, array_agg(ss)::text as ss,
+              array_agg(pq)::text as pq, array_agg(sq)::text as sq
+         from (${
+           one
+             ? `select day - $3::date as i, brand_id, mentions as mn, position_sum as ps, sentiment_sum as ss, position_sq as pq, sentiment_sq as sq
+                  from project_brand_daily
+                 where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date`
+             : `select day - $3::date as i, brand_id, sum(mentions) as mn, sum(position_sum) as ps, sum(sentiment_sum) as ss,
+                       sum(position_sq) as pq, sum(sentiment_sq) as sq
+                  from project_brand_daily
+                 where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+                 group by day, brand_id`
+         }) x
+        group by brand_id`,
       [projectId, providers, w.from, w.to],
     ),
   ]);
@@ -175,7 +177,8 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
   for (const d of days.rows) responses[d.i] = d.r;
   const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number; pq: number; sq: number }>>();
   for (const r of brandDays.rows) {
-    byBrand.set(r.brand_id, new Map(r.p.map(([i, mn, ps, ss, pq, sq]) => [i, { mn, ps, ss, pq, sq }])));
+    const [i, mn, ps, ss, pq, sq] = [r.i, r.mn, r.ps, r.ss, r.pq, r.sq].map(intsOf);
+    byBrand.set(r.brand_id, new Map(i.map((day, k) => [day, { mn: mn[k], ps: ps[k], ss: ss[k], pq: pq[k], sq: sq[k] }])));
   }
   return {
     dates,

@@ -57,6 +57,14 @@ export async function promptSums(
 }
 
 /**
+ * A one-dimensional int array read as text ('{3,0,12}'): split, which costs a fraction of
+ * node-postgres' general array parser (the rollup reads ship their arrays this way).
+ */
+export function intsOf(text: string): number[] {
+  return text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [];
+}
+
+/**
  * Per prompt of a project, the sums of one window and the times each brand was named in it
  * (by brand number, from the per-brand arrays), in one read of the prompt rollups. The cover
  * rows are summed here rather than in SQL: unnesting the arrays into rows to group them
@@ -92,11 +100,8 @@ export async function promptSumsAndBrands(
     s.citesOwn += r.co * w;
     s.positionSq += r.pq * w;
     s.sentimentSq += r.sq * w;
-    // int[] as text, '{3,0,12}': split rather than node-postgres' general array parser
-    if (r.bc.length > 2) {
-      const counts = r.bc.slice(1, -1).split(',');
-      for (let i = 0; i < counts.length; i++) p.brandCounts[i] = (p.brandCounts[i] ?? 0) + Number(counts[i]) * w;
-    }
+    const counts = intsOf(r.bc);
+    for (let i = 0; i < counts.length; i++) p.brandCounts[i] = (p.brandCounts[i] ?? 0) + counts[i] * w;
   }
   return out;
 }
