@@ -11,7 +11,7 @@ import { touchAnalytics } from '../src/store/analytics-version.js';
 import { MIGRATIONS_FOLDER } from '../src/store/migrations.js';
 import { fixtureProject, OWN, storeSpecs, type AnswerSpec } from './analytics-fixture.js';
 import { startTestApp, type TestApp } from './helpers.js';
-import { expectConsistentRollups } from './rollup-invariants.js';
+import { BRANDS_OF_R, expectConsistentRollups } from './rollup-invariants.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -126,7 +126,7 @@ it('the backfill of 0012 gives the per-brand arrays and the figures the write pa
         select r.project_id, r.prompt_id, v.provider, ${bucket} as ${unit}, b.key::uuid as brand_id,
                count(*)::int as mentions, sum((b.value->>'count')::int)::int as mention_count,
                sum((b.value->>'position')::int)::int as position_sum, sum((b.value->>'sentiment')::int)::int as sentiment_sum
-          from responses r cross join lateral jsonb_each(r.brands) as b cross join lateral (values (r.provider), ('*')) as v(provider)
+          from responses r cross join lateral ${BRANDS_OF_R} as b cross join lateral (values (r.provider), ('*')) as v(provider)
          where r.project_id = $1 group by 1, 2, 3, 4, 5`, [f.projectId]);
     }
     const old = await tx.query<{ n: number }>(`select count(*)::int as n from prompt_brand_weekly`);

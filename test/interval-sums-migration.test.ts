@@ -19,6 +19,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
+const BRANDS_AS_0006_READ_THEM = `jsonb_each((select coalesce(jsonb_object_agg(n.id, jsonb_build_object('position', r.brand_stats[3 * n.i - 2],
+  'count', r.brand_stats[3 * n.i - 1], 'sentiment', r.brand_stats[3 * n.i])), '{}'::jsonb) from unnest(r.brand_ids) with ordinality as n(id, i)))`;
+
 /** The backfill statements of the migration, limited to one project (a shared test database holds others). */
 function backfill(): string[] {
   const sql = readFileSync(path.join(MIGRATIONS_FOLDER, '0006_interval_sums.sql'), 'utf8');
@@ -31,7 +34,8 @@ function backfill(): string[] {
   expect(kept).toHaveLength(SUMS_TABLES.length - 1); // all but project_brand_daily
   return kept.map((u) => {
     expect(u).toMatch(/\n WHERE d\./);
-    return u.replace(/\n WHERE d\./, '\n WHERE d."project_id" = $1 AND d.');
+    // the brands named as 0006 found them (a jsonb object; brand_ids and brand_stats since 0013)
+    return u.replace(/\n WHERE d\./, '\n WHERE d."project_id" = $1 AND d.').replace('jsonb_each(r."brands")', BRANDS_AS_0006_READ_THEM);
   });
 }
 

@@ -2,6 +2,16 @@ import { expect } from 'vitest';
 import type { Store } from '../src/store/index.js';
 
 /**
+ * The brands an answer names as (key, value) rows like jsonb_each over the jsonb object
+ * responses.brands was before migration 0013: brand_ids and brand_stats read back.
+ */
+export const BRANDS_OF_R = `(select n.id::text as key, jsonb_build_object('position', r.brand_stats[3 * n.i - 2], 'count', r.brand_stats[3 * n.i - 1],
+  'sentiment', r.brand_stats[3 * n.i]) as value from unnest(r.brand_ids) with ordinality as n(id, i))`;
+
+/** The citations, one row per URL an answer cites (responses.cited and cited_pages), for checks in tests. */
+export const CITATIONS = `(select r.id as response_id, r.project_id, r.provider, r.day, p.url, p.domain, p.category, p.url_type, r.mentioned from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id) c`;
+
+/**
  * The rollups of a project agree with each other and with the answers stored: project
  * rows are the sums of prompt rows, '*' rows the sums of provider rows, domain rows the
  * counts of the citations table, and responses the count of stored answers.
@@ -47,7 +57,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3, 4`),
   ).toEqual(
     await q(`select r.prompt_id::text, r.provider, r.day::text as bucket, b.key as brand_id, count(*)::int as mn, sum((b.value->>'count')::int)::int as mc
-               from responses r cross join lateral jsonb_each(r.brands) as b
+               from responses r cross join lateral ${BRANDS_OF_R} as b
               where r.project_id = $1 and (b.key::uuid = '00000000-0000-0000-0000-000000000000'
                     or exists (select 1 from competitors c where c.id = b.key::uuid and not c.is_own_brand))
               group by 1, 2, 3, 4`),
@@ -59,7 +69,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     await q(`select r.provider, r.day::text, b.key as brand_id, count(*)::int as mentions, sum((b.value->>'count')::int)::int as mention_count,
                     sum((b.value->>'position')::int)::int as position_sum, sum((b.value->>'sentiment')::int)::int as sentiment_sum,
                     sum(((b.value->>'position')::int) ^ 2)::int as position_sq, sum(((b.value->>'sentiment')::int) ^ 2)::int as sentiment_sq
-               from responses r cross join lateral jsonb_each(r.brands) as b
+               from responses r cross join lateral ${BRANDS_OF_R} as b
               where r.project_id = $1 group by 1, 2, 3`),
   );
   // project rows == sums of prompt rows, for every provider and '*'
@@ -107,6 +117,6 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   ).toEqual(
     await q(`select provider, day::text, domain, count(*)::int as n, count(distinct response_id)::int as r,
                     (count(*) filter (where not mentioned))::int as u
-               from citations where project_id = $1 group by 1, 2, 3`),
+               from ${CITATIONS} where project_id = $1 group by 1, 2, 3`),
   );
 }

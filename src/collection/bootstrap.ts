@@ -6,7 +6,8 @@ import { utcDay } from '../lib/time.js';
 import { normalizeWebsite } from '../lib/url.js';
 import { readSite } from '../ports/pages/extract.js';
 import { fetchPage } from '../ports/pages/fetcher.js';
-import type { ProviderName, Reference } from '../ports/providers/types.js';
+import type { ProviderName } from '../ports/providers/types.js';
+import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { textKey } from '../modules/common.js';
 import { classifyIntent } from '../modules/prompts/intent.js';
 import { activePromptQuota } from '../modules/prompts/service.js';
@@ -123,11 +124,8 @@ async function writePrompts(ctx: ServiceContext, project: ProjectFacts, count: n
 async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectFacts): Promise<void> {
   const brands = await loadBrandSpecs(ctx.store, project);
   if (brands.length > 1) return;
-  const { rows } = await ctx.store.query<{ text: string; references: Reference[] }>(
-    `select text, "references" from responses where project_id = $1`,
-    [project.id],
-  );
-  const found = detectCompetitors(rows, brands[0], [], DETECTED_COMPETITORS);
+  const { rows } = await ctx.store.query<{ body: Uint8Array }>(`select body from responses where project_id = $1`, [project.id]);
+  const found = detectCompetitors(rows.map((r) => decodeAnswerBody(r.body)), brands[0], [], DETECTED_COMPETITORS);
   for (const c of found) {
     const site = c.domain ? normalizeWebsite(c.domain) : null;
     if (!site) continue;

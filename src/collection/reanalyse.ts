@@ -1,13 +1,17 @@
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { touchAnalytics } from '../store/analytics-version.js';
-import type { Reference } from '../ports/providers/types.js';
 import type { Tx } from '../store/index.js';
 import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
 import { SUMS_TABLES } from '../modules/answers/rollup-tables.js';
 import { addToRollups, type RollupInput } from '../modules/answers/store-answers.js';
+import { decodeAnswerBody } from '../modules/answers/answer-body.js';
+import { brandColumns } from '../modules/answers/answer-brands.js';
+import { citedIds, intArray } from '../modules/answers/cited-pages.js';
 
-const ROLLUP_TABLES = ['citations', ...SUMS_TABLES, 'project_domain_daily'];
+// cited_pages too: the categories and page types depend on the brands tracked, so the
+// dictionary is rebuilt from the answers read again.
+const ROLLUP_TABLES = [...SUMS_TABLES, 'project_domain_daily', 'cited_pages'];
 const BATCH = 1000;
 
 /**
@@ -26,21 +30,18 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {
-      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; text: string; references: Reference[] }>(
-        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, text, "references"
+      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; body: Uint8Array }>(
+        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, body
            from responses where project_id = $1 and id > $2 order by id limit ${BATCH}`,
         [projectId, after],
       );
       if (rows.length === 0) break;
       after = rows[rows.length - 1].id;
-      const batch: RollupInput[] = rows.map((r) => ({
-        responseId: r.id,
-        promptId: r.prompt_id,
-        provider: r.provider,
-        day: r.day,
-        analysis: analyse(r.text, r.references),
-      }));
-      await updateAnalyses(tx, batch);
+      const batch: RollupInput[] = rows.map((r) => {
+        const { text, references } = decodeAnswerBody(r.body);
+        return { responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, analysis: analyse(text, references) };
+      });
+      await updateAnalyses(tx, batch, await citedIds(tx, projectId, batch.map((b) => b.analysis)));
       await addToRollups(tx, projectId, batch);
       total += rows.length;
     }
@@ -48,22 +49,23 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
   });
 }
 
-async function updateAnalyses(tx: Tx, batch: RollupInput[]): Promise<void> {
+async function updateAnalyses(tx: Tx, batch: RollupInput[], cited: number[][]): Promise<void> {
+  const brands = batch.map((b) => brandColumns(b.analysis.brands));
   await tx.query(
-    `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brands = u.b::jsonb,
-            cites_own = u.co, citation_count = u.cc, preview = u.pr
-       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::bool[], $7::int[], $8::text[])
-            as u(id, mn, pos, sen, b, co, cc, pr)
+    `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brand_ids = u.bi::uuid[], brand_stats = u.bs::int[],
+            cites_own = u.co, citation_count = u.cc, cited = u.ci::int[]
+       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::text[])
+            as u(id, mn, pos, sen, bi, bs, co, cc, ci)
       where r.id = u.id`,
     [
       batch.map((b) => b.responseId),
       batch.map((b) => b.analysis.mentioned),
       batch.map((b) => b.analysis.position),
       batch.map((b) => b.analysis.sentiment),
-      batch.map((b) => JSON.stringify(b.analysis.brands)),
+      ...(['ids', 'stats'] as const).map((k) => brands.map((b) => b[k])),
       batch.map((b) => b.analysis.citesOwn),
       batch.map((b) => b.analysis.citations.length),
-      batch.map((b) => b.analysis.preview),
+      cited.map(intArray),
     ],
   );
 }

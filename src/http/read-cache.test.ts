@@ -153,7 +153,7 @@ describe('cached analytics responses follow every change', () => {
     const v = () => analyticsVersion(store, seed.projectId);
     let last = await v();
     for (const sql of [
-      `update responses set preview = preview where project_id = $1`,
+      `update responses set brand_ids = brand_ids where project_id = $1`,
       `update prompts set content = content where project_id = $1`,
       `insert into topics (project_id, name, name_key) values ($1, 'Cache topic', 'cache topic')`,
       `update competitors set name = name where project_id = $1`,

@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { acquireDirLock } from './lock.js';
 import type { Db, QueryResult, Store, Tx } from './types.js';
 import { MIGRATIONS_FOLDER } from './migrations.js';
+import { packPlainAnswerBodies } from './answer-bodies.js';
 
 type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -47,6 +48,7 @@ export async function openPglite(opts: { dataDir?: string }): Promise<Store> {
   const db = drizzle(client) as unknown as Db;
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
   const base = txOf(client, db, true);
+  await packPlainAnswerBodies(base);
   return {
     ...base,
     kind: 'pglite',

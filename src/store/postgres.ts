@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { Db, QueryResult, Store, Tx } from './types.js';
 import { MIGRATION_LOCK_KEY, MIGRATIONS_FOLDER } from './migrations.js';
+import { packPlainAnswerBodies } from './answer-bodies.js';
 
 // int8 as JS number (counts), numeric as float: analytics never exceed 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -40,6 +41,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      await packPlainAnswerBodies({ query: async (text, values) => ({ rows: (await client.query(text, values)).rows, rowCount: 0 }) });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -57,7 +59,9 @@ export async function openPostgres(opts: { url: string; poolSize?: number; migra
     // Every query here takes milliseconds: starting parallel workers costs more than it
     // saves (a 90-day overview took 17 ms with two workers, 6 ms without), and on a small
     // machine they take the cores the other requests need.
-    options: '-c max_parallel_workers_per_gather=0',
+    // JIT likewise: a query over an array column (unnest) is estimated at many times its
+    // rows, crosses jit_above_cost, and spent 28 ms compiling to run a 30 ms query.
+    options: '-c max_parallel_workers_per_gather=0 -c jit=off',
   });
   // A dropped connection (server restart) surfaces on the next query as an error the
   // HTTP layer answers with 503; it must never crash the process.

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   doublePrecision,
   date,
   smallint,
@@ -11,6 +12,7 @@ import {
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -18,6 +20,9 @@ import {
 // One schema for both stores (PGlite and PostgreSQL); drizzle-kit writes the migrations
 // in ./migrations from this file. Every row below a team carries team_id or hangs off a
 // project that does, so every query can be scoped by the caller's team.
+
+/** Bytes (PostgreSQL bytea); drizzle-orm has no built-in type for it. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -235,17 +240,22 @@ export const responses = pgTable(
     collectedAt: timestamp('collected_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     model: text('model').notNull(),
     simulated: boolean('simulated').notNull(),
-    text: text('text').notNull(),
-    references: jsonb('references').notNull(),
-    raw: jsonb('raw'),
+    /**
+     * The answer's text, references and raw provider body, as one packed JSON array
+     * `[text, references, raw]` (lib/packed-json.ts; read through modules/answers/answer-body.ts).
+     */
+    body: bytea('body').notNull(),
     mentioned: boolean('mentioned').notNull(),
     position: integer('position'),
     sentiment: integer('sentiment'),
-    /** Tracked brands named: brand id -> {position, count, sentiment}. */
-    brands: jsonb('brands').notNull(),
+    /** Tracked brands named, by position (first named first); own brand = all-zero UUID. */
+    brandIds: uuid('brand_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Per brand of brand_ids, in its order: position, count, sentiment (modules/answers/answer-brands.ts). */
+    brandStats: integer('brand_stats').array().notNull().default(sql`'{}'::integer[]`),
     citesOwn: boolean('cites_own').notNull(),
     citationCount: integer('citation_count').notNull(),
-    preview: text('preview').notNull(),
+    /** The URLs cited (deduplicated, in the answer's order): ids of cited_pages rows. */
+    cited: integer('cited').array().notNull().default(sql`'{}'::integer[]`),
     /** The market sent to the engine: {country, language}, null where it took none; null for simulated answers. */
     sent: jsonb('sent'),
     /** What the vendor reported using: {input_tokens, output_tokens, searches, cost_usd}, each when reported. */
@@ -254,33 +264,28 @@ export const responses = pgTable(
   (t) => [
     uniqueIndex('responses_prompt_provider_day_sample_key').on(t.promptId, t.provider, t.day, t.sample),
     index('responses_project_day_idx').on(t.projectId, t.day),
+    // Empty once the start after migration 0013 has compressed the bodies it wrote plain (store/answer-bodies.ts).
+    index('responses_plain_body_idx').on(t.id).where(sql`get_byte(${t.body}, 0) = 0`),
   ],
 );
 
-/** One row per cited URL per response (deduplicated): the per-prompt URL and domain rollup. */
-export const citations = pgTable(
-  'citations',
+/**
+ * The pages a project's answers cite, one row per (url, title, category, page type) seen:
+ * an answer keeps only their ids (responses.cited), so a URL cited in thousands of answers
+ * is stored once.
+ */
+export const citedPages = pgTable(
+  'cited_pages',
   {
-    responseId: uuid('response_id').notNull().references(() => responses.id, { onDelete: 'cascade' }),
-    projectId: uuid('project_id').notNull(),
-    promptId: uuid('prompt_id').notNull(),
-    provider: text('provider').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     domain: text('domain').notNull(),
     title: text('title').notNull(),
     category: smallint('category').notNull(),
     urlType: smallint('url_type'),
-    referenceIndex: integer('reference_index').notNull(),
-    /** The own brand is named in the citing response. */
-    mentioned: boolean('mentioned').notNull(),
-    /** Tracked brands named in the citing response. */
-    brandIds: uuid('brand_ids').array().notNull(),
   },
-  (t) => [
-    uniqueIndex('citations_response_url_key').on(t.responseId, t.url),
-    index('citations_prompt_day_idx').on(t.promptId, t.day),
-  ],
+  (t) => [unique('cited_pages_key').on(t.projectId, t.url, t.title, t.category, t.urlType).nullsNotDistinct()],
 );
 
 /** Per prompt, provider and day. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedProject, type SeedResult } from '../../src/collection/seed.js';
+import { encodeAnswerBody } from '../../src/modules/answers/answer-body.js';
 import { createAccount, createProject, type Account } from '../helpers.js';
 import { type BrowserApp, browserTestsOff, newPage, signIn, signInWithKey, startBrowserApp } from './harness.js';
 
@@ -153,8 +154,8 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
   it('shows an answer holding HTML as text, never as markup', async () => {
     const payload = '<img src=x onerror=alert(1)> and <script>alert(2)</script> for Acme CRM';
     const { rows } = await b.t.runtime.ctx.store.query<{ id: string; prompt_id: string }>(
-      `update responses set text = $2 where id = (select id from responses where project_id = $1 order by collected_at desc limit 1) returning id, prompt_id`,
-      [seed.projectId, payload],
+      `update responses set body = decode($2, 'base64') where id = (select id from responses where project_id = $1 order by collected_at desc limit 1) returning id, prompt_id`,
+      [seed.projectId, encodeAnswerBody(payload, [], null).toString('base64')],
     );
     const { page, context, errors, dialogs } = await newPage(b);
     await signIn(page, seed.email, seed.password);

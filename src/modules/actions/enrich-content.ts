@@ -158,7 +158,12 @@ export async function enrichContent(ctx: RequestContext, projectId: string, acti
 
 async function citedTitle(ctx: RequestContext, projectId: string, url: string): Promise<string | null> {
   const { rows } = await ctx.store.query<{ title: string }>(
-    `select title from citations where project_id = $1 and url = $2 and title <> '' order by day desc limit 1`,
+    // The newest answer citing the page with a title: its pages' ids first (a few rows of
+    // cited_pages), then the project's answers holding one of them.
+    `with pages as (select id, title from cited_pages where project_id = $1 and url = $2 and title <> '')
+     select p.title from responses r cross join unnest(r.cited) as k(id) join pages p on p.id = k.id
+      where r.project_id = $1 and r.cited && (select coalesce(array_agg(id), '{}') from pages)
+      order by r.day desc, r.collected_at desc, r.prompt_id, r.provider, r.sample limit 1`,
     [projectId, url],
   );
   return rows[0]?.title ?? null;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArticle } from '../../ports/pages/extract.js';
+import { encodeAnswerBody } from '../answers/answer-body.js';
 import { fixtureHtml, startFixtureServer, type FixtureServer } from '../../../test/fixtures/page-fixtures.js';
 import { client, createAccount, createProject, setTeam, startTestApp, type Account, type TestApp } from '../../../test/helpers.js';
 
@@ -187,15 +188,14 @@ describe('POST /actions/{id}/enrich-forum', { timeout: 20_000 }, () => {
     const url = `${pages.base}/deleted-thread`;
     const store = t.runtime.ctx.store;
     const { rows } = await store.query<{ id: string }>(`select id from prompts where project_id = $1 and content = $2`, [projectId, PROMPT]);
-    const resp = await store.query<{ id: string }>(
-      `insert into responses (project_id, prompt_id, provider, day, model, simulated, text, "references", mentioned, brands, cites_own, citation_count, preview)
-       values ($1, $2, 'perplexity', '2020-01-01', 'sonar', true, 'answer', '[]'::jsonb, false, '{}'::jsonb, false, 1, 'answer') returning id`,
-      [projectId, rows[0].id],
+    const page = await store.query<{ id: number }>(
+      `insert into cited_pages (project_id, url, domain, title, category) values ($1, $2, '127.0.0.1', 'Which CRM do small agencies use?', 0) returning id`,
+      [projectId, url],
     );
     await store.query(
-      `insert into citations (response_id, project_id, prompt_id, provider, day, url, domain, title, category, reference_index, mentioned, brand_ids)
-       values ($1, $2, $3, 'perplexity', '2020-01-01', $4, '127.0.0.1', 'Which CRM do small agencies use?', 0, 1, false, '{}')`,
-      [resp.rows[0].id, projectId, rows[0].id, url],
+      `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, cites_own, citation_count, cited)
+       values ($1, $2, 'perplexity', '2020-01-01', 'sonar', true, decode($3, 'base64'), false, false, 1, $4::int[])`,
+      [projectId, rows[0].id, encodeAnswerBody('answer', [], null).toString('base64'), [page.rows[0].id]],
     );
     const id = await insertAction('forum_engagement', [{ type: 'url', value: url }]);
     const res = await client(t.app, acct.key).post(`/projects/${projectId}/actions/${id}/enrich-forum`);

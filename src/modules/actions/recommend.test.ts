@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { CITATIONS } from '../../../test/rollup-invariants.js';
 import { seedProject, type SeedResult } from '../../collection/seed.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
 import type { Writer } from '../../ports/writer/index.js';
@@ -268,8 +269,8 @@ describe('POST /actions/recommend on a seeded project (10 prompts × 5 providers
 
     const q = async (sql: string) => (await t.runtime.ctx.store.query<{ v: string }>(sql, [s.projectId])).rows.map((r) => r.v);
     const prompts = await q(`select content as v from prompts where project_id = $1`);
-    const ownUrls = await q(`select distinct url as v from citations where project_id = $1 and domain = 'acmecrm.com'`);
-    const threads = await q(`select distinct url as v from citations where project_id = $1 and category = 4 and url_type = 6 and not mentioned`);
+    const ownUrls = await q(`select distinct url as v from ${CITATIONS} where project_id = $1 and domain = 'acmecrm.com'`);
+    const threads = await q(`select distinct url as v from ${CITATIONS} where project_id = $1 and category = 4 and url_type = 6 and not mentioned`);
     const analytics = await client(t.app, s.apiKey).get(`/projects/${s.projectId}/sources/analytics?duration_days=30`);
     const opportunities = analytics.json().data.opportunities.map((o: { domain: string }) => o.domain);
 

@@ -119,14 +119,15 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     });
   const promptIds = promptRows.map((p) => p.id);
 
-  // Citations are read through their (prompt_id, day) index: the project's prompts, the window.
+  // Citations are read from the answers of the project's prompts in the window (through the
+  // responses' (prompt_id, provider, day) key) and their pages.
   const urls = async (where: string, extra: unknown[]) => {
     const { rows } = await tx.query<{ url: string; title: string; prompt_id: string; n: number; prev: number; un: number }>(
-      `select url, min(title) as title, prompt_id, count(*)::int as n,
-              (count(*) filter (where day < $4::date))::int as prev, (count(*) filter (where not mentioned))::int as un
-         from citations
-        where prompt_id = any($1::uuid[]) and day between $2::date and $3::date and ${where}
-        group by url, prompt_id`,
+      `select p.url, min(p.title) as title, r.prompt_id, count(*)::int as n,
+              (count(*) filter (where r.day < $4::date))::int as prev, (count(*) filter (where not r.mentioned))::int as un
+         from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
+        where r.prompt_id = any($1::uuid[]) and r.day between $2::date and $3::date and ${where}
+        group by p.url, r.prompt_id`,
       [promptIds, w.from, w.to, w.split, ...extra],
     );
     const byUrl = new Map<string, CitedUrl>();
@@ -151,8 +152,8 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     }
     return [...byUrl.values()];
   };
-  const ownPages = own.domain ? await urls(`domain = $5`, [own.domain]) : [];
-  const threads = await urls(`category = $5 and url_type = $6`, [CATEGORY_IDS.ugc, URL_TYPES.indexOf('forum_thread')]);
+  const ownPages = own.domain ? await urls(`p.domain = $5`, [own.domain]) : [];
+  const threads = await urls(`p.category = $5 and p.url_type = $6`, [CATEGORY_IDS.ugc, URL_TYPES.indexOf('forum_thread')]);
 
   const { rows: domainRows } = await tx.query<{ domain: string; category: number; n: number; r: number; un: number }>(
     `select domain, min(category)::int as category, sum(citations)::int as n, sum(responses)::int as r,
@@ -162,9 +163,10 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     range,
   );
   const { rows: domainPrompts } = await tx.query<{ domain: string; prompt_id: string; un: number }>(
-    `select domain, prompt_id, count(*)::int as un from citations
-      where prompt_id = any($1::uuid[]) and day between $2::date and $3::date and not mentioned
-      group by domain, prompt_id`,
+    `select p.domain, r.prompt_id, count(*)::int as un
+       from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
+      where r.prompt_id = any($1::uuid[]) and r.day between $2::date and $3::date and not r.mentioned
+      group by p.domain, r.prompt_id`,
     [promptIds, w.from, w.to],
   );
   const domainByPrompt = new Map<string, Counts>();

@@ -2,6 +2,9 @@ import type { RequestContext } from '../../context.js';
 import { NotFound } from '../../lib/errors.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
 import { URL_TYPES } from '../../analysis/types.js';
+import { chatPreview } from '../../analysis/preview.js';
+import { decodeAnswerBody } from '../answers/answer-body.js';
+import { brandsOfColumns } from '../answers/answer-brands.js';
 import { faviconUrls } from '../../lib/url.js';
 import type { Interval } from '../../lib/statistics.js';
 import { iso } from '../common.js';
@@ -77,13 +80,12 @@ interface ChatRow {
   provider: string;
   sample: number;
   model: string;
-  text: string;
-  references: Array<{ title: string; link: string; snippet: string; reference_index: number }>;
+  body: Uint8Array;
   mentioned: boolean;
   position: number | null;
   sentiment: number | null;
-  brands: Record<string, { position: number; count: number; sentiment: number }>;
-  preview: string;
+  brand_ids: string[];
+  brand_stats: number[];
 }
 
 /** The prompt's answers in the window, newest first, a page at a time. */
@@ -94,7 +96,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       // A response belongs to its (UTC) day: `date` is when it was collected if that was on
       // its day, else the start of its day (an answer stored later for a past day, as a
       // backfill, a retry after midnight or the seed does, is still that day's answer).
-      `select id, provider, sample, model, text, "references", mentioned, position, sentiment, brands, preview,
+      `select id, provider, sample, model, body, mentioned, position, sentiment, brand_ids, brand_stats,
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
@@ -106,7 +108,8 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
     brandInfo(ctx.store, projectId),
   ]);
   const items = rows.map((r) => {
-    const named = Object.entries(r.brands ?? {})
+    const { text, references } = decodeAnswerBody(r.body);
+    const named = Object.entries(brandsOfColumns(r.brand_ids, r.brand_stats))
       .map(([id, b]) => ({ info: brands.get(id), ...b }))
       .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
       .sort((a, b) => a.position - b.position);
@@ -116,13 +119,13 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       mentioned: r.mentioned,
       position: r.position,
       all_mentions: named.map((b) => publicBrand(b.info)),
-      chat_preview: r.preview,
+      chat_preview: chatPreview(text),
       platform: r.provider,
       sample: r.sample,
       model: r.model,
-      full_content: r.text,
+      full_content: text,
       prompt_content: prompt.content,
-      references: r.references ?? [],
+      references,
       brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
       sentiment: r.sentiment,
       sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
@@ -140,6 +143,12 @@ async function promptResponses(ctx: RequestContext, promptId: string, w: Window)
   return rows[0].n;
 }
 
+/**
+ * The cited_pages rows of the citations in `x`, looked up by id (a generic plan, which a
+ * prepared statement gets after a few runs, would otherwise hash the whole dictionary).
+ */
+const PAGES_OF_X = (columns: string) => `select id, ${columns} from cited_pages where id = any(array(select distinct page from x))`;
+
 function brandsOf(ids: string[] | null, brands: Map<string, BrandInfo>) {
   return [...new Set(ids ?? [])].map((id) => brands.get(id)).filter((b): b is BrandInfo => !!b).map(publicBrand);
 }
@@ -149,20 +158,22 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   await requirePrompt(ctx, projectId, promptId);
   const [{ rows }, total, brands] = await Promise.all([
     ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; brand_ids: string[] | null }>(
-      // A citation is one (response, url) row (the unique key), so its rows count the
-      // citations; the brands named are gathered apart, from the distinct (domain, brand)
-      // pairs, rather than multiplying every citation by its brands before counting.
-      `with c as materialized (
-         select domain, category, response_id, mentioned, brand_ids from citations
-          where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date),
+      // A citation is one id in an answer's `cited` (an answer cites a URL once), so those
+      // count the citations; the brands named are gathered apart, from the distinct
+      // (page, brand) pairs, rather than multiplying every citation by its brands.
+      `with x as materialized (
+         select k.id as page, r.id, r.mentioned, r.brand_ids
+           from responses r cross join unnest(r.cited) as k(id)
+          where r.prompt_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date),
+       pages as materialized (${PAGES_OF_X('domain, category')}),
        named as (
-         select domain, array_agg(b order by b) as brand_ids
-           from (select distinct domain, b from c cross join lateral unnest(c.brand_ids) as b) x
-          group by domain)
-       select c.domain, min(category)::int as category, count(*)::int as n, count(distinct response_id)::int as responses,
-              bool_or(mentioned) as mentioned, named.brand_ids
-         from c left join named on named.domain = c.domain
-        group by c.domain, named.brand_ids`,
+         select p.domain, array_agg(distinct y.b order by y.b) as brand_ids
+           from (select distinct page, b from x cross join unnest(x.brand_ids) as b) y join pages p on p.id = y.page
+          group by p.domain)
+       select p.domain, min(p.category)::int as category, count(*)::int as n, count(distinct x.id)::int as responses,
+              bool_or(x.mentioned) as mentioned, named.brand_ids
+         from x join pages p on p.id = x.page left join named on named.domain = p.domain
+        group by p.domain, named.brand_ids`,
       [promptId, realProviders(w), w.from, w.to],
     ),
     promptResponses(ctx, promptId, w),
@@ -192,12 +203,23 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
   await requirePrompt(ctx, projectId, promptId);
   const [{ rows }, brands] = await Promise.all([
     ctx.store.query<{ url: string; title: string; domain: string; url_type: number | null; n: number; brand_ids: string[] | null; first: string; last: string }>(
-      `select url, (array_agg(title order by day desc))[1] as title, min(domain) as domain, min(url_type)::int as url_type,
-              count(distinct response_id)::int as n, array_agg(distinct b) filter (where b is not null) as brand_ids,
-              to_char(min(day), 'YYYY-MM-DD') as first, to_char(max(day), 'YYYY-MM-DD') as last
-         from citations left join lateral unnest(brand_ids) as b on true
-        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-        group by url`,
+      // The title of the newest citation (answers of one day, of other engines or samples,
+      // in a fixed order, so a page cited under two titles shows one); the brands named
+      // gathered apart, from the distinct (page, brand) pairs.
+      `with x as materialized (
+         select k.id as page, r.day, r.collected_at, r.provider, r.sample, r.brand_ids
+           from responses r cross join unnest(r.cited) as k(id)
+          where r.prompt_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date),
+       pages as materialized (${PAGES_OF_X('url, title, domain, url_type')}),
+       named as (
+         select p.url, array_agg(distinct y.b) as brand_ids
+           from (select distinct page, b from x cross join unnest(x.brand_ids) as b) y join pages p on p.id = y.page
+          group by p.url)
+       select p.url, (array_agg(p.title order by x.day desc, x.collected_at desc, x.provider, x.sample))[1] as title,
+              min(p.domain) as domain, min(p.url_type)::int as url_type, count(*)::int as n, named.brand_ids,
+              to_char(min(x.day), 'YYYY-MM-DD') as first, to_char(max(x.day), 'YYYY-MM-DD') as last
+         from x join pages p on p.id = x.page left join named on named.url = p.url
+        group by p.url, named.brand_ids`,
       [promptId, realProviders(w), w.from, w.to],
     ),
     brandInfo(ctx.store, projectId),

@@ -5,6 +5,9 @@ import { touchAnalytics } from '../../store/analytics-version.js';
 import { weekOf } from '../../lib/time.js';
 import { loadBrandNumbers, OWN_BRAND_ID } from '../projects/brands.js';
 import * as T from './rollup-tables.js';
+import { encodeAnswerBody } from './answer-body.js';
+import { brandColumns } from './answer-brands.js';
+import { citedIds, intArray } from './cited-pages.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
@@ -42,10 +45,6 @@ function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named): void 
   }
 }
 
-function columns<T>(rows: T[][], i: number): T[] {
-  return rows.map((r) => r[i]);
-}
-
 /**
  * Stores analysed answers and adds them to every rollup, in the caller's transaction.
  * An answer whose (prompt, provider, day, sample) is already stored is skipped, rollups included,
@@ -53,14 +52,20 @@ function columns<T>(rows: T[][], i: number): T[] {
  */
 export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAnswer[]): Promise<AnalysedAnswer[]> {
   if (items.length === 0) return [];
+  const cited = await citedIds(
+    tx,
+    projectId,
+    items.map((i) => i.analysis),
+  );
+  const brands = items.map((i) => brandColumns(i.analysis.brands));
   const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number }>(
-    `insert into responses (project_id, prompt_id, provider, day, model, simulated, text, "references", raw,
-                            mentioned, position, sentiment, brands, cites_own, citation_count, preview, sample, sent, usage)
-     select $1, p, v, d::date, m, s, t, r::jsonb, w::jsonb, mn, pos, sen, b::jsonb, co, cc, pr, sa, se::jsonb, us::jsonb
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[], $8::text[], $9::text[],
-                   $10::bool[], $11::int[], $12::int[], $13::text[], $14::bool[], $15::int[], $16::text[], $17::int[],
-                   $18::text[], $19::text[])
-            as u(p, v, d, m, s, t, r, w, mn, pos, sen, b, co, cc, pr, sa, se, us)
+    `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
+                            brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage)
+     select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[],
+                   $8::bool[], $9::int[], $10::int[], $11::text[], $12::text[], $13::bool[], $14::int[], $15::text[], $16::int[],
+                   $17::text[], $18::text[])
+            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us)
      on conflict (prompt_id, provider, day, sample) do nothing
      returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample`,
     [
@@ -70,16 +75,15 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.day),
       items.map((i) => i.answer.model),
       items.map((i) => i.answer.simulated),
-      items.map((i) => i.answer.text),
-      items.map((i) => JSON.stringify(i.answer.references)),
-      items.map((i) => JSON.stringify(i.answer.raw ?? null)),
+      items.map((i) => encodeAnswerBody(i.answer.text, i.answer.references, i.answer.raw).toString('base64')),
       items.map((i) => i.analysis.mentioned),
       items.map((i) => i.analysis.position),
       items.map((i) => i.analysis.sentiment),
-      items.map((i) => JSON.stringify(i.analysis.brands)),
+      brands.map((b) => b.ids),
+      brands.map((b) => b.stats),
       items.map((i) => i.analysis.citesOwn),
       items.map((i) => i.analysis.citations.length),
-      items.map((i) => i.analysis.preview),
+      cited.map(intArray),
       items.map((i) => i.sample ?? 1),
       items.map((i) => (i.answer.sent ? JSON.stringify(i.answer.sent) : null)),
       items.map((i) => (i.answer.usage ? JSON.stringify(i.answer.usage) : null)),
@@ -105,13 +109,13 @@ export interface RollupInput {
 }
 
 /**
- * Adds analysed responses to the citations table and every daily rollup. Each rollup key
+ * Adds analysed responses to every daily rollup (their citations are stored with the
+ * responses themselves: responses.cited, cited-pages.ts). Each rollup key
  * is upserted once per call with the batch's sums, so a batch costs a few statements.
  */
 export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[]): Promise<void> {
   if (stored.length === 0) return;
 
-  const citeRows: unknown[][] = [];
   const rows = new Map<T.SumsTable, SumsRows>(T.SUMS_ROLLUPS.map((t) => [t, new Map()]));
   const of = (t: T.SumsTable) => rows.get(t)!;
   const projectDomain: SumsRows = new Map();
@@ -120,7 +124,6 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 
   for (const s of stored) {
     const a = s.analysis;
-    const brandIds = Object.keys(a.brands);
     // a brand without a number (a competitor deleted since the analysis) has nobody to show it
     const named: Named = [];
     for (const [brandId, b] of Object.entries(a.brands)) {
@@ -146,7 +149,6 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     }
     const domainsSeen = new Set<string>();
     for (const c of a.citations) {
-      citeRows.push([s.responseId, s.promptId, s.provider, s.day, c.url, c.domain, c.title, c.category, c.urlType, c.referenceIndex, a.mentioned, `{${brandIds.join(',')}}`]);
       const firstInResponse = !domainsSeen.has(c.domain);
       domainsSeen.add(c.domain);
       // A domain's category can differ by host or page (docs.x.com is reference, x.com
@@ -157,18 +159,6 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       bump(projectDomain, [s.provider, s.day, c.domain], v);
       bump(projectDomain, [ALL, s.day, c.domain], v);
     }
-  }
-
-  if (citeRows.length) {
-    await tx.query(
-      `insert into citations (response_id, project_id, prompt_id, provider, day, url, domain, title, category, url_type,
-                              reference_index, mentioned, brand_ids)
-       select r, $1, p, v, d::date, u, dm, t, c, ut, ri, mn, b::uuid[]
-         from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
-                     $10::int[], $11::int[], $12::bool[], $13::text[]) as x(r, p, v, d, u, dm, t, c, ut, ri, mn, b)
-       on conflict do nothing`,
-      [projectId, ...Array.from({ length: 12 }, (_, i) => columns(citeRows, i))],
-    );
   }
 
   for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
@@ -216,10 +206,10 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   // come from its answers, counted as addToRollups counts them, for the provider rows and '*'.
   await tx.query(
     `with per_provider as (
-       select r.provider, r.day, b.key::uuid as brand_id, count(*)::int as mn, sum((b.value->>'count')::int)::int as mc,
-              sum((b.value->>'position')::int)::int as ps, sum((b.value->>'sentiment')::int)::int as ss,
-              sum(((b.value->>'position')::int) ^ 2)::int as pq, sum(((b.value->>'sentiment')::int) ^ 2)::int as sq
-         from responses r cross join lateral jsonb_each(r.brands) as b
+       select r.provider, r.day, b.id as brand_id, count(*)::int as mn, sum(r.brand_stats[3 * b.i - 1])::int as mc,
+              sum(r.brand_stats[3 * b.i - 2])::int as ps, sum(r.brand_stats[3 * b.i])::int as ss,
+              sum(r.brand_stats[3 * b.i - 2] ^ 2)::int as pq, sum(r.brand_stats[3 * b.i] ^ 2)::int as sq
+         from responses r cross join unnest(r.brand_ids) with ordinality as b(id, i)
         where r.prompt_id = $2 group by 1, 2, 3),
      deltas as (
        select * from per_provider
@@ -237,9 +227,10 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   // provider rows and the '*' rows alike.
   await tx.query(
     `with per_provider as (
-       select provider, day, domain, count(*)::int as n, count(distinct response_id)::int as r,
-              (count(*) filter (where not mentioned))::int as u
-         from citations where prompt_id = $2 group by provider, day, domain),
+       select r.provider, r.day, p.domain, count(*)::int as n, count(distinct r.id)::int as r,
+              (count(*) filter (where not r.mentioned))::int as u
+         from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
+        where r.prompt_id = $2 group by r.provider, r.day, p.domain),
      deltas as (
        select provider, day, domain, n, r, u from per_provider
        union all

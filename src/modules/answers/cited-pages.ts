@@ -1,0 +1,63 @@
+import type { Analysis, Citation } from '../../analysis/types.js';
+import type { Tx } from '../../store/index.js';
+
+const keyOf = (c: { url: string; title: string; category: number; urlType: number | null }) => `${c.category}|${c.urlType ?? ''}|${c.title}|${c.url}`;
+
+interface PageRow {
+  id: number;
+  url: string;
+  title: string;
+  category: number;
+  url_type: number | null;
+}
+
+/**
+ * The cited_pages ids of each analysis's citations (in its order), the pages not seen
+ * before added to the project's dictionary. One statement per batch; a page another
+ * transaction has just added (and this statement's snapshot cannot see) is read again.
+ */
+export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]): Promise<number[][]> {
+  const pages = new Map<string, Citation>();
+  for (const a of analyses) for (const c of a.citations) if (!pages.has(keyOf(c))) pages.set(keyOf(c), c);
+  const ids = new Map<string, number>();
+  if (pages.size > 0) {
+    const list = [...pages.values()];
+    const args = [projectId, list.map((c) => c.url), list.map((c) => c.domain), list.map((c) => c.title), list.map((c) => c.category), list.map((c) => c.urlType)];
+    const { rows } = await tx.query<PageRow>(
+      `with v as (select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) as x(u, dm, t, c, ut)),
+       added as (
+         insert into cited_pages (project_id, url, domain, title, category, url_type)
+         select $1, u, dm, t, c, ut from v
+         on conflict do nothing
+         returning id, url, title, category::int, url_type::int)
+       select * from added
+       union all
+       select p.id, p.url, p.title, p.category::int, p.url_type::int
+         from v join cited_pages p on p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c
+                                  and p.url_type is not distinct from v.ut`,
+      args,
+    );
+    for (const r of rows) ids.set(keyOf({ url: r.url, title: r.title, category: r.category, urlType: r.url_type }), r.id);
+    const missing = list.filter((c) => !ids.has(keyOf(c)));
+    if (missing.length > 0) {
+      const again = await tx.query<PageRow>(
+        `select p.id, p.url, p.title, p.category::int, p.url_type::int
+           from unnest($2::text[], $3::text[], $4::int[], $5::int[]) as v(u, t, c, ut)
+           join cited_pages p on p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c
+                             and p.url_type is not distinct from v.ut`,
+        [projectId, missing.map((c) => c.url), missing.map((c) => c.title), missing.map((c) => c.category), missing.map((c) => c.urlType)],
+      );
+      for (const r of again.rows) ids.set(keyOf({ url: r.url, title: r.title, category: r.category, urlType: r.url_type }), r.id);
+    }
+  }
+  return analyses.map((a) =>
+    a.citations.map((c) => {
+      const id = ids.get(keyOf(c));
+      if (id === undefined) throw new Error(`cited page not stored: ${c.url}`);
+      return id;
+    }),
+  );
+}
+
+/** A Postgres array literal of ids, for a text[] parameter cast to int[] per row. */
+export const intArray = (ids: number[]): string => `{${ids.join(',')}}`;
