@@ -7,7 +7,7 @@ import { SUMS_TABLES } from '../modules/answers/rollup-tables.js';
 import { addToRollups, type RollupInput } from '../modules/answers/store-answers.js';
 import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
-import { citedIds, intArray } from '../modules/answers/cited-pages.js';
+import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
 
 // cited_pages too: the categories and page types depend on the brands tracked, so the
 // dictionary is rebuilt from the answers read again.
@@ -65,7 +65,7 @@ async function updateAnalyses(tx: Tx, batch: RollupInput[], cited: number[][]): 
       ...(['ids', 'stats'] as const).map((k) => brands.map((b) => b[k])),
       batch.map((b) => b.analysis.citesOwn),
       batch.map((b) => b.analysis.citations.length),
-      cited.map(intArray),
+      cited.map(pgArray),
     ],
   );
 }

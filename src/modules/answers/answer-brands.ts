@@ -1,4 +1,5 @@
 import type { BrandResult } from '../../analysis/types.js';
+import { pgArray } from './cited-pages.js';
 
 /**
  * The tracked brands an answer names, as responses keeps them: brand_ids (uuid[]) by
@@ -8,8 +9,8 @@ import type { BrandResult } from '../../analysis/types.js';
 export function brandColumns(brands: Record<string, BrandResult>): { ids: string; stats: string } {
   const named = Object.entries(brands).sort((a, b) => a[1].position - b[1].position || (a[0] < b[0] ? -1 : 1));
   return {
-    ids: `{${named.map(([id]) => id).join(',')}}`,
-    stats: `{${named.map(([, b]) => `${b.position},${b.count},${b.sentiment}`).join(',')}}`,
+    ids: pgArray(named.map(([id]) => id)),
+    stats: pgArray(named.flatMap(([, b]) => [b.position, b.count, b.sentiment])),
   };
 }
 

@@ -11,6 +11,10 @@ interface PageRow {
   url_type: number | null;
 }
 
+/** A cited_pages row matching a wanted page `v` (u, t, c, ut): the one lookup both reads below use. */
+const PAGE_MATCH = `join cited_pages p on p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c
+                                  and p.url_type is not distinct from v.ut`;
+
 /**
  * The cited_pages ids of each analysis's citations (in its order), the pages not seen
  * before added to the project's dictionary. One statement per batch; a page another
@@ -20,6 +24,9 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
   const pages = new Map<string, Citation>();
   for (const a of analyses) for (const c of a.citations) if (!pages.has(keyOf(c))) pages.set(keyOf(c), c);
   const ids = new Map<string, number>();
+  const remember = (rows: PageRow[]) => {
+    for (const r of rows) ids.set(keyOf({ url: r.url, title: r.title, category: r.category, urlType: r.url_type }), r.id);
+  };
   if (pages.size > 0) {
     const list = [...pages.values()];
     const args = [projectId, list.map((c) => c.url), list.map((c) => c.domain), list.map((c) => c.title), list.map((c) => c.category), list.map((c) => c.urlType)];
@@ -33,21 +40,19 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
        select * from added
        union all
        select p.id, p.url, p.title, p.category::int, p.url_type::int
-         from v join cited_pages p on p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c
-                                  and p.url_type is not distinct from v.ut`,
+         from v ${PAGE_MATCH}`,
       args,
     );
-    for (const r of rows) ids.set(keyOf({ url: r.url, title: r.title, category: r.category, urlType: r.url_type }), r.id);
+    remember(rows);
     const missing = list.filter((c) => !ids.has(keyOf(c)));
     if (missing.length > 0) {
       const again = await tx.query<PageRow>(
         `select p.id, p.url, p.title, p.category::int, p.url_type::int
            from unnest($2::text[], $3::text[], $4::int[], $5::int[]) as v(u, t, c, ut)
-           join cited_pages p on p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c
-                             and p.url_type is not distinct from v.ut`,
+           ${PAGE_MATCH}`,
         [projectId, missing.map((c) => c.url), missing.map((c) => c.title), missing.map((c) => c.category), missing.map((c) => c.urlType)],
       );
-      for (const r of again.rows) ids.set(keyOf({ url: r.url, title: r.title, category: r.category, urlType: r.url_type }), r.id);
+      remember(again.rows);
     }
   }
   return analyses.map((a) =>
@@ -59,5 +64,5 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
   );
 }
 
-/** A Postgres array literal of ids, for a text[] parameter cast to int[] per row. */
-export const intArray = (ids: number[]): string => `{${ids.join(',')}}`;
+/** A Postgres array literal (`{1,2,3}`), for a text[] parameter cast per row to int[] or uuid[]. */
+export const pgArray = (values: ReadonlyArray<number | string>): string => `{${values.join(',')}}`;

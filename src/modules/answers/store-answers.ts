@@ -7,7 +7,7 @@ import { loadBrandNumbers, OWN_BRAND_ID } from '../projects/brands.js';
 import * as T from './rollup-tables.js';
 import { encodeAnswerBody } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
-import { citedIds, intArray } from './cited-pages.js';
+import { citedIds, pgArray } from './cited-pages.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
@@ -83,7 +83,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       brands.map((b) => b.stats),
       items.map((i) => i.analysis.citesOwn),
       items.map((i) => i.analysis.citations.length),
-      cited.map(intArray),
+      cited.map(pgArray),
       items.map((i) => i.sample ?? 1),
       items.map((i) => (i.answer.sent ? JSON.stringify(i.answer.sent) : null)),
       items.map((i) => (i.answer.usage ? JSON.stringify(i.answer.usage) : null)),
