@@ -2,7 +2,7 @@
 // `responses.body` and its citation rows into ids of a per-project page dictionary
 // (responses.cited, cited_pages). This stores answers through the write path, reads every
 // endpoint that shows them, then turns the store back into the 0012 format (the columns and
-// the citations table as the old write path filled them, and 0013 unrecorded), starts again
+// the citations table as the old write path filled them, 0014 undone and 0013 unrecorded), starts again
 // (migrations, then the compression of the plain bodies) and reads every endpoint again:
 // each body byte for byte the same, every body compressed.
 import fs from 'node:fs';
@@ -15,9 +15,9 @@ import { decodeAnswerBody } from '../src/modules/answers/answer-body.js';
 import { brandsOfColumns } from '../src/modules/answers/answer-brands.js';
 import { BROTLI } from '../src/lib/packed-json.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
-import { MIGRATIONS_FOLDER } from '../src/store/migrations.js';
 import { client, startTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
+import { migrationMillis, undo0014 } from './undo-migrations.js';
 
 let t: TestApp;
 let dataDir: string | null = null;
@@ -30,14 +30,6 @@ afterAll(async () => {
   await t?.stop();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** When drizzle recorded 0013 (its journal's `when`): removing that row makes the next start apply it again. */
-function migrationMillis(tag: string): number {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> };
-  const entry = journal.entries.find((e) => e.tag === tag);
-  if (!entry) throw new Error(`no migration ${tag}`);
-  return entry.when;
-}
 
 async function bodies(s: SeedResult, promptIds: string[]): Promise<Record<string, string>> {
   const c = client(t.app, s.apiKey);
@@ -58,6 +50,7 @@ async function bodies(s: SeedResult, promptIds: string[]): Promise<Record<string
 /** The store as the 0012 write path left it: the old columns and the citations table, filled from the new ones. */
 async function toFormat0012(projectId: string): Promise<void> {
   const store = t.runtime.ctx.store;
+  await undo0014(store); // 0013 is applied again only with every later migration undone
   await store.query(`alter table responses add column "text" text, add column "references" jsonb, add column "raw" jsonb, add column "preview" text, add column "brands" jsonb`);
   const { rows } = await store.query<{ id: string; body: Uint8Array; brand_ids: string[]; brand_stats: number[] }>(`select id, body, brand_ids, brand_stats from responses`);
   const ids: string[] = [];

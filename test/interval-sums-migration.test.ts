@@ -2,8 +2,9 @@
 // fills them for answers stored before it. This runs its UPDATE statements on rows whose
 // new columns are still 0 (as after ADD COLUMN ... DEFAULT 0) and checks that they give
 // what the write path gives, in every daily, weekly, monthly and project rollup. The
-// prompt × brand tables it also filled are gone since 0012 (brand_arrays.test.ts): their
-// statements are left out, and project_brand_daily's, which read them, too.
+// prompt × brand tables it also filled are gone since 0012 (brand_arrays.test.ts), and
+// project_brand_daily since 0014 (its sums are arrays on project_daily): their statements are
+// left out (project_brand_daily's read the prompt × brand tables).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ function backfill(): string[] {
     .filter((s) => s.startsWith('UPDATE'));
   expect(updates).toHaveLength(8);
   const kept = updates.filter((u) => !u.includes('prompt_brand_'));
-  expect(kept).toHaveLength(SUMS_TABLES.length - 1); // all but project_brand_daily
+  expect(kept).toHaveLength(SUMS_TABLES.length); // prompt_daily, _weekly, _monthly and project_daily
   return kept.map((u) => {
     expect(u).toMatch(/\n WHERE d\./);
     // the brands named as 0006 found them (a jsonb object; brand_ids and brand_stats since 0013)
@@ -65,8 +66,8 @@ it('the backfill of 0006 gives the sums of squares the write path gives', async 
   const nonZero = await store.query<{ n: number }>(`select count(*)::int as n from prompt_monthly where project_id = $1 and position_sq > 0 and sentiment_sq > 0`, [f.projectId]);
   expect(nonZero.rows[0].n).toBeGreaterThan(0);
 
-  // a store as migrated before the backfill: the new columns 0 everywhere (project_brand_daily aside: its statement is gone)
-  for (const table of SUMS_TABLES.filter((t) => t !== 'project_brand_daily')) {
+  // a store as migrated before the backfill: the new columns 0 everywhere
+  for (const table of SUMS_TABLES) {
     await store.query(`update ${table} set position_sq = 0, sentiment_sq = 0 where project_id = $1`, [f.projectId]);
   }
   await expect(expectConsistentRollups(store, f.projectId)).rejects.toThrow();

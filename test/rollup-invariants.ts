@@ -62,27 +62,41 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                     or exists (select 1 from competitors c where c.id = b.key::uuid and not c.is_own_brand))
               group by 1, 2, 3, 4`),
   );
-  // project_brand_daily (per provider) == the brands named in the answers stored, sums of position and sentiment included
+  // The per-brand arrays of the project rows, as rows: (provider, day, brand id, mentions, times named, position and
+  // sentiment sums and squares), numbered as the prompt rows' arrays.
+  const projectBrandRows = `select d.project_id, d.provider, d.day, case when u.i = 1 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as brand_id,
+            u.mn as mentions, d.brand_counts[u.i] as mention_count, d.brand_position_sums[u.i] as position_sum,
+            d.brand_sentiment_sums[u.i] as sentiment_sum, d.brand_position_sq[u.i] as position_sq, d.brand_sentiment_sq[u.i] as sentiment_sq
+       from project_daily d
+            cross join lateral unnest(d.brand_mentions) with ordinality as u(mn, i)
+            left join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1 and not c.is_own_brand and u.i > 1
+      where d.project_id = $1 and (u.i = 1 or c.id is not null)
+        and (u.mn, d.brand_counts[u.i], d.brand_position_sums[u.i], d.brand_sentiment_sums[u.i], d.brand_position_sq[u.i], d.brand_sentiment_sq[u.i])
+            is distinct from (0, 0, 0, 0, 0, 0)`;
+  // the six arrays of a project row are equally long
   expect(
-    await q(`select provider, day::text, brand_id::text, ${sumsOf(brand)} from project_brand_daily where project_id = $1 and provider <> '*' group by 1, 2, 3`),
+    await q(`select provider, day::text from project_daily where project_id = $1
+               and cardinality(brand_mentions) <> any(array[cardinality(brand_counts), cardinality(brand_position_sums),
+                   cardinality(brand_sentiment_sums), cardinality(brand_position_sq), cardinality(brand_sentiment_sq)])`),
+  ).toEqual([]);
+  // project rows' per-brand arrays (per provider) == the brands named in the answers stored, sums of position and sentiment included
+  expect(
+    await q(`select provider, day::text, brand_id::text, ${sumsOf(brand)} from (${projectBrandRows}) b where provider <> '*' group by 1, 2, 3`),
   ).toEqual(
     await q(`select r.provider, r.day::text, b.key as brand_id, count(*)::int as mentions, sum((b.value->>'count')::int)::int as mention_count,
                     sum((b.value->>'position')::int)::int as position_sum, sum((b.value->>'sentiment')::int)::int as sentiment_sum,
                     sum(((b.value->>'position')::int) ^ 2)::int as position_sq, sum(((b.value->>'sentiment')::int) ^ 2)::int as sentiment_sq
                from responses r cross join lateral ${BRANDS_OF_R} as b
-              where r.project_id = $1 group by 1, 2, 3`),
+              where r.project_id = $1 and (b.key::uuid = '00000000-0000-0000-0000-000000000000'
+                    or exists (select 1 from competitors c where c.id = b.key::uuid and not c.is_own_brand))
+              group by 1, 2, 3`),
   );
   // project rows == sums of prompt rows, for every provider and '*'
   expect(await q(`select provider, day::text, ${sumsOf(main)} from project_daily where project_id = $1 group by 1, 2`)).toEqual(
     await q(`select provider, day::text, ${sumsOf(main)} from prompt_daily where project_id = $1 group by 1, 2`),
   );
-  // the mentions of the numbered brands in project_brand_daily == those of the prompt rows' arrays
-  expect(
-    await q(`select b.provider, b.day::text, b.brand_id::text, b.mentions as mn, b.mention_count as mc
-               from project_brand_daily b
-              where b.project_id = $1 and (b.brand_id = '00000000-0000-0000-0000-000000000000'
-                    or exists (select 1 from competitors c where c.id = b.brand_id and not c.is_own_brand))`),
-  ).toEqual(
+  // the mentions of the numbered brands in the project rows == those of the prompt rows' arrays
+  expect(await q(`select provider, day::text, brand_id::text, mentions as mn, mention_count as mc from (${projectBrandRows}) b`)).toEqual(
     await q(`select provider, bucket::text as day, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
                from (${brandRows('prompt_daily', 'day')}) b group by 1, 2, 3`),
   );
@@ -100,7 +114,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     );
   }
   // '*' rows == sums of the provider rows
-  for (const [table, key, cols] of [['prompt_daily', 'prompt_id::text, ', main], ['project_daily', '', main], ['project_brand_daily', 'brand_id::text, ', brand]] as const) {
+  for (const [table, key, cols] of [['prompt_daily', 'prompt_id::text, ', main], ['project_daily', '', main], [`(${projectBrandRows}) b`, 'brand_id::text, ', brand]] as const) {
     const n = key ? 2 : 1;
     expect(await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider = '*' group by ${n === 2 ? '1, 2' : '1'}`)).toEqual(
       await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider <> '*' group by ${n === 2 ? '1, 2' : '1'}`),

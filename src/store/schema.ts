@@ -201,25 +201,27 @@ const answerSums = () => ({
   sentimentSq: integer('sentiment_sq').notNull().default(0),
 });
 
-/** The sums per tracked brand named (own brand = all-zero UUID). */
-const brandSums = () => ({
-  mentions: integer('mentions').notNull(),
-  mentionCount: integer('mention_count').notNull(),
-  positionSum: integer('position_sum').notNull(),
-  sentimentSum: integer('sentiment_sum').notNull(),
-  positionSq: integer('position_sq').notNull().default(0),
-  sentimentSq: integer('sentiment_sq').notNull().default(0),
-});
-
 /**
  * The per-brand sums of a prompt rollup row, indexed by brand number + 1 (own brand first,
  * then competitors.brand_no; trailing brands not named are left out): responses naming the
  * brand, and times named. Their position and sentiment sums live per project only
- * (project_brand_daily); prompt deletion takes them from the prompt's answers.
+ * (projectBrandArrays on project_daily); prompt deletion takes them from the prompt's answers.
  */
 const brandArrays = () => ({
   brandMentions: integer('brand_mentions').array().notNull().default(sql`'{}'::int[]`),
   brandCounts: integer('brand_counts').array().notNull().default(sql`'{}'::int[]`),
+});
+
+/**
+ * The per-brand sums of a project_daily row, indexed as brandArrays: those two, and the
+ * sums of position and sentiment (and of their squares) over the responses naming the brand.
+ */
+const projectBrandArrays = () => ({
+  ...brandArrays(),
+  brandPositionSums: integer('brand_position_sums').array().notNull().default(sql`'{}'::int[]`),
+  brandSentimentSums: integer('brand_sentiment_sums').array().notNull().default(sql`'{}'::int[]`),
+  brandPositionSq: integer('brand_position_sq').array().notNull().default(sql`'{}'::int[]`),
+  brandSentimentSq: integer('brand_sentiment_sq').array().notNull().default(sql`'{}'::int[]`),
 });
 
 /** The leading columns of the per-prompt tables (answers and their rollups). */
@@ -349,7 +351,11 @@ export const analyticsVersions = pgTable('analytics_versions', {
   version: bigint('version', { mode: 'number' }).notNull(),
 });
 
-/** Per project, provider and day. */
+/**
+ * Per project, provider and day: the answers' sums and, per tracked brand named, its sums
+ * (one row per day holds every brand: the visibility trend and the competitor figures read
+ * a row per day, as a snapshot table would).
+ */
 export const projectDaily = pgTable(
   'project_daily',
   {
@@ -357,21 +363,9 @@ export const projectDaily = pgTable(
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     ...answerSums(),
+    ...projectBrandArrays(),
   },
   (t) => [uniqueIndex('project_daily_key').on(t.projectId, t.provider, t.day)],
-);
-
-/** Per project, provider, day and tracked brand named. */
-export const projectBrandDaily = pgTable(
-  'project_brand_daily',
-  {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    provider: text('provider').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
-    brandId: uuid('brand_id').notNull(),
-    ...brandSums(),
-  },
-  (t) => [uniqueIndex('project_brand_daily_key').on(t.projectId, t.provider, t.day, t.brandId)],
 );
 
 /** Per project, provider, day and cited domain. */

@@ -1,4 +1,4 @@
-import { loadBrandNumbers, loadBrandSpecs, OWN_BRAND_ID, type ProjectFacts } from '../projects/brands.js';
+import { loadBrandNumbers, loadBrandSpecs, type ProjectFacts } from '../projects/brands.js';
 import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types.js';
 import { utcDay } from '../../lib/time.js';
 import type { BrandFacts } from '../../ports/writer/types.js';
@@ -181,12 +181,15 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     range,
   );
   const t = totals[0];
-  const { rows: brandTotals } = await tx.query<{ brand_id: string; mn: number }>(
-    `select brand_id, sum(mentions)::int as mn from project_brand_daily
-      where project_id = $1 and provider = '*' and day between $2::date and $3::date and brand_id <> $4::uuid
-      group by brand_id`,
-    [...range, OWN_BRAND_ID],
+  // responses naming each competitor (brand number > 0) over the window, from the project rows' per-brand arrays
+  const { rows: brandTotalRows } = await tx.query<{ no: number; mn: number }>(
+    `select (u.i - 1)::int as no, sum(u.v)::int as mn
+       from project_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
+      where project_id = $1 and provider = '*' and day between $2::date and $3::date and u.i > 1
+      group by u.i`,
+    range,
   );
+  const brandTotals = brandTotalRows.flatMap((b) => (idOf.has(b.no) ? [{ brand_id: idOf.get(b.no)!, mn: b.mn }] : []));
   const siteNames = new Map(brands.slice(1).flatMap((b) => (b.domain ? [[b.domain, b.name] as const] : [])));
   const best = domainRows
     .filter((d) => siteNames.has(d.domain))

@@ -1,17 +1,15 @@
 import type { RequestContext } from '../../context.js';
-import { loadBrandNumbers, OWN_BRAND_ID } from '../projects/brands.js';
+import { loadBrandNumbers } from '../projects/brands.js';
 import type { Tx } from '../../store/index.js';
 import type { CompetitorMetrics } from '../competitors/service.js';
-import { activeCompetitors, presentCompetitor } from '../competitors/service.js';
+import { activeCompetitors, brandNo, presentCompetitor } from '../competitors/service.js';
 import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
 import { intsOf, promptSumsAndBrands } from './prompt-metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
-/** Rollup ids: the own brand is always the all-zero id, whether or not it is a record. */
-const rollupId = (c: { id: string; is_own_brand: boolean }) => (c.is_own_brand ? OWN_BRAND_ID : c.id);
-
+/** A brand's sums over some days: responses naming it, times named, position and sentiment sums and squares. */
 interface BrandSums {
   mentions: number;
   mc: number;
@@ -19,28 +17,72 @@ interface BrandSums {
   ss: number;
   pq: number;
   sq: number;
-  days: number;
 }
 
-/** Per brand, the window's sums from project_brand_daily, and the window's responses from project_daily. */
-export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{ responses: number; brands: Map<string, BrandSums> }> {
-  const [brands, totals] = await Promise.all([
-    tx.query<BrandSums & { brand_id: string }>(
-      `select brand_id, sum(mentions)::int as mentions, sum(mention_count)::int as mc, sum(position_sum)::int as ps,
-              sum(sentiment_sum)::int as ss, sum(position_sq)::float8 as pq, sum(sentiment_sq)::float8 as sq,
-              count(distinct day)::int as days
-         from project_brand_daily
-        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-        group by brand_id`,
-      [projectId, providerFilter(w), w.from, w.to],
-    ),
-    tx.query<{ r: number }>(
-      `select coalesce(sum(responses), 0)::int as r from project_daily
-        where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-      [projectId, providerFilter(w), w.from, w.to],
-    ),
-  ]);
-  return { responses: totals.rows[0].r, brands: new Map(brands.rows.map((b) => [b.brand_id, b])) };
+/**
+ * The window's days from project_daily, the providers summed: per day (as an offset from
+ * the window's first day) the responses and, per brand number, the brand's sums (the
+ * per-brand arrays, read as text and split: intsOf). One row per day and provider.
+ */
+async function projectDays(tx: Tx, projectId: string, providers: string[], from: string, to: string) {
+  const { rows } = await tx.query<{ i: number; r: number; mn: string; mc: string; ps: string; ss: string; pq: string; sq: string }>(
+    `select day - $3::date as i, responses as r, brand_mentions::text as mn, brand_counts::text as mc, brand_position_sums::text as ps,
+            brand_sentiment_sums::text as ss, brand_position_sq::text as pq, brand_sentiment_sq::text as sq
+       from project_daily
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
+    [projectId, providers, from, to],
+  );
+  const days = new Map<number, { responses: number; brands: number[][] }>();
+  for (const row of rows) {
+    const arrays = [row.mn, row.mc, row.ps, row.ss, row.pq, row.sq].map(intsOf);
+    const day = days.get(row.i);
+    if (!day) days.set(row.i, { responses: row.r, brands: arrays });
+    else {
+      day.responses += row.r;
+      for (let j = 0; j < arrays.length; j++) {
+        const sums = day.brands[j];
+        arrays[j].forEach((v, no) => {
+          sums[no] = (sums[no] ?? 0) + v;
+        });
+      }
+    }
+  }
+  return days;
+}
+
+/** Brand number `no`'s sums in a day's per-brand arrays (projectDays). */
+function brandOfDay(brands: number[][], no: number): BrandSums {
+  const [mn, mc, ps, ss, pq, sq] = brands.map((a) => a[no] ?? 0);
+  return { mentions: mn, mc, ps, ss, pq, sq };
+}
+
+/**
+ * Per brand number, the window's sums and the days it was named on, and the window's
+ * responses (project_daily).
+ */
+export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{ responses: number; brands: Map<number, BrandSums & { days: number }> }> {
+  const days = await projectDays(tx, projectId, providerFilter(w), w.from, w.to);
+  let responses = 0;
+  const brands = new Map<number, BrandSums & { days: number }>();
+  for (const day of days.values()) {
+    responses += day.responses;
+    for (let no = 0; no < day.brands[0].length; no++) {
+      const b = brandOfDay(day.brands, no);
+      if (b.mentions <= 0) continue; // no answer named it that day (or none is left: a prompt deleted)
+      const t = brands.get(no);
+      if (!t) brands.set(no, { ...b, days: 1 });
+      else {
+        t.mentions += b.mentions;
+        t.mc += b.mc;
+        t.ps += b.ps;
+        t.ss += b.ss;
+        t.pq += b.pq;
+        t.sq += b.sq;
+        t.days++;
+      }
+    }
+  }
+  return { responses, brands };
 }
 
 /**
@@ -48,7 +90,7 @@ export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{
  * every tracked brand (the active ones). No mention: 0 % visibility, no position or
  * sentiment (DECISIONS 4), yet the interval of that 0 % over the window's responses.
  */
-export function brandMetrics(w: Window, responses: number, b: BrandSums | undefined, allMentions: number): CompetitorMetrics {
+export function brandMetrics(w: Window, responses: number, b: (BrandSums & { days: number }) | undefined, allMentions: number): CompetitorMetrics {
   const s = {
     responses,
     mentioned: b?.mentions ?? 0,
@@ -73,9 +115,9 @@ export async function competitorsWithMetrics(ctx: RequestContext, projectId: str
   const project = await requireProject(ctx, projectId);
   const [rows, sums] = await Promise.all([activeCompetitors(ctx.store, project), brandSums(ctx.store, projectId, w)]);
   // a removed competitor's mentions stay in the rollups until the re-analysis: not tracked, not counted
-  const allMentions = rows.reduce((n, r) => n + (sums.brands.get(rollupId(r))?.mentions ?? 0), 0);
+  const allMentions = rows.reduce((n, r) => n + (sums.brands.get(brandNo(r))?.mentions ?? 0), 0);
   return {
-    active_competitors: rows.map((r) => presentCompetitor(r, brandMetrics(w, sums.responses, sums.brands.get(rollupId(r)), allMentions))),
+    active_competitors: rows.map((r) => presentCompetitor(r, brandMetrics(w, sums.responses, sums.brands.get(brandNo(r)), allMentions))),
     total_active: rows.length,
   };
 }
@@ -137,67 +179,28 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
 /** Daily visibility, sentiment and position per active brand, aligned to every day of the window. */
 export async function visibilitySeries(ctx: RequestContext, projectId: string, w: Window) {
   const project: ProjectRow = await requireProject(ctx, projectId);
-  const providers = providerFilter(w);
-  // Days as offsets from the window's first day (no date formatting per row); with one
-  // provider (the '*' rows by default) each (day, brand) is one row, read as it is stored.
-  const one = providers.length === 1;
-  const [rows, days, brandDays] = await Promise.all([
-    activeCompetitors(ctx.store, project),
-    ctx.store.query<{ i: number; r: number }>(
-      one
-        ? `select day - $3::date as i, responses as r from project_daily
-            where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date`
-        : `select day - $3::date as i, sum(responses)::int as r from project_daily
-            where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date group by day`,
-      [projectId, providers, w.from, w.to],
-    ),
-    // Per brand, its days as aligned int arrays (day offset, mentions, position and sentiment
-    // sums, squares), read as text: a dozen rows instead of one per brand and day (a year of
-    // 11 brands: 4,015 rows in 12–14 ms against 11 rows in 7.6–8.0 ms, client-side p50).
-    ctx.store.query<{ brand_id: string; i: string; mn: string; ps: string; ss: string; pq: string; sq: string }>(
-      `select brand_id, array_agg(i)::text as i, array_agg(mn)::text as mn, array_agg(ps)::text as ps, array_agg(ss)::text as ss,
-              array_agg(pq)::text as pq, array_agg(sq)::text as sq
-         from (${
-           one
-             ? `select day - $3::date as i, brand_id, mentions as mn, position_sum as ps, sentiment_sum as ss, position_sq as pq, sentiment_sq as sq
-                  from project_brand_daily
-                 where project_id = $1 and provider = ($2::text[])[1] and day between $3::date and $4::date`
-             : `select day - $3::date as i, brand_id, sum(mentions) as mn, sum(position_sum) as ps, sum(sentiment_sum) as ss,
-                       sum(position_sq) as pq, sum(sentiment_sq) as sq
-                  from project_brand_daily
-                 where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-                 group by day, brand_id`
-         }) x
-        group by brand_id`,
-      [projectId, providers, w.from, w.to],
-    ),
-  ]);
+  const [rows, days] = await Promise.all([activeCompetitors(ctx.store, project), projectDays(ctx.store, projectId, providerFilter(w), w.from, w.to)]);
   const dates = daysOf(w);
   const responses = new Array<number>(dates.length).fill(0);
-  for (const d of days.rows) responses[d.i] = d.r;
-  const byBrand = new Map<string, Map<number, { mn: number; ps: number; ss: number; pq: number; sq: number }>>();
-  for (const r of brandDays.rows) {
-    const [i, mn, ps, ss, pq, sq] = [r.i, r.mn, r.ps, r.ss, r.pq, r.sq].map(intsOf);
-    byBrand.set(r.brand_id, new Map(i.map((day, k) => [day, { mn: mn[k], ps: ps[k], ss: ss[k], pq: pq[k], sq: sq[k] }])));
-  }
+  for (const [i, d] of days) responses[i] = d.responses;
   return {
     dates,
     period: w.period,
     series: rows.map((c) => {
       const p = presentCompetitor(c);
-      const perDay = byBrand.get(rollupId(c)) ?? new Map();
-      const point = (i: number) => {
-        const b = perDay.get(i);
+      const no = brandNo(c);
+      const points = dates.map((_, i) => {
+        const d = days.get(i);
+        const b = d ? brandOfDay(d.brands, no) : undefined;
         return {
           responses: responses[i],
-          mentioned: b?.mn ?? 0,
+          mentioned: b?.mentions ?? 0,
           positionSum: b?.ps ?? 0,
           sentimentSum: b?.ss ?? 0,
           positionSq: b?.pq ?? 0,
           sentimentSq: b?.sq ?? 0,
         };
-      };
-      const points = dates.map((_, i) => point(i));
+      });
       return {
         competitor_id: p.competitor_id,
         name: p.name,

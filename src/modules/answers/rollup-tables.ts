@@ -23,18 +23,18 @@ export interface SumsTable {
 
 // position_sq and sentiment_sq: sums of squares, for the t intervals of the means (statistics.ts)
 const MAIN_SUMS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'citations', 'position_sq', 'sentiment_sq'];
-const BRAND_SUMS = ['mentions', 'mention_count', 'position_sum', 'sentiment_sum', 'position_sq', 'sentiment_sq'];
 // Per prompt row, per brand named (by brand number, 0 = own brand): responses naming it, times named.
-// The prompt × brand sums of position and sentiment are kept per project only (project_brand_daily).
+// The prompt × brand sums of position and sentiment are kept per project only (project_daily).
 const BRAND_ARRAYS = ['brand_mentions', 'brand_counts'];
+/** Per project row, per brand named: those two, and the sums (and squares) of its position and sentiment. */
+export const PROJECT_BRAND_ARRAYS = [...BRAND_ARRAYS, 'brand_position_sums', 'brand_sentiment_sums', 'brand_position_sq', 'brand_sentiment_sq'];
 export const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
 export const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
 export const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
-export const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS };
-export const PROJECT_BRAND_DAILY: SumsTable = { name: 'project_brand_daily', keys: [...PROJECT_DAILY.keys, ['brand_id', 'uuid']], sums: BRAND_SUMS };
+export const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS };
 
 /** Every rollup of sums kept per project (the citations and domain rollups aside), in the order they are written. */
-export const SUMS_ROLLUPS = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY, PROJECT_BRAND_DAILY];
+export const SUMS_ROLLUPS = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY];
 export const SUMS_TABLES = SUMS_ROLLUPS.map((t) => t.name);
 
 const upsertSql = new Map<SumsTable, string>();

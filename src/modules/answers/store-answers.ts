@@ -23,25 +23,28 @@ export interface AnalysedAnswer {
 /** The provider value of the rollup rows that sum all providers. */
 export const ALL = '*';
 
-/** Per brand named, by brand number: [responses naming it (1), times named]. */
-type Named = Array<[no: number, count: number]>;
+/**
+ * Per brand named, by brand number: its values in the order of the per-brand arrays
+ * (T.PROJECT_BRAND_ARRAYS): responses naming it (1), times named, position, sentiment and
+ * their squares. A table with fewer arrays takes the first values.
+ */
+type Named = Array<[no: number, values: number[]]>;
 
 /**
- * Adds `values` (and the brands `named`, into the per-brand arrays) into the row of `key`
- * (creating it), so each rollup is upserted once per batch.
+ * Adds `values` (and the brands `named`, into the table's `arrays` per-brand arrays) into
+ * the row of `key` (creating it), so each rollup is upserted once per batch.
  */
-function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named): void {
+function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays = 0): void {
   const k = key.join('|');
   let row = map.get(k);
   if (!row) {
-    row = { key, sums: [...values], arrays: named ? [[], []] : undefined };
+    row = { key, sums: [...values], arrays: named ? Array.from({ length: arrays }, () => []) : undefined };
     map.set(k, row);
   } else for (let i = 0; i < values.length; i++) row.sums[i] += values[i];
   if (!named) return;
-  const [mentions, counts] = row.arrays!;
-  for (const [no, count] of named) {
-    mentions[no] = (mentions[no] ?? 0) + 1;
-    counts[no] = (counts[no] ?? 0) + count;
+  for (let j = 0; j < arrays; j++) {
+    const sums = row.arrays![j];
+    for (const [no, v] of named) sums[no] = (sums[no] ?? 0) + v[j];
   }
 }
 
@@ -128,24 +131,21 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const named: Named = [];
     for (const [brandId, b] of Object.entries(a.brands)) {
       const no = numbers.get(brandId);
-      if (no !== undefined) named.push([no, b.count]);
+      if (no !== undefined) named.push([no, [1, b.count, b.position, b.sentiment, b.position * b.position, b.sentiment * b.sentiment]]);
     }
     const m = a.mentioned ? 1 : 0;
     // position and sentiment sums (and squares) only over responses that mention the own brand
     const pos = a.mentioned ? (a.position ?? 0) : 0;
     const sen = a.mentioned ? (a.sentiment ?? 0) : 0;
     const main = [1, m, pos, sen, a.citesOwn ? 1 : 0, a.citations.length, pos * pos, sen * sen];
+    const add = (t: T.SumsTable, key: unknown[]) => bump(of(t), key, main, named, t.arrays?.length ?? 0);
     const week = weekOf(s.day);
     const month = `${s.day.slice(0, 7)}-01`;
     for (const provider of [s.provider, ALL]) {
-      bump(of(T.PROMPT_DAILY), [s.promptId, provider, s.day], main, named);
-      bump(of(T.PROMPT_WEEKLY), [s.promptId, provider, week], main, named);
-      bump(of(T.PROMPT_MONTHLY), [s.promptId, provider, month], main, named);
-      bump(of(T.PROJECT_DAILY), [provider, s.day], main);
-      for (const [brandId, b] of Object.entries(a.brands)) {
-        const v = [1, b.count, b.position, b.sentiment, b.position * b.position, b.sentiment * b.sentiment];
-        bump(of(T.PROJECT_BRAND_DAILY), [provider, s.day, brandId], v);
-      }
+      add(T.PROMPT_DAILY, [s.promptId, provider, s.day]);
+      add(T.PROMPT_WEEKLY, [s.promptId, provider, week]);
+      add(T.PROMPT_MONTHLY, [s.promptId, provider, month]);
+      add(T.PROJECT_DAILY, [provider, s.day]);
     }
     const domainsSeen = new Set<string>();
     for (const c of a.citations) {
@@ -202,26 +202,37 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
       where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day`,
     [projectId, promptId],
   );
-  // The prompt's brand sums are not kept per prompt (only the per-brand arrays are): they
-  // come from its answers, counted as addToRollups counts them, for the provider rows and '*'.
+  // The prompt's brand sums of position and sentiment are not kept per prompt (only its
+  // mentions and counts are): they come from its answers, counted by brand number as
+  // addToRollups counts them, for the provider rows and '*', and are taken out of the
+  // project rows' per-brand arrays (negated, added with brand_sums_add).
   await tx.query(
     `with per_provider as (
-       select r.provider, r.day, b.id as brand_id, count(*)::int as mn, sum(r.brand_stats[3 * b.i - 1])::int as mc,
-              sum(r.brand_stats[3 * b.i - 2])::int as ps, sum(r.brand_stats[3 * b.i])::int as ss,
+       select r.provider, r.day, case when b.id = $3::uuid then 0 else c.brand_no end as no, count(*)::int as mn,
+              sum(r.brand_stats[3 * b.i - 1])::int as mc, sum(r.brand_stats[3 * b.i - 2])::int as ps, sum(r.brand_stats[3 * b.i])::int as ss,
               sum(r.brand_stats[3 * b.i - 2] ^ 2)::int as pq, sum(r.brand_stats[3 * b.i] ^ 2)::int as sq
          from responses r cross join unnest(r.brand_ids) with ordinality as b(id, i)
-        where r.prompt_id = $2 group by 1, 2, 3),
+              left join competitors c on c.id = b.id and c.project_id = r.project_id and not c.is_own_brand
+        where r.prompt_id = $2 and (b.id = $3::uuid or c.id is not null) group by 1, 2, 3),
      deltas as (
        select * from per_provider
        union all
-       select '${ALL}', day, brand_id, sum(mn)::int, sum(mc)::int, sum(ps)::int, sum(ss)::int, sum(pq)::int, sum(sq)::int
-         from per_provider group by day, brand_id)
-     update project_brand_daily d set mentions = d.mentions - x.mn, mention_count = d.mention_count - x.mc,
-            position_sum = d.position_sum - x.ps, sentiment_sum = d.sentiment_sum - x.ss,
-            position_sq = d.position_sq - x.pq, sentiment_sq = d.sentiment_sq - x.sq
-       from deltas x
-      where d.project_id = $1 and d.provider = x.provider and d.day = x.day and d.brand_id = x.brand_id`,
-    [projectId, promptId],
+       select '${ALL}', day, no, sum(mn)::int, sum(mc)::int, sum(ps)::int, sum(ss)::int, sum(pq)::int, sum(sq)::int
+         from per_provider group by day, no),
+     arrays as (
+       select k.provider, k.day, array_agg(-coalesce(x.mn, 0) order by g) as mn, array_agg(-coalesce(x.mc, 0) order by g) as mc,
+              array_agg(-coalesce(x.ps, 0) order by g) as ps, array_agg(-coalesce(x.ss, 0) order by g) as ss,
+              array_agg(-coalesce(x.pq, 0) order by g) as pq, array_agg(-coalesce(x.sq, 0) order by g) as sq
+         from (select provider, day, max(no) as top from deltas group by 1, 2) k
+              cross join lateral generate_series(0, k.top) as g
+              left join deltas x on x.provider = k.provider and x.day = k.day and x.no = g
+        group by 1, 2)
+     update project_daily d set brand_mentions = brand_sums_add(d.brand_mentions, a.mn), brand_counts = brand_sums_add(d.brand_counts, a.mc),
+            brand_position_sums = brand_sums_add(d.brand_position_sums, a.ps), brand_sentiment_sums = brand_sums_add(d.brand_sentiment_sums, a.ss),
+            brand_position_sq = brand_sums_add(d.brand_position_sq, a.pq), brand_sentiment_sq = brand_sums_add(d.brand_sentiment_sq, a.sq)
+       from arrays a
+      where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
+    [projectId, promptId, OWN_BRAND_ID],
   );
   // Citations per (provider, day, domain), counted as addToRollups counts them, for the
   // provider rows and the '*' rows alike.
@@ -242,6 +253,5 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
     [projectId, promptId],
   );
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
-  await tx.query(`delete from project_brand_daily where project_id = $1 and mentions <= 0`, [projectId]);
   await tx.query(`delete from project_domain_daily where project_id = $1 and citations <= 0`, [projectId]);
 }

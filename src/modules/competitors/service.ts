@@ -24,8 +24,13 @@ export interface CompetitorRow {
   aliases: string[];
   state: string;
   is_own_brand: boolean;
+  /** The brand's index in the per-brand rollup arrays (the own brand's is 0: brandNo). */
+  brand_no: number;
   created_at: Date;
 }
+
+/** A brand's index in the per-brand rollup arrays: 0 for the own brand, whether or not it is a record. */
+export const brandNo = (c: Pick<CompetitorRow, 'is_own_brand' | 'brand_no'>): number => (c.is_own_brand ? 0 : c.brand_no);
 
 export type CompetitorMetrics = {
   visibility: number | null;
@@ -42,7 +47,7 @@ export type CompetitorMetrics = {
   share_of_voice_ci: Interval | null;
 };
 
-const COLUMNS = 'id, project_id, name, website, domain, aliases, state, is_own_brand, created_at';
+const COLUMNS = 'id, project_id, name, website, domain, aliases, state, is_own_brand, brand_no, created_at';
 
 export function presentCompetitor(r: CompetitorRow, metrics: CompetitorMetrics | null = null) {
   const icons = faviconUrls(r.domain);
@@ -74,6 +79,7 @@ export function ownBrandRow(project: ProjectRow, rows: CompetitorRow[]): Competi
     aliases: project.brand_aliases ?? [],
     state: 'active',
     is_own_brand: true,
+    brand_no: 0,
     created_at: project.created_at,
   };
 }
