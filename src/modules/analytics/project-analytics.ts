@@ -6,7 +6,7 @@ import { activeCompetitors, brandNo, presentCompetitor } from '../competitors/se
 import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
-import { intsOf, promptSumsAndBrands } from './prompt-metrics.js';
+import { addInts, promptSumsAndBrands } from './prompt-metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 /** A brand's sums over some days: responses naming it, times named, position and sentiment sums and squares. */
@@ -22,7 +22,7 @@ interface BrandSums {
 /**
  * The window's days from project_daily, the providers summed: per day (as an offset from
  * the window's first day) the responses and, per brand number, the brand's sums (the
- * per-brand arrays, read as text and split: intsOf). One row per day and provider.
+ * per-brand arrays, read as text and added up: addInts). One row per day and provider.
  */
 async function projectDays(tx: Tx, projectId: string, providers: string[], from: string, to: string) {
   const { rows } = await tx.query<{ i: number; r: number; mn: string; mc: string; ps: string; ss: string; pq: string; sq: string }>(
@@ -34,26 +34,21 @@ async function projectDays(tx: Tx, projectId: string, providers: string[], from:
   );
   const days = new Map<number, { responses: number; brands: number[][] }>();
   for (const row of rows) {
-    const arrays = [row.mn, row.mc, row.ps, row.ss, row.pq, row.sq].map(intsOf);
-    const day = days.get(row.i);
-    if (!day) days.set(row.i, { responses: row.r, brands: arrays });
-    else {
-      day.responses += row.r;
-      for (let j = 0; j < arrays.length; j++) {
-        const sums = day.brands[j];
-        arrays[j].forEach((v, no) => {
-          sums[no] = (sums[no] ?? 0) + v;
-        });
-      }
+    let day = days.get(row.i);
+    if (!day) {
+      day = { responses: 0, brands: [[], [], [], [], [], []] };
+      days.set(row.i, day);
     }
+    day.responses += row.r;
+    const [mn, mc, ps, ss, pq, sq] = day.brands;
+    addInts(row.mn, mn);
+    addInts(row.mc, mc);
+    addInts(row.ps, ps);
+    addInts(row.ss, ss);
+    addInts(row.pq, pq);
+    addInts(row.sq, sq);
   }
   return days;
-}
-
-/** Brand number `no`'s sums in a day's per-brand arrays (projectDays). */
-function brandOfDay(brands: number[][], no: number): BrandSums {
-  const [mn, mc, ps, ss, pq, sq] = brands.map((a) => a[no] ?? 0);
-  return { mentions: mn, mc, ps, ss, pq, sq };
 }
 
 /**
@@ -66,18 +61,19 @@ export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{
   const brands = new Map<number, BrandSums & { days: number }>();
   for (const day of days.values()) {
     responses += day.responses;
-    for (let no = 0; no < day.brands[0].length; no++) {
-      const b = brandOfDay(day.brands, no);
-      if (b.mentions <= 0) continue; // no answer named it that day (or none is left: a prompt deleted)
+    const [mn, mc, ps, ss, pq, sq] = day.brands;
+    for (let no = 0; no < mn.length; no++) {
+      // not named that day (or none is left: a prompt deleted)
+      if (!(mn[no] > 0)) continue;
       const t = brands.get(no);
-      if (!t) brands.set(no, { ...b, days: 1 });
+      if (!t) brands.set(no, { mentions: mn[no], mc: mc[no] ?? 0, ps: ps[no] ?? 0, ss: ss[no] ?? 0, pq: pq[no] ?? 0, sq: sq[no] ?? 0, days: 1 });
       else {
-        t.mentions += b.mentions;
-        t.mc += b.mc;
-        t.ps += b.ps;
-        t.ss += b.ss;
-        t.pq += b.pq;
-        t.sq += b.sq;
+        t.mentions += mn[no];
+        t.mc += mc[no] ?? 0;
+        t.ps += ps[no] ?? 0;
+        t.ss += ss[no] ?? 0;
+        t.pq += pq[no] ?? 0;
+        t.sq += sq[no] ?? 0;
         t.days++;
       }
     }
@@ -190,15 +186,14 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
       const p = presentCompetitor(c);
       const no = brandNo(c);
       const points = dates.map((_, i) => {
-        const d = days.get(i);
-        const b = d ? brandOfDay(d.brands, no) : undefined;
+        const b = days.get(i)?.brands;
         return {
           responses: responses[i],
-          mentioned: b?.mentions ?? 0,
-          positionSum: b?.ps ?? 0,
-          sentimentSum: b?.ss ?? 0,
-          positionSq: b?.pq ?? 0,
-          sentimentSq: b?.sq ?? 0,
+          mentioned: b?.[0][no] ?? 0,
+          positionSum: b?.[2][no] ?? 0,
+          sentimentSum: b?.[3][no] ?? 0,
+          positionSq: b?.[4][no] ?? 0,
+          sentimentSq: b?.[5][no] ?? 0,
         };
       });
       return {

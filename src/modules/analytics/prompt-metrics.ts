@@ -65,6 +65,34 @@ export function intsOf(text: string): number[] {
 }
 
 /**
+ * Adds a one-dimensional int array read as text ('{3,0,-12}') into `into`, element by
+ * element (a missing element counts 0), without the strings and arrays of intsOf: how the
+ * project rows' per-brand arrays, a year of them per read, are summed.
+ */
+export function addInts(text: string, into: number[]): number[] {
+  let i = 0;
+  let v = 0;
+  let negative = false;
+  let digits = false;
+  for (let k = 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      digits = true;
+    } else if (c === 45) negative = true;
+    else {
+      // ',' or the closing '}'
+      if (digits) into[i] = (into[i] ?? 0) + (negative ? -v : v);
+      i++;
+      v = 0;
+      negative = false;
+      digits = false;
+    }
+  }
+  return into;
+}
+
+/**
  * Per prompt of a project, the sums of one window and the times each brand was named in it
  * (by brand number, from the per-brand arrays), in one read of the prompt rollups. The cover
  * rows are summed here rather than in SQL: unnesting the arrays into rows to group them
