@@ -2,9 +2,9 @@
 // `responses.body` and its citation rows into ids of a per-project page dictionary
 // (responses.cited, cited_pages). This stores answers through the write path, reads every
 // endpoint that shows them, then turns the store back into the 0012 format (the columns and
-// the citations table as the old write path filled them, 0014 undone and 0013 unrecorded), starts again
-// (migrations, then the compression of the plain bodies) and reads every endpoint again:
-// each body byte for byte the same, every body compressed.
+// the citations table as the old write path filled them, 0015 and 0014 undone and 0013
+// unrecorded), starts again (migrations, then the compression of the plain bodies) and reads
+// every endpoint again: each body byte for byte the same, every body compressed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { BROTLI } from '../src/lib/packed-json.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { migrationMillis, undo0014 } from './undo-migrations.js';
+import { migrationMillis, undo0014, undo0015 } from './undo-migrations.js';
 
 let t: TestApp;
 let dataDir: string | null = null;
@@ -50,7 +50,8 @@ async function bodies(s: SeedResult, promptIds: string[]): Promise<Record<string
 /** The store as the 0012 write path left it: the old columns and the citations table, filled from the new ones. */
 async function toFormat0012(projectId: string): Promise<void> {
   const store = t.runtime.ctx.store;
-  await undo0014(store); // 0013 is applied again only with every later migration undone
+  await undo0015(store); // 0013 is applied again only with every later migration undone
+  await undo0014(store);
   await store.query(`alter table responses add column "text" text, add column "references" jsonb, add column "raw" jsonb, add column "preview" text, add column "brands" jsonb`);
   const { rows } = await store.query<{ id: string; body: Uint8Array; brand_ids: string[]; brand_stats: number[] }>(`select id, body, brand_ids, brand_stats from responses`);
   const ids: string[] = [];

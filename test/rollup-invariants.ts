@@ -125,12 +125,26 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   ).toEqual(
     await q(`select prompt_id::text, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3`),
   );
+  // domain rows (their arrays as rows: provider, day, domain, category, counts) == the citations stored
+  const domainRows = `select d.provider, d.day, n.domain, x[i + 1] as category, x[i + 2] as n, x[i + 3] as r, x[i + 4] as u, x[i] as no,
+                             (i = 1 or x[i] > x[i - 5]) as ascending
+                        from project_domain_daily d cross join lateral (select string_to_array(d.domains, ',')::int[] as x) a
+                             cross join lateral generate_series(1, cardinality(x), 5) as i
+                             left join project_domains n on n.project_id = d.project_id and n.no = x[i]
+                       where d.project_id = $1`;
   expect(
-    await q(`select provider, day::text, domain, citations as n, responses as r, citations_unmentioned as u
-               from project_domain_daily where project_id = $1 and provider <> '*'`),
+    await q(`select provider, day::text, domain, n, r, u from (${domainRows}) x where provider <> '*'`),
   ).toEqual(
     await q(`select provider, day::text, domain, count(*)::int as n, count(distinct response_id)::int as r,
                     (count(*) filter (where not mentioned))::int as u
                from ${CITATIONS} where project_id = $1 group by 1, 2, 3`),
   );
+  expect(await q(`select day::text, domain, n, r, u from (${domainRows}) x where provider = '*'`)).toEqual(
+    await q(`select day::text, domain, sum(n)::int as n, sum(r)::int as r, sum(u)::int as u from (${domainRows}) x where provider <> '*' group by 1, 2`),
+  );
+  // every number named, each day's domains sorted by number (so each once), no empty day row
+  expect(await q(`select provider, day::text, no from (${domainRows}) x where domain is null or n <= 0 or not ascending`)).toEqual([]);
+  expect(
+    await q(`select provider from project_domain_daily where project_id = $1 and (domains = '' or cardinality(string_to_array(domains, ',')) % 5 <> 0)`),
+  ).toEqual([]);
 }

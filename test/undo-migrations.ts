@@ -39,3 +39,26 @@ export async function undo0014(store: Store): Promise<void> {
   await store.query(`alter table project_daily ${BRAND_ARRAYS.map((c) => `drop column ${c}`).join(', ')}`);
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0014_project_brand_arrays')]);
 }
+
+/**
+ * The store as it was before 0015: project_domain_daily a row per provider, day and domain
+ * (each day's domains read back from its text), project_domains and domain_sums_add dropped.
+ */
+export async function undo0015(store: Store): Promise<void> {
+  await store.query(`create table project_domain_rows as
+    select d.project_id, d.provider, d.day, n.domain, x[i + 1]::smallint as category, x[i + 2] as citations, x[i + 3] as responses,
+           x[i + 4] as citations_unmentioned
+      from project_domain_daily d cross join lateral (select string_to_array(d.domains, ',')::int[] as x) a
+           cross join lateral generate_series(1, cardinality(x), 5) as i
+           join project_domains n on n.project_id = d.project_id and n.no = x[i]`);
+  await store.query(`drop table project_domain_daily`);
+  await store.query(`drop table project_domains`);
+  await store.query(`drop function domain_sums_add(text, text)`);
+  await store.query(`alter table project_domain_rows rename to project_domain_daily`);
+  for (const c of ['project_id', 'provider', 'day', 'domain', 'category', 'citations', 'responses', 'citations_unmentioned']) {
+    await store.query(`alter table project_domain_daily alter column ${c} set not null`);
+  }
+  await store.query(`ALTER TABLE "project_domain_daily" ADD CONSTRAINT "project_domain_daily_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action`);
+  await store.query(`CREATE UNIQUE INDEX "project_domain_daily_key" ON "project_domain_daily" USING btree ("project_id","provider","day","domain")`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0015_domain_day_arrays')]);
+}

@@ -10,7 +10,9 @@ import { brandColumns } from '../modules/answers/answer-brands.js';
 import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
 
 // cited_pages too: the categories and page types depend on the brands tracked, so the
-// dictionary is rebuilt from the answers read again.
+// dictionary is rebuilt from the answers read again. The domains' numbering
+// (project_domains) stays: readers name the numbers of a day row in a second statement,
+// which is only safe while a number never changes its domain.
 const ROLLUP_TABLES = [...SUMS_TABLES, 'project_domain_daily', 'cited_pages'];
 const BATCH = 1000;
 

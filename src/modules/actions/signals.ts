@@ -3,6 +3,7 @@ import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types.js';
 import { utcDay } from '../../lib/time.js';
 import type { BrandFacts } from '../../ports/writer/types.js';
 import type { Tx } from '../../store/index.js';
+import { domainWindow } from '../analytics/domain-sums.js';
 import { addDays } from '../analytics/window.js';
 import * as m from '../analytics/metrics.js';
 
@@ -155,13 +156,7 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
   const ownPages = own.domain ? await urls(`p.domain = $5`, [own.domain]) : [];
   const threads = await urls(`p.category = $5 and p.url_type = $6`, [CATEGORY_IDS.ugc, URL_TYPES.indexOf('forum_thread')]);
 
-  const { rows: domainRows } = await tx.query<{ domain: string; category: number; n: number; r: number; un: number }>(
-    `select domain, min(category)::int as category, sum(citations)::int as n, sum(responses)::int as r,
-            sum(citations_unmentioned)::int as un
-       from project_domain_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date
-      group by domain`,
-    range,
-  );
+  const { domains: domainRows } = await domainWindow(tx, project.id, ['*'], w.from, w.to);
   const { rows: domainPrompts } = await tx.query<{ domain: string; prompt_id: string; un: number }>(
     `select p.domain, r.prompt_id, count(*)::int as un
        from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
@@ -193,7 +188,7 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
   const siteNames = new Map(brands.slice(1).flatMap((b) => (b.domain ? [[b.domain, b.name] as const] : [])));
   const best = domainRows
     .filter((d) => siteNames.has(d.domain))
-    .sort((a, b) => b.r - a.r || a.domain.localeCompare(b.domain))[0];
+    .sort((a, b) => b.responses - a.responses || a.domain.localeCompare(b.domain))[0];
   return {
     window: w,
     brand: { name: own.name, domain: own.domain, aliases: own.aliases },
@@ -204,15 +199,15 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     domains: domainRows.map((d) => ({
       domain: d.domain,
       category: d.category,
-      citations: d.n,
-      unmentioned: d.un,
+      citations: d.citations,
+      unmentioned: d.unmentioned,
       byPrompt: domainByPrompt.get(d.domain) ?? new Map(),
     })),
     project: {
       responses: t.r,
       visibility: m.visibility({ responses: t.r, mentioned: t.mn }),
       cvr: m.cvr({ responses: t.r, citesOwn: t.co }),
-      bestSite: best && t.r > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: m.share(best.r, t.r) } : null,
+      bestSite: best && t.r > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: m.share(best.responses, t.r) } : null,
       competitors: brandTotals
         .filter((b) => names.has(b.brand_id) && b.mn > 0)
         .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.share(b.mn, t.r) }))

@@ -8,6 +8,7 @@ import * as T from './rollup-tables.js';
 import { encodeAnswerBody } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
+import { addDomainDays, type DomainDay, removePromptDomains } from './domain-rollup.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
@@ -121,7 +122,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 
   const rows = new Map<T.SumsTable, SumsRows>(T.SUMS_ROLLUPS.map((t) => [t, new Map()]));
   const of = (t: T.SumsTable) => rows.get(t)!;
-  const projectDomain: SumsRows = new Map();
+  const domainDays = new Map<string, DomainDay>();
   const domainCategory = new Map<string, number>();
   const numbers = await loadBrandNumbers(tx, projectId);
 
@@ -155,33 +156,24 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       // corporate); the domain's rollup keeps the lowest id seen, as every read does
       // (min(category)), so one domain shows one category everywhere.
       domainCategory.set(c.domain, Math.min(domainCategory.get(c.domain) ?? c.category, c.category));
-      const v = [1, firstInResponse ? 1 : 0, a.mentioned ? 0 : 1];
-      bump(projectDomain, [s.provider, s.day, c.domain], v);
-      bump(projectDomain, [ALL, s.day, c.domain], v);
+      for (const provider of [s.provider, ALL]) {
+        const k = `${provider}|${s.day}`;
+        let day = domainDays.get(k);
+        if (!day) domainDays.set(k, (day = { provider, day: s.day, domains: new Map() }));
+        const counts = day.domains.get(c.domain);
+        if (!counts) day.domains.set(c.domain, [1, firstInResponse ? 1 : 0, a.mentioned ? 0 : 1]);
+        else {
+          counts[0] += 1;
+          if (firstInResponse) counts[1] += 1;
+          if (!a.mentioned) counts[2] += 1;
+        }
+      }
     }
   }
 
   for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
-  const dm = [...projectDomain.values()];
-  if (dm.length) {
-    await tx.query(
-      `insert into project_domain_daily (project_id, provider, day, domain, category, citations, responses, citations_unmentioned)
-       select $1, v, d::date, dm, c, n, r, u
-         from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[]) as x(v, d, dm, c, n, r, u)
-       on conflict (project_id, provider, day, domain) do update set
-         citations = project_domain_daily.citations + excluded.citations,
-         responses = project_domain_daily.responses + excluded.responses,
-         citations_unmentioned = project_domain_daily.citations_unmentioned + excluded.citations_unmentioned,
-         category = least(project_domain_daily.category, excluded.category)`,
-      [
-        projectId,
-        ...[0, 1, 2].map((i) => dm.map((r) => r.key[i])),
-        dm.map((r) => domainCategory.get(r.key[2] as string)),
-        ...[0, 1, 2].map((i) => dm.map((r) => r.sums[i])),
-      ],
-    );
-  }
+  await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
 }
 
 export { OWN_BRAND_ID };
@@ -234,24 +226,6 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
       where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
     [projectId, promptId, OWN_BRAND_ID],
   );
-  // Citations per (provider, day, domain), counted as addToRollups counts them, for the
-  // provider rows and the '*' rows alike.
-  await tx.query(
-    `with per_provider as (
-       select r.provider, r.day, p.domain, count(*)::int as n, count(distinct r.id)::int as r,
-              (count(*) filter (where not r.mentioned))::int as u
-         from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
-        where r.prompt_id = $2 group by r.provider, r.day, p.domain),
-     deltas as (
-       select provider, day, domain, n, r, u from per_provider
-       union all
-       select '${ALL}', day, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_provider group by day, domain)
-     update project_domain_daily d set citations = d.citations - x.n, responses = d.responses - x.r,
-            citations_unmentioned = d.citations_unmentioned - x.u
-       from deltas x
-      where d.project_id = $1 and d.provider = x.provider and d.day = x.day and d.domain = x.domain`,
-    [projectId, promptId],
-  );
+  await removePromptDomains(tx, projectId, promptId, ALL);
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
-  await tx.query(`delete from project_domain_daily where project_id = $1 and citations <= 0`, [projectId]);
 }

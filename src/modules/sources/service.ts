@@ -2,6 +2,8 @@ import type { RequestContext } from '../../context.js';
 import { CATEGORY_NAMES } from '../../analysis/types.js';
 import { stableUuid } from '../../lib/crypto.js';
 import * as m from '../analytics/metrics.js';
+import { DOMAIN_STRIDE } from '../answers/domain-rollup.js';
+import { domainWindow } from '../analytics/domain-sums.js';
 import { daysOf, providerFilter, type Window } from '../analytics/window.js';
 import { requireProject } from '../projects/service.js';
 
@@ -12,48 +14,34 @@ export const OPPORTUNITY_THRESHOLD = 3;
 /** A cited domain's id: the same domain has the same id in every project and call. */
 export const sourceId = (domain: string) => stableUuid('source', domain);
 
-const WHERE = `project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`;
-const params = (projectId: string, w: Window) => [projectId, providerFilter(w), w.from, w.to];
-
 /** Cited domains by citations in the window, most cited first, a page at a time. */
 export async function listSources(ctx: RequestContext, projectId: string, w: Window, page: number, pageSize: number) {
   await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<{ domain: string; category: number; n: number }>(
-    `select domain, min(category)::int as category, sum(citations)::int as n
-       from project_domain_daily where ${WHERE}
-      group by domain order by n desc, domain limit $5 offset $6`,
-    [...params(projectId, w), pageSize, (page - 1) * pageSize],
-  );
-  return rows.map((r) => ({ source_id: sourceId(r.domain), domain: r.domain, category: r.category, reference_count: r.n }));
+  const { domains } = await domainWindow(ctx.store, projectId, providerFilter(w), w.from, w.to);
+  return domains
+    .slice((page - 1) * pageSize, page * pageSize)
+    .map((d) => ({ source_id: sourceId(d.domain), domain: d.domain, category: d.category, reference_count: d.citations }));
 }
 
 export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w: Window) {
   const project = await requireProject(ctx, projectId);
-  const { rows: domains } = await ctx.store.query<{ domain: string; category: number; n: number; unmentioned: number }>(
-    `select domain, min(category)::int as category, sum(citations)::int as n, sum(citations_unmentioned)::int as unmentioned
-       from project_domain_daily where ${WHERE}
-      group by domain order by n desc, domain`,
-    params(projectId, w),
-  );
-  const total = domains.reduce((s, d) => s + d.n, 0);
+  // one read of the window's day rows: the totals per domain, and per day the chart's
+  const { domains, indexOf, days } = await domainWindow(ctx.store, projectId, providerFilter(w), w.from, w.to);
+  const total = domains.reduce((s, d) => s + d.citations, 0);
   const byCategory = new Array<number>(CATEGORY_NAMES.length).fill(0);
-  for (const d of domains) byCategory[d.category] += d.n;
+  for (const d of domains) byCategory[d.category] += d.citations;
   const top = domains.slice(0, CHART_DOMAINS).map((d) => d.domain);
 
-  // days as offsets from the window's first day (no date formatting per row)
-  const { rows: daily } = await ctx.store.query<{ i: number; domain: string | null; n: number }>(
-    `select day - $3::date as i, case when domain = any($5::text[]) then domain end as domain,
-            sum(citations)::int as n
-       from project_domain_daily where ${WHERE}
-      group by day, 2`,
-    [...params(projectId, w), top],
-  );
   const dates = daysOf(w);
   const dayTotals = new Array<number>(dates.length).fill(0);
-  const perDomain = new Map(top.map((d) => [d, new Array<number>(dates.length).fill(0)]));
-  for (const r of daily) {
-    dayTotals[r.i] += r.n;
-    if (r.domain) perDomain.get(r.domain)![r.i] += r.n;
+  const perDomain = top.map(() => new Array<number>(dates.length).fill(0));
+  for (const { i, ints } of days) {
+    for (let j = 0; j < ints.length; j += DOMAIN_STRIDE) {
+      const n = ints[j + 2];
+      dayTotals[i] += n;
+      const k = indexOf[ints[j]];
+      if (k < CHART_DOMAINS) perDomain[k][i] += n;
+    }
   }
   return {
     stats: { total_sources: domains.length, total_citations: total },
@@ -64,12 +52,12 @@ export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w
     performance_chart: {
       dates,
       // a day without any citation has no share: null, never 0
-      series: top.map((domain) => ({
+      series: top.map((domain, k) => ({
         domain,
-        values: perDomain.get(domain)!.map((n, i) => (dayTotals[i] > 0 ? m.share(n, dayTotals[i]) : null)),
+        values: perDomain[k].map((n, i) => (dayTotals[i] > 0 ? m.share(n, dayTotals[i]) : null)),
       })),
     },
-    top_domains: domains.slice(0, TOP_DOMAINS).map((d) => ({ source_id: sourceId(d.domain), domain: d.domain, category: d.category, reference_count: d.n })),
+    top_domains: domains.slice(0, TOP_DOMAINS).map((d) => ({ source_id: sourceId(d.domain), domain: d.domain, category: d.category, reference_count: d.citations })),
     opportunities: domains
       // the brand's own site is no opportunity, however often it is cited
       .filter((d) => d.unmentioned >= OPPORTUNITY_THRESHOLD && d.domain !== project.domain)

@@ -1,0 +1,83 @@
+import type { Tx } from '../../store/index.js';
+import { DOMAIN_STRIDE as STRIDE } from '../answers/domain-rollup.js';
+
+/** A cited domain's figures over a window. */
+export interface DomainTotal {
+  domain: string;
+  /** The lowest category id of its rows in the window. */
+  category: number;
+  citations: number;
+  responses: number;
+  unmentioned: number;
+}
+
+/** A day's row: the day (offset from the window's first) and its ints, DOMAIN_STRIDE per domain (answers/domain-rollup.ts). */
+export interface DomainDayRow {
+  i: number;
+  ints: number[];
+}
+
+export interface DomainWindow {
+  /** Every domain cited in the window, most cited first, then by domain in the store's order (as `order by n desc, domain`). */
+  domains: DomainTotal[];
+  /** By domain number: its index in `domains` (a plain array: the per-day loops look up every entry). */
+  indexOf: number[];
+  /** The rows read, parsed: for figures per day. */
+  days: DomainDayRow[];
+}
+
+/**
+ * The domain rollup of a project over a window, for the given provider rows ('*' for all):
+ * the day rows (one per provider and day) and the domain names in one read each, summed here.
+ * The names come in a second statement, which may see a later state than the first: safe
+ * as a domain's number never changes (project_domains only grows, re-analysis included).
+ */
+export async function domainWindow(tx: Tx, projectId: string, providers: string[], from: string, to: string): Promise<DomainWindow> {
+  const { rows } = await tx.query<{ i: number; d: string }>(
+    `select day - $3::date as i, domains as d
+       from project_domain_daily where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
+    [projectId, providers, from, to],
+  );
+  // decimal ints, comma-separated: V8's JSON parser reads them fastest (a third less time than a loop over the characters)
+  const days: DomainDayRow[] = rows.map((r) => ({ i: r.i, ints: JSON.parse(`[${r.d}]`) as number[] }));
+  // by domain number: index into `found`
+  const at: number[] = [];
+  const found: Array<{ no: number; category: number; citations: number; responses: number; unmentioned: number }> = [];
+  for (const { ints } of days) {
+    for (let j = 0; j < ints.length; j += STRIDE) {
+      const no = ints[j];
+      let k = at[no];
+      if (k === undefined) {
+        k = found.length;
+        at[no] = k;
+        found.push({ no, category: ints[j + 1], citations: 0, responses: 0, unmentioned: 0 });
+      }
+      const f = found[k];
+      if (ints[j + 1] < f.category) f.category = ints[j + 1];
+      f.citations += ints[j + 2];
+      f.responses += ints[j + 3];
+      f.unmentioned += ints[j + 4];
+    }
+  }
+  if (found.length === 0) return { domains: [], indexOf: [], days };
+  // the names, in the store's order of text (its collation, as `order by domain` sorted them)
+  const names = await tx.query<{ no: number; domain: string }>(
+    `select no, domain from project_domains where project_id = $1 and no = any($2::int[]) order by domain`,
+    [projectId, found.map((f) => f.no)],
+  );
+  const rank = new Map<number, number>();
+  const nameOf = new Map<number, string>();
+  names.rows.forEach((r, i) => {
+    rank.set(r.no, i);
+    nameOf.set(r.no, r.domain);
+  });
+  found.sort((a, b) => b.citations - a.citations || rank.get(a.no)! - rank.get(b.no)!);
+  const indexOf: number[] = [];
+  const domains = found.map((f, i) => {
+    indexOf[f.no] = i;
+    const domain = nameOf.get(f.no);
+    if (domain === undefined) throw new Error(`domain number ${f.no} of project ${projectId} has no name`);
+    return { domain, category: f.category, citations: f.citations, responses: f.responses, unmentioned: f.unmentioned };
+  });
+  return { domains, indexOf, days };
+}

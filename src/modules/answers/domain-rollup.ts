@@ -1,0 +1,103 @@
+import type { Tx } from '../../store/index.js';
+
+// The domain rollup (project_domain_daily): per project, provider and day, five ints per
+// domain cited, by domain number ascending, as decimal text (the numbers: the project's
+// dictionary, project_domains). Two days' domains are added with the SQL function
+// domain_sums_add (migration 0015), which keeps the lowest category and drops a domain
+// whose citations fall to 0.
+
+/** Ints per domain in project_domain_daily.domains: number, category, citations, responses, citations_unmentioned. */
+export const DOMAIN_STRIDE = 5;
+
+/** Citations, responses and unmentioned citations of one domain on one (provider, day). */
+export type DomainCounts = [citations: number, responses: number, unmentioned: number];
+
+/** A day's row to add: provider, day, and per domain its counts. */
+export interface DomainDay {
+  provider: string;
+  day: string;
+  domains: Map<string, DomainCounts>;
+}
+
+/** How many times a statement tries to number domains another transaction is numbering at once. */
+const NUMBER_TRIES = 5;
+
+/**
+ * The number of each domain in the project's dictionary, the domains not seen before added
+ * (numbered after the highest, in the order given). A number or domain another transaction
+ * has just taken makes that insert do nothing: the domain is read, or numbered, again.
+ */
+export async function domainNumbers(tx: Tx, projectId: string, domains: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  let missing = domains;
+  for (let attempt = 0; missing.length > 0; attempt++) {
+    if (attempt === NUMBER_TRIES) throw new Error(`could not number the cited domains ${missing.join(', ')}`);
+    const { rows } = await tx.query<{ no: number; domain: string }>(
+      `with v as (select dm, o from unnest($2::text[]) with ordinality as u(dm, o)),
+       added as (
+         insert into project_domains (project_id, no, domain)
+         select $1, coalesce((select max(no) from project_domains where project_id = $1), 0) + row_number() over (order by o), dm
+           from v where not exists (select 1 from project_domains d where d.project_id = $1 and d.domain = v.dm)
+         on conflict do nothing
+         returning no, domain)
+       select no, domain from added
+       union all
+       select d.no, d.domain from v join project_domains d on d.project_id = $1 and d.domain = v.dm`,
+      [projectId, missing],
+    );
+    for (const r of rows) out.set(r.domain, r.no);
+    missing = missing.filter((d) => !out.has(d));
+  }
+  return out;
+}
+
+/**
+ * Adds a batch's domain counts to the project's day rows, one statement: `category` gives
+ * each domain's lowest category in the batch (kept with least() over the row's).
+ */
+export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[], category: Map<string, number>): Promise<void> {
+  if (days.length === 0) return;
+  const numbers = await domainNumbers(tx, projectId, [...category.keys()]);
+  const texts = days.map((d) => {
+    const entries = [...d.domains].map(([domain, [n, r, u]]) => [numbers.get(domain)!, category.get(domain)!, n, r, u]);
+    entries.sort((a, b) => a[0] - b[0]);
+    return entries.flat().join(',');
+  });
+  await tx.query(
+    `insert into project_domain_daily (project_id, provider, day, domains)
+     select $1, v, d::date, x from unnest($2::text[], $3::text[], $4::text[]) as u(v, d, x)
+     on conflict (project_id, provider, day) do update set domains = domain_sums_add(project_domain_daily.domains, excluded.domains)`,
+    [projectId, days.map((d) => d.provider), days.map((d) => d.day), texts],
+  );
+}
+
+/**
+ * Takes a prompt's citations out of the domain rollup (before the prompt and its answers
+ * are deleted), counted as addDomainDays counted them, for the provider rows and '*'; a
+ * domain left without citations leaves its day, a day left without any its row.
+ * The category stays (the subtracted entries carry the highest smallint, so least() keeps
+ * the row's).
+ */
+export async function removePromptDomains(tx: Tx, projectId: string, promptId: string, all: string): Promise<void> {
+  await tx.query(
+    `with per_provider as (
+       select r.provider, r.day, p.domain, count(*)::int as n, count(distinct r.id)::int as r,
+              (count(*) filter (where not r.mentioned))::int as u
+         from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
+        where r.prompt_id = $2 group by r.provider, r.day, p.domain),
+     deltas as (
+       select provider, day, domain, n, r, u from per_provider
+       union all
+       select $3::text, day, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_provider group by day, domain),
+     changes as (
+       select x.provider, x.day, string_agg(f.v::text, ',' order by d.no, f.j) as domains
+         from deltas x join project_domains d on d.project_id = $1 and d.domain = x.domain
+              cross join lateral unnest(array[d.no, 32767, -x.n, -x.r, -x.u]) with ordinality as f(v, j)
+        group by 1, 2)
+     update project_domain_daily d set domains = domain_sums_add(d.domains, a.domains)
+       from changes a
+      where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
+    [projectId, promptId, all],
+  );
+  await tx.query(`delete from project_domain_daily where project_id = $1 and domains = ''`, [projectId]);
+}
