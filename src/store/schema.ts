@@ -369,9 +369,9 @@ export const projectDaily = pgTable(
 );
 
 /**
- * The domains a project's answers cite, numbered per project (1, 2, ... in the order first
- * cited, never reused while the project's rollups last): project_domain_daily names them
- * by number.
+ * The domains a project's answers cite, numbered per project (1, 2, ... as first stored,
+ * a batch's new ones by name), kept while the project lasts (a number never changes its
+ * domain, re-analysis included): project_domain_daily names them by number.
  */
 export const projectDomains = pgTable(
   'project_domains',

@@ -25,7 +25,8 @@ const NUMBER_TRIES = 5;
 /**
  * The number of each domain in the project's dictionary, the domains not seen before added
  * (numbered after the highest, in the order given). A number or domain another transaction
- * has just taken makes that insert do nothing: the domain is read, or numbered, again.
+ * has just taken makes that insert wait for it, then do nothing: the domain is read, or
+ * numbered, again by the next statement (whose snapshot sees the other's rows).
  */
 export async function domainNumbers(tx: Tx, projectId: string, domains: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
@@ -57,7 +58,8 @@ export async function domainNumbers(tx: Tx, projectId: string, domains: string[]
  */
 export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[], category: Map<string, number>): Promise<void> {
   if (days.length === 0) return;
-  const numbers = await domainNumbers(tx, projectId, [...category.keys()]);
+  // in one order everywhere: two batches adding the same new domains never wait on each other crosswise
+  const numbers = await domainNumbers(tx, projectId, [...category.keys()].sort());
   const texts = days.map((d) => {
     const entries = [...d.domains].map(([domain, [n, r, u]]) => [numbers.get(domain)!, category.get(domain)!, n, r, u]);
     entries.sort((a, b) => a[0] - b[0]);
