@@ -13,6 +13,7 @@ export const PLAIN_JSON_ROUTES = new Set([
   '/v1/projects/:project_id/visibility',
   '/v1/projects/:project_id/sources/analytics',
   '/v1/projects/:project_id/prompts/:prompt_id/analytics',
+  '/v1/projects/:project_id/prompts/:prompt_id/chats',
 ]);
 
 const plain = (data: unknown) => JSON.stringify(data);

@@ -1307,6 +1307,7 @@ describe('the routes serialized without zod (src/http/serializer.ts)', () => {
     '/v1/projects/:project_id/visibility': schemas.Visibility,
     '/v1/projects/:project_id/sources/analytics': sourceSchemas.SourcesAnalytics,
     '/v1/projects/:project_id/prompts/:prompt_id/analytics': schemas.PromptAnalytics,
+    '/v1/projects/:project_id/prompts/:prompt_id/chats': schemas.Chats,
   };
 
   it('lists registered GET routes only, each with its schema here', () => {

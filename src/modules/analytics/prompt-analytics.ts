@@ -125,7 +125,8 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       model: r.model,
       full_content: text,
       prompt_content: prompt.content,
-      references,
+      // in the contract's key order (stored in jsonb's: answer-body.ts), for the plain serializer
+      references: references.map((r) => ({ title: r.title, link: r.link, snippet: r.snippet, reference_index: r.reference_index })),
       brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
       sentiment: r.sentiment,
       sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
