@@ -14,6 +14,8 @@ export const PLAIN_JSON_ROUTES = new Set([
   '/v1/projects/:project_id/sources/analytics',
   '/v1/projects/:project_id/prompts/:prompt_id/analytics',
   '/v1/projects/:project_id/prompts/:prompt_id/chats',
+  '/v1/projects/:project_id/prompts/:prompt_id/domains',
+  '/v1/projects/:project_id/prompts/:prompt_id/urls',
 ]);
 
 const plain = (data: unknown) => JSON.stringify(data);

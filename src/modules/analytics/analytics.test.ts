@@ -1308,6 +1308,8 @@ describe('the routes serialized without zod (src/http/serializer.ts)', () => {
     '/v1/projects/:project_id/sources/analytics': sourceSchemas.SourcesAnalytics,
     '/v1/projects/:project_id/prompts/:prompt_id/analytics': schemas.PromptAnalytics,
     '/v1/projects/:project_id/prompts/:prompt_id/chats': schemas.Chats,
+    '/v1/projects/:project_id/prompts/:prompt_id/domains': schemas.Domains,
+    '/v1/projects/:project_id/prompts/:prompt_id/urls': schemas.Urls,
   };
 
   it('lists registered GET routes only, each with its schema here', () => {

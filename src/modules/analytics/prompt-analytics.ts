@@ -145,40 +145,54 @@ async function promptResponses(ctx: RequestContext, promptId: string, w: Window)
 }
 
 /**
- * The cited_pages rows of the citations in `x`, looked up by id (a generic plan, which a
- * prepared statement gets after a few runs, would otherwise hash the whole dictionary).
+ * The prompt's answers in the window that cite anything, as `a` (id, day, collected_at,
+ * provider, sample, mentioned, cited, mask): `mask` has bit i set when the answer names the
+ * i-th brand of `$5` (the project's tracked brands), so the brands named beside a page are
+ * an OR of integers rather than a gathering of uuid arrays per citation.
  */
-const PAGES_OF_X = (columns: string) => `select id, ${columns} from cited_pages where id = any(array(select distinct page from x))`;
+const ANSWERS_A = `a as materialized (
+         select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited,
+                coalesce((select bit_or(1 << (array_position($5::uuid[], b) - 1)) from unnest(r.brand_ids) as b), 0) as mask
+           from responses r
+          where r.prompt_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date and cardinality(r.cited) > 0)`;
 
-function brandsOf(ids: string[] | null, brands: Map<string, BrandInfo>) {
-  return [...new Set(ids ?? [])].map((id) => brands.get(id)).filter((b): b is BrandInfo => !!b).map(publicBrand);
+/** The brand ids of brandInfo in mask bit order (an int's 31 bits: own brand + MAX_ACTIVE_COMPETITORS fit). */
+function maskIds(brands: Map<string, BrandInfo>): string[] {
+  const ids = [...brands.keys()];
+  if (ids.length > 31) throw new Error(`brand mask holds 31 brands, the project tracks ${ids.length}`);
+  return ids;
+}
+
+/** The brands of a mask, in uuid order (as SQL's array_agg(distinct uuid) gave them), as BrandInfo. */
+function brandsOfMask(mask: number, ids: string[], brands: Map<string, BrandInfo>) {
+  const named: string[] = [];
+  for (let i = 0; i < ids.length; i++) if (mask & (1 << i)) named.push(ids[i]);
+  return named.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((id) => publicBrand(brands.get(id)!));
 }
 
 /** Domains cited in the prompt's answers (DECISIONS 5 DomainItem), most cited first. */
 export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
-  const [{ rows }, total, brands] = await Promise.all([
-    ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; brand_ids: string[] | null }>(
+  const brands = await brandInfo(ctx.store, projectId);
+  const ids = maskIds(brands);
+  const [{ rows }, total] = await Promise.all([
+    ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>(
       // A citation is one id in an answer's `cited` (an answer cites a URL once), so those
-      // count the citations; the brands named are gathered apart, from the distinct
-      // (page, brand) pairs, rather than multiplying every citation by its brands.
-      `with x as materialized (
-         select k.id as page, r.id, r.mentioned, r.brand_ids
-           from responses r cross join unnest(r.cited) as k(id)
-          where r.prompt_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date),
-       pages as materialized (${PAGES_OF_X('domain, category')}),
-       named as (
-         select p.domain, array_agg(distinct y.b order by y.b) as brand_ids
-           from (select distinct page, b from x cross join unnest(x.brand_ids) as b) y join pages p on p.id = y.page
-          group by p.domain)
-       select p.domain, min(p.category)::int as category, count(*)::int as n, count(distinct x.id)::int as responses,
-              bool_or(x.mentioned) as mentioned, named.brand_ids
-         from x join pages p on p.id = x.page left join named on named.domain = p.domain
-        group by p.domain, named.brand_ids`,
-      [promptId, realProviders(w), w.from, w.to],
+      // count the citations; grouped per (domain, answer) first, so an answer citing two
+      // pages of a domain counts once among its responses.
+      `with ${ANSWERS_A},
+       x as (select k.id as page, a.id, a.mentioned, a.mask from a cross join unnest(a.cited) as k(id)),
+       pages as materialized (select id, domain, category from cited_pages where id = any(array(select distinct page from x))),
+       per_answer as (
+         select p.domain, min(p.category) as category, count(*) as n, bool_or(x.mentioned) as mentioned, bit_or(x.mask) as mask
+           from x join pages p on p.id = x.page
+          group by p.domain, x.id)
+       select domain, min(category)::int as category, sum(n)::int as n, count(*)::int as responses,
+              bool_or(mentioned) as mentioned, bit_or(mask) as mask
+         from per_answer group by domain`,
+      [promptId, realProviders(w), w.from, w.to, ids],
     ),
     promptResponses(ctx, promptId, w),
-    brandInfo(ctx.store, projectId),
   ]);
   const items = rows
     .map((r) => {
@@ -190,7 +204,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
         avg_citations: m.ratio(r.n, r.responses),
         used_percentage: m.share(r.responses, total),
         mentioned: r.mentioned,
-        brands_appeared: brandsOf(r.brand_ids, brands),
+        brands_appeared: brandsOfMask(r.mask, ids, brands),
         favicon_url: icons[0] ?? null,
         favicon_urls: icons,
       };
@@ -199,33 +213,58 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   return { items };
 }
 
+interface PageRow {
+  url: string;
+  title: string;
+  domain: string;
+  url_type: number | null;
+  n: number;
+  mask: number;
+  first: string;
+  last: string;
+  /** The rank of the page's newest citation among the window's answers (1 = newest). */
+  rank: number;
+}
+
 /** URLs cited in the prompt's answers (DECISIONS 5 UrlItem), most cited first. */
 export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
-  const [{ rows }, brands] = await Promise.all([
-    ctx.store.query<{ url: string; title: string; domain: string; url_type: number | null; n: number; brand_ids: string[] | null; first: string; last: string }>(
-      // The title of the newest citation (answers of one day, of other engines or samples,
-      // in a fixed order, so a page cited under two titles shows one); the brands named
-      // gathered apart, from the distinct (page, brand) pairs.
-      `with x as materialized (
-         select k.id as page, r.day, r.collected_at, r.provider, r.sample, r.brand_ids
-           from responses r cross join unnest(r.cited) as k(id)
-          where r.prompt_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date),
-       pages as materialized (${PAGES_OF_X('url, title, domain, url_type')}),
-       named as (
-         select p.url, array_agg(distinct y.b) as brand_ids
-           from (select distinct page, b from x cross join unnest(x.brand_ids) as b) y join pages p on p.id = y.page
-          group by p.url)
-       select p.url, (array_agg(p.title order by x.day desc, x.collected_at desc, x.provider, x.sample))[1] as title,
-              min(p.domain) as domain, min(p.url_type)::int as url_type, count(*)::int as n, named.brand_ids,
-              to_char(min(x.day), 'YYYY-MM-DD') as first, to_char(max(x.day), 'YYYY-MM-DD') as last
-         from x join pages p on p.id = x.page left join named on named.url = p.url
-        group by p.url, named.brand_ids`,
-      [promptId, realProviders(w), w.from, w.to],
-    ),
-    brandInfo(ctx.store, projectId),
-  ]);
-  const items = rows
+  const brands = await brandInfo(ctx.store, projectId);
+  const ids = maskIds(brands);
+  // Per page (an id: one url under one title and category), then per url here: the title of
+  // the url's newest citation (answers ranked by day, time collected, engine and sample, so a
+  // page cited under two titles shows one), its counts summed and its brands OR-ed.
+  const { rows } = await ctx.store.query<PageRow>(
+    `with ${ANSWERS_A},
+     ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a),
+     per_page as (
+       select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, min(r.day) as first, max(r.day) as last, min(r.rank)::int as rank
+         from ranked r cross join unnest(r.cited) as k(id)
+        group by k.id)
+     select p.url, p.title, p.domain, p.url_type::int as url_type, x.n, x.mask,
+            to_char(x.first, 'YYYY-MM-DD') as first, to_char(x.last, 'YYYY-MM-DD') as last, x.rank
+       from per_page x join cited_pages p on p.id = x.page`,
+    [promptId, realProviders(w), w.from, w.to, ids],
+  );
+  const byUrl = new Map<string, PageRow>();
+  for (const r of rows) {
+    const u = byUrl.get(r.url);
+    if (!u) {
+      byUrl.set(r.url, { ...r });
+      continue;
+    }
+    if (r.rank < u.rank) {
+      u.rank = r.rank;
+      u.title = r.title;
+    }
+    u.n += r.n;
+    u.mask |= r.mask;
+    if (r.domain < u.domain) u.domain = r.domain;
+    if (r.url_type !== null && (u.url_type === null || r.url_type < u.url_type)) u.url_type = r.url_type;
+    if (r.first < u.first) u.first = r.first;
+    if (r.last > u.last) u.last = r.last;
+  }
+  const items = [...byUrl.values()]
     .map((r) => ({
       url: r.url,
       title: r.title,
@@ -233,7 +272,7 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
       url_type: r.url_type,
       url_type_name: r.url_type === null ? 'unknown' : (URL_TYPES[r.url_type] ?? 'unknown'),
       mentioned_count: r.n,
-      brands_appear: brandsOf(r.brand_ids, brands),
+      brands_appear: brandsOfMask(r.mask, ids, brands),
       first_seen: `${r.first}T00:00:00.000Z`,
       last_seen: `${r.last}T00:00:00.000Z`,
     }))
