@@ -62,3 +62,9 @@ export async function undo0015(store: Store): Promise<void> {
   await store.query(`CREATE UNIQUE INDEX "project_domain_daily_key" ON "project_domain_daily" USING btree ("project_id","provider","day","domain")`);
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0015_domain_day_arrays')]);
 }
+
+/** The store as it was before 0016: no prompt_domain_monthly (the next start creates and fills it from the answers). */
+export async function undo0016(store: Store): Promise<void> {
+  await store.query(`drop table prompt_domain_monthly`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0016_prompt_domain_monthly')]);
+}

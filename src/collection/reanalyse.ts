@@ -13,7 +13,7 @@ import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
 // dictionary is rebuilt from the answers read again. The domains' numbering
 // (project_domains) stays: readers name the numbers of a day row in a second statement,
 // which is only safe while a number never changes its domain.
-const ROLLUP_TABLES = [...SUMS_TABLES, 'project_domain_daily', 'cited_pages'];
+const ROLLUP_TABLES = [...SUMS_TABLES, 'project_domain_daily', 'prompt_domain_monthly', 'cited_pages'];
 const BATCH = 1000;
 
 /**

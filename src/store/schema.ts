@@ -340,6 +340,33 @@ export const promptMonthly = pgTable(
 );
 
 /**
+ * The domains a prompt's answers cite, per provider and month (the 1st, UTC): the prompt's
+ * domains endpoint reads the window's whole months here and only the days around them from
+ * the answers (a weekly level as well would cost 540 bytes per answer at a year of data). `responses` counts the answers citing the domain
+ * (one per answer), `mentioned` those of them naming the own brand; `brands` has bit n set
+ * when a citing answer named the brand of number n (competitors.brand_no, own brand 0;
+ * numbers from 31 on are not kept, and a project tracking one reads its answers instead).
+ */
+const promptDomainColumns = () => ({
+  domain: text('domain').notNull(),
+  category: smallint('category').notNull(),
+  citations: integer('citations').notNull(),
+  responses: integer('responses').notNull(),
+  mentioned: integer('mentioned').notNull(),
+  brands: integer('brands').notNull(),
+});
+
+export const promptDomainMonthly = pgTable(
+  'prompt_domain_monthly',
+  {
+    ...promptKey(),
+    month: date('month', { mode: 'string' }).notNull(),
+    ...promptDomainColumns(),
+  },
+  (t) => [uniqueIndex('prompt_domain_monthly_key').on(t.promptId, t.provider, t.month, t.domain)],
+);
+
+/**
  * A counter per project, raised by triggers (migration 0005) in every transaction that
  * changes what its analytics show: answers, prompts, topics, competitors, the project.
  * Cached analytics responses are valid for one version (src/http/read-cache.ts).

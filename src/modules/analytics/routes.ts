@@ -5,6 +5,7 @@ import { ctxOf } from '../../http/request.js';
 import { cachedRead } from '../../http/cached-read.js';
 import { ProjectParams } from '../common.js';
 import * as pa from './prompt-analytics.js';
+import * as pc from './prompt-citations.js';
 import * as pj from './project-analytics.js';
 import { promptSeries } from './prompt-series.js';
 import * as s from './schema.js';
@@ -65,7 +66,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { tags, summary: "Domains cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Domains, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pc.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -74,7 +75,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { tags, summary: "URLs cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Urls, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => a(await pc.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 

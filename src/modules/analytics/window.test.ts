@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { weekOf } from '../../lib/time.js';
-import { addDays, coverWindow, daysOf, type Cover } from './window.js';
+import { addDays, coverWindow, daysOf, wholeBuckets, type Cover } from './window.js';
 
 describe('weekOf', () => {
   it('is the Monday of the UTC week', () => {
@@ -63,6 +63,37 @@ describe('coverWindow', () => {
         // never more than one per day; at most the months spanned and 15 edge weeks and days
         // (the worst over every window of 2023-2026, found by trying them all)
         expect(buckets).toBeLessThanOrEqual(Math.min(length, Math.ceil(length / 28) + 15));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('wholeBuckets', () => {
+  it('takes whole months, then whole weeks, then days, nothing subtracted', () => {
+    expect(wholeBuckets('2025-03-01', '2025-03-31')).toEqual({ months: ['2025-03-01'], weeks: [], days: [] });
+    // 2025-02-24 is a Monday: the week 02-24..03-02 is not whole inside the window
+    expect(wholeBuckets('2025-02-26', '2025-04-08')).toEqual({
+      months: ['2025-03-01'],
+      weeks: [],
+      days: ['2025-02-26', '2025-02-27', '2025-02-28', '2025-04-01', '2025-04-02', '2025-04-03', '2025-04-04', '2025-04-05', '2025-04-06', '2025-04-07', '2025-04-08'],
+    });
+    expect(wholeBuckets('2025-03-09', '2025-03-25')).toEqual({ months: [], weeks: ['2025-03-10', '2025-03-17'], days: ['2025-03-09', '2025-03-24', '2025-03-25'] });
+  });
+
+  it('counts every day of any window exactly once and no other day', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 1, max: 366 }), (offset, length) => {
+        const from = addDays('2023-01-01', offset);
+        const to = addDays(from, length - 1);
+        const b = wholeBuckets(from, to);
+        for (const wk of b.weeks) expect(weekOf(wk)).toBe(wk);
+        for (const m of b.months) expect(m.endsWith('-01')).toBe(true);
+        const c: Cover = { days: new Map(b.days.map((d) => [d, 1])), weeks: new Map(b.weeks.map((d) => [d, 1])), months: new Map(b.months.map((d) => [d, 1])) };
+        expect(b.days.length + b.weeks.length + b.months.length).toBe(c.days.size + c.weeks.size + c.months.size);
+        expect(entries(weightPerDay(c))).toEqual(Object.fromEntries(daysOf({ from, days: length }).map((d) => [d, 1])));
+        // the days left: at most 6 on each side of a run of whole weeks
+        expect(b.days.length).toBeLessThanOrEqual(24);
       }),
       { numRuns: 2000 },
     );

@@ -174,3 +174,44 @@ export function coverWindow(from: string, to: string): Cover {
   const byMonths = merge(monthPart(s, monthEnd(s), 1), middle, monthPart(monthStart(e), e, 1));
   return cheapest([weeksCover(s, e, 1), byMonths]);
 }
+
+/** A window as whole calendar buckets only (nothing subtracted) and the days left over. */
+export interface WholeBuckets {
+  months: string[];
+  weeks: string[];
+  days: string[];
+}
+
+/**
+ * The days from..to as the whole months inside the window, then the whole Monday-to-Sunday
+ * weeks inside what is left, then single days: for rollups whose values cannot be
+ * subtracted (a bitmask, a maximum), where coverWindow's "month less two days" cannot serve.
+ * Every day of the window is counted exactly once (window.test.ts).
+ */
+export function wholeBuckets(from: string, to: string): WholeBuckets {
+  const s = dayMs(from);
+  const e = dayMs(to);
+  const out: WholeBuckets = { months: [], weeks: [], days: [] };
+  const rest: Array<[number, number]> = [];
+  let cursor = s;
+  for (let m = monthStart(s); m <= e; m = monthEnd(m) + DAY_MS) {
+    if (m >= s && monthEnd(m) <= e) {
+      if (cursor < m) rest.push([cursor, m - DAY_MS]);
+      out.months.push(dayOf(m));
+      cursor = monthEnd(m) + DAY_MS;
+    }
+  }
+  if (cursor <= e) rest.push([cursor, e]);
+  for (const [a, b] of rest) {
+    let monday = mondayOf(a);
+    if (monday < a) monday += 7 * DAY_MS;
+    let t = a;
+    for (; monday + 6 * DAY_MS <= b; monday += 7 * DAY_MS) {
+      for (; t < monday; t += DAY_MS) out.days.push(dayOf(t));
+      out.weeks.push(dayOf(monday));
+      t = monday + 7 * DAY_MS;
+    }
+    for (; t <= b; t += DAY_MS) out.days.push(dayOf(t));
+  }
+  return out;
+}

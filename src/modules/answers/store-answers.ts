@@ -124,6 +124,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   const of = (t: T.SumsTable) => rows.get(t)!;
   const domainDays = new Map<string, DomainDay>();
   const domainCategory = new Map<string, number>();
+  const promptDomains = new Map<string, PromptDomainRow>();
   const numbers = await loadBrandNumbers(tx, projectId);
 
   for (const s of stored) {
@@ -148,6 +149,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       add(T.PROMPT_MONTHLY, [s.promptId, provider, month]);
       add(T.PROJECT_DAILY, [provider, s.day]);
     }
+    const mask = brandMask(a, numbers);
     const domainsSeen = new Set<string>();
     for (const c of a.citations) {
       const firstInResponse = !domainsSeen.has(c.domain);
@@ -168,12 +170,69 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
           if (!a.mentioned) counts[2] += 1;
         }
       }
+      const once = firstInResponse ? 1 : 0;
+      const k = `${s.promptId}|${s.provider}|${month}|${c.domain}`;
+      const r = promptDomains.get(k);
+      if (!r) promptDomains.set(k, { key: [s.promptId, s.provider, month, c.domain], category: c.category, citations: 1, responses: once, mentioned: once & m, brands: mask });
+      else {
+        r.category = Math.min(r.category, c.category);
+        r.citations += 1;
+        r.responses += once;
+        r.mentioned += once & m;
+        r.brands |= mask;
+      }
     }
   }
 
   for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
   await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
+  await upsertPromptDomains(tx, projectId, [...promptDomains.values()]);
+}
+
+/** A row of prompt_domain_monthly; key: prompt, provider, month, domain. */
+interface PromptDomainRow {
+  key: string[];
+  category: number;
+  citations: number;
+  responses: number;
+  mentioned: number;
+  brands: number;
+}
+
+/** Bit n set for each brand of number n (< 31) the answer names: the brands column of the prompt domain rollups. */
+function brandMask(a: Analysis, numbers: Map<string, number>): number {
+  let mask = 0;
+  for (const brandId of Object.keys(a.brands)) {
+    const no = numbers.get(brandId);
+    if (no !== undefined && no < 31) mask |= 1 << no;
+  }
+  return mask;
+}
+
+async function upsertPromptDomains(tx: Tx, projectId: string, rows: PromptDomainRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `insert into prompt_domain_monthly (project_id, prompt_id, provider, month, domain, category, citations, responses, mentioned, brands)
+     select $1, p, v, d::date, dm, c, n, r, mn, b
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
+            as x(p, v, d, dm, c, n, r, mn, b)
+     on conflict (prompt_id, provider, month, domain) do update set
+       category = least(prompt_domain_monthly.category, excluded.category),
+       citations = prompt_domain_monthly.citations + excluded.citations,
+       responses = prompt_domain_monthly.responses + excluded.responses,
+       mentioned = prompt_domain_monthly.mentioned + excluded.mentioned,
+       brands = prompt_domain_monthly.brands | excluded.brands`,
+    [
+      projectId,
+      ...[0, 1, 2, 3].map((i) => rows.map((r) => r.key[i])),
+      rows.map((r) => r.category),
+      rows.map((r) => r.citations),
+      rows.map((r) => r.responses),
+      rows.map((r) => r.mentioned),
+      rows.map((r) => r.brands),
+    ],
+  );
 }
 
 export { OWN_BRAND_ID };

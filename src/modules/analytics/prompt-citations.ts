@@ -1,0 +1,185 @@
+import type { RequestContext } from '../../context.js';
+import { URL_TYPES } from '../../analysis/types.js';
+import { faviconUrls } from '../../lib/url.js';
+import { loadBrandNumbers } from '../projects/brands.js';
+import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
+import * as m from './metrics.js';
+import { realProviders, requirePrompt } from './prompt-analytics.js';
+import { daysOf, providerFilter, wholeBuckets, type Window } from './window.js';
+
+// The domains and URLs a prompt's answers cite (DECISIONS 5 DomainItem, UrlItem).
+
+/** Brands named beside a page travel as an int whose bit i stands for bitIds[i]; 31 bits. */
+const MASK_BITS = 31;
+/** Fills the bits that stand for no tracked brand (never an answer's brand id). */
+const NO_BRAND = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+
+/**
+ * The prompt's answers that cite anything, on the days `days` (SQL over $3), as `a` (id, day,
+ * collected_at, provider, sample, mentioned, cited, mask): `mask` has bit i set when the
+ * answer names the brand `$4[i + 1]`, so the brands named beside a page are an OR of
+ * integers rather than a gathering of uuid arrays per citation.
+ */
+const answersA = (days: string) => `a as materialized (
+         select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited,
+                coalesce((select bit_or(1 << (array_position($4::uuid[], b) - 1)) from unnest(r.brand_ids) as b), 0) as mask
+           from responses r
+          where r.prompt_id = $1 and r.provider = any($2::text[]) and ${days} and cardinality(r.cited) > 0)`;
+
+/** The brands of a mask, in uuid order (as SQL's array_agg(distinct uuid) gave them), as BrandInfo. */
+function brandsOfMask(mask: number, bitIds: string[], brands: Map<string, BrandInfo>) {
+  const named: BrandInfo[] = [];
+  for (let i = 0; i < bitIds.length; i++) {
+    const b = mask & (1 << i) ? brands.get(bitIds[i]) : undefined;
+    if (b) named.push(b);
+  }
+  return named.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(publicBrand);
+}
+
+async function promptResponses(ctx: RequestContext, promptId: string, w: Window): Promise<number> {
+  const { rows } = await ctx.store.query<{ n: number }>(
+    `select coalesce(sum(responses), 0)::int as n from prompt_daily
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
+    [promptId, providerFilter(w), w.from, w.to],
+  );
+  return rows[0].n;
+}
+
+/**
+ * The bits of the domain rollups (brand number n: bit n) when every tracked brand's number
+ * fits in them, else null (the window is then read from the answers, bits by brand order).
+ */
+async function rollupBits(ctx: RequestContext, projectId: string, brands: Map<string, BrandInfo>): Promise<string[] | null> {
+  const numbers = await loadBrandNumbers(ctx.store, projectId);
+  const bitIds: string[] = Array.from({ length: MASK_BITS }, () => NO_BRAND);
+  for (const id of brands.keys()) {
+    const no = numbers.get(id);
+    if (no === undefined || no >= MASK_BITS) return null;
+    bitIds[no] = id;
+  }
+  return bitIds;
+}
+
+/** Domains cited in the prompt's answers (DECISIONS 5 DomainItem), most cited first. */
+export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
+  await requirePrompt(ctx, projectId, promptId);
+  const brands = await brandInfo(ctx.store, projectId);
+  let bitIds = await rollupBits(ctx, projectId, brands);
+  // the window's whole months from the rollup (prompt_domain_monthly), the other days from the answers
+  const whole = wholeBuckets(w.from, w.to);
+  let months = whole.months;
+  let days = [...whole.days, ...whole.weeks.flatMap((monday) => daysOf({ from: monday, days: 7 }))];
+  if (!bitIds) {
+    if (brands.size > MASK_BITS) throw new Error(`a brand mask holds ${MASK_BITS} brands, the project tracks ${brands.size}`);
+    bitIds = [...brands.keys()];
+    months = [];
+    days = daysOf(w);
+  }
+  const [{ rows }, total] = await Promise.all([
+    ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>(
+      // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL
+      // once), grouped per (domain, answer) so an answer citing two pages of a domain counts
+      // once among its responses. Days and months do not overlap: their sums add up.
+      `with ${answersA('r.day = any($3::date[])')},
+       x as (select k.id as page, a.id, a.mentioned, a.mask from a cross join unnest(a.cited) as k(id)),
+       pages as materialized (select id, domain, category from cited_pages where id = any(array(select distinct page from x))),
+       counted as (
+         select p.domain, min(p.category) as category, count(*) as n, 1 as responses, bool_or(x.mentioned)::int as mentioned, bit_or(x.mask) as mask
+           from x join pages p on p.id = x.page
+          group by p.domain, x.id
+         union all
+         select domain, category, citations, responses, mentioned, brands from prompt_domain_monthly
+          where prompt_id = $1 and provider = any($2::text[]) and month = any($5::date[]))
+       select domain, min(category)::int as category, sum(n)::int as n, sum(responses)::int as responses,
+              sum(mentioned) > 0 as mentioned, bit_or(mask) as mask
+         from counted group by domain`,
+      [promptId, realProviders(w), days, bitIds, months],
+    ),
+    promptResponses(ctx, promptId, w),
+  ]);
+  const items = rows
+    .map((r) => {
+      const icons = faviconUrls(r.domain);
+      return {
+        domain: r.domain,
+        domain_type: r.category,
+        citation_count: r.n,
+        avg_citations: m.ratio(r.n, r.responses),
+        used_percentage: m.share(r.responses, total),
+        mentioned: r.mentioned,
+        brands_appeared: brandsOfMask(r.mask, bitIds, brands),
+        favicon_url: icons[0] ?? null,
+        favicon_urls: icons,
+      };
+    })
+    .sort((a, b) => b.citation_count - a.citation_count || a.domain.localeCompare(b.domain));
+  return { items };
+}
+
+interface PageRow {
+  url: string;
+  title: string;
+  domain: string;
+  url_type: number | null;
+  n: number;
+  mask: number;
+  first: string;
+  last: string;
+  /** The rank of the page's newest citation among the window's answers (1 = newest). */
+  rank: number;
+}
+
+/** URLs cited in the prompt's answers (DECISIONS 5 UrlItem), most cited first. */
+export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
+  await requirePrompt(ctx, projectId, promptId);
+  const brands = await brandInfo(ctx.store, projectId);
+  if (brands.size > MASK_BITS) throw new Error(`a brand mask holds ${MASK_BITS} brands, the project tracks ${brands.size}`);
+  const bitIds = [...brands.keys()];
+  // Per page (an id: one url under one title and category), then per url here: the title of
+  // the url's newest citation (answers ranked by day, time collected, engine and sample, so a
+  // page cited under two titles shows one), its counts summed and its brands OR-ed.
+  const { rows } = await ctx.store.query<PageRow>(
+    `with ${answersA('r.day between $3::date and $5::date')},
+     ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a),
+     per_page as (
+       select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, min(r.day) as first, max(r.day) as last, min(r.rank)::int as rank
+         from ranked r cross join unnest(r.cited) as k(id)
+        group by k.id)
+     select p.url, p.title, p.domain, p.url_type::int as url_type, x.n, x.mask,
+            to_char(x.first, 'YYYY-MM-DD') as first, to_char(x.last, 'YYYY-MM-DD') as last, x.rank
+       from per_page x join cited_pages p on p.id = x.page`,
+    [promptId, realProviders(w), w.from, bitIds, w.to],
+  );
+  const byUrl = new Map<string, PageRow>();
+  for (const r of rows) {
+    const u = byUrl.get(r.url);
+    if (!u) {
+      byUrl.set(r.url, { ...r });
+      continue;
+    }
+    if (r.rank < u.rank) {
+      u.rank = r.rank;
+      u.title = r.title;
+    }
+    u.n += r.n;
+    u.mask |= r.mask;
+    if (r.domain < u.domain) u.domain = r.domain;
+    if (r.url_type !== null && (u.url_type === null || r.url_type < u.url_type)) u.url_type = r.url_type;
+    if (r.first < u.first) u.first = r.first;
+    if (r.last > u.last) u.last = r.last;
+  }
+  const items = [...byUrl.values()]
+    .map((r) => ({
+      url: r.url,
+      title: r.title,
+      domain: r.domain,
+      url_type: r.url_type,
+      url_type_name: r.url_type === null ? 'unknown' : (URL_TYPES[r.url_type] ?? 'unknown'),
+      mentioned_count: r.n,
+      brands_appear: brandsOfMask(r.mask, bitIds, brands),
+      first_seen: `${r.first}T00:00:00.000Z`,
+      last_seen: `${r.last}T00:00:00.000Z`,
+    }))
+    .sort((a, b) => b.mentioned_count - a.mentioned_count || a.url.localeCompare(b.url));
+  return { items };
+}

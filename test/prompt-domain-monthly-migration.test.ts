@@ -1,0 +1,92 @@
+// Migration 0016 adds prompt_domain_monthly (the domains a prompt's answers cite, per provider
+// and month), filled from the answers already stored. This stores answers through the write
+// path, reads the prompts' domains (and URLs) over windows of whole and partial months, turns
+// the store back into the 0015 format (the table dropped, 0016 unrecorded), starts again
+// (migrations) and reads them again: each body byte for byte the same, and the rows the
+// backfill made those the write path makes. Then a prompt is deleted on the migrated store.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seedProject, type SeedResult } from '../src/collection/seed.js';
+import { PROVIDERS } from '../src/ports/providers/types.js';
+import { client, startTestApp, type TestApp } from './helpers.js';
+import { expectConsistentRollups } from './rollup-invariants.js';
+import { undo0016 } from './undo-migrations.js';
+
+let t: TestApp;
+let dataDir: string | null = null;
+beforeAll(async () => {
+  // the embedded store in a folder, so that it outlives a restart
+  if (process.env.TEST_STORE !== 'postgres') dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-0016-'));
+  // no workers: the re-analysis a competitor's deletion queues stays queued, so its bits stay in the rows
+  t = await startTestApp(dataDir ? { memoryStore: false, dataDir, role: 'api' } : { role: 'api' });
+});
+afterAll(async () => {
+  await t?.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const WINDOWS = [
+  'date_from=2025-03-02&date_to=2025-05-20',
+  'date_from=2025-04-01&date_to=2025-04-30',
+  'date_from=2025-03-15&date_to=2025-05-31&providers=perplexity,claude',
+  'date_from=2025-02-20&date_to=2025-05-20&providers=gemini',
+  'date_from=2025-05-03&date_to=2025-05-09',
+];
+
+async function bodies(s: SeedResult, prompts: string[]): Promise<Record<string, string>> {
+  const c = client(t.app, s.apiKey);
+  const out: Record<string, string> = {};
+  for (const q of prompts) {
+    for (const w of WINDOWS) {
+      for (const what of ['domains', 'urls']) {
+        const p = `/projects/${s.projectId}/prompts/${q}/${what}?${w}`;
+        const res = await c.get(p);
+        expect(res.statusCode, p).toBe(200);
+        out[p] = res.body;
+      }
+    }
+  }
+  return out;
+}
+
+it('a store of the 0015 format migrates to prompt_domain_monthly with every domain and URL figure unchanged', async () => {
+  const s = await seedProject(t.runtime.ctx, { prompts: 3, providers: [...PROVIDERS], days: 80, competitors: 4, endDay: '2025-05-20' });
+  const store = t.runtime.ctx.store;
+  const c = client(t.app, s.apiKey);
+  const prompts = ((await c.get(`/projects/${s.projectId}/prompts`)).json().data.prompts as Array<{ id: string }>).map((p) => p.id);
+  // a competitor deleted after its answers were stored: its bits stay in the rows, shown nowhere
+  const competitors = (await c.get(`/projects/${s.projectId}/competitors?date_from=2025-03-01&date_to=2025-05-20`)).json().data.active_competitors as Array<{
+    competitor_id: string;
+    is_own_brand: boolean;
+  }>;
+  const others = competitors.filter((x) => !x.is_own_brand);
+  expect(others.length).toBe(4);
+  expect((await c.delete(`/projects/${s.projectId}/competitors/${others[1].competitor_id}`)).statusCode).toBe(200);
+  const before = await bodies(s, prompts);
+  // the figures are there to compare: domains with brands named beside them
+  const domains = JSON.parse(before[`/projects/${s.projectId}/prompts/${prompts[0]}/domains?${WINDOWS[0]}`]).data.items as Array<{ brands_appeared: unknown[] }>;
+  expect(domains.length).toBeGreaterThan(3);
+  expect(domains.some((d) => d.brands_appeared.length > 1)).toBe(true);
+  await expectConsistentRollups(store, s.projectId);
+  const rows = async () =>
+    (await t.runtime.ctx.store.query(`select * from prompt_domain_monthly where project_id = $1`, [s.projectId])).rows
+      .map((r) => JSON.stringify({ ...r, brands: undefined }))
+      .sort();
+  const written = await rows();
+  expect(written.length).toBeGreaterThan(3 * 3);
+
+  await undo0016(store);
+  await t.restart();
+  expect(await bodies(s, prompts)).toEqual(before);
+  await expectConsistentRollups(t.runtime.ctx.store, s.projectId);
+  // the rows as the write path made them (the brands bits aside: the deleted competitor's are not backfilled)
+  expect(await rows()).toEqual(written);
+
+  // a prompt deleted on the migrated store: its rows go with it, the others' figures stay
+  expect((await client(t.app, s.apiKey).delete(`/projects/${s.projectId}/prompts/${prompts[0]}`)).statusCode).toBe(200);
+  await expectConsistentRollups(t.runtime.ctx.store, s.projectId);
+  const left = await bodies(s, prompts.slice(1));
+  for (const [p, body] of Object.entries(left)) expect(body, p).toBe(before[p]);
+});
