@@ -116,11 +116,46 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   return { items };
 }
 
-interface PageRow {
+/** A cited_pages row as the URLs show it. */
+interface Page {
   url: string;
   title: string;
   domain: string;
   url_type: number | null;
+}
+
+/**
+ * cited_pages rows by id, per store. A row never changes: its id names one (url, title,
+ * category, type), and a re-analysis gives new ids, never an old one again. So each page is
+ * read once per process rather than on every request (a year of a prompt's URLs cites about
+ * 2,500 pages, whose lookups and text were half the cost of the answer). Bounded: past the
+ * maximum the map starts over.
+ */
+const PAGE_CACHE_MAX = 100_000;
+const pageCaches = new WeakMap<object, Map<number, Page>>();
+
+async function pagesById(ctx: RequestContext, ids: number[]): Promise<Map<number, Page>> {
+  let cache = pageCaches.get(ctx.store);
+  if (!cache) pageCaches.set(ctx.store, (cache = new Map()));
+  const missing = ids.filter((id) => !cache.has(id));
+  if (missing.length > 0) {
+    const { rows } = await ctx.store.query<Page & { id: number }>(
+      `select id, url, title, domain, url_type::int as url_type from cited_pages where id = any($1::int[])`,
+      [missing],
+    );
+    if (cache.size + rows.length > PAGE_CACHE_MAX) cache.clear();
+    for (const r of rows) cache.set(r.id, { url: r.url, title: r.title, domain: r.domain, url_type: r.url_type });
+  }
+  const out = new Map<number, Page>();
+  for (const id of ids) {
+    const page = cache.get(id);
+    if (!page) throw new Error(`cited page ${id} not found`);
+    out.set(id, page);
+  }
+  return out;
+}
+
+interface PageRow extends Page {
   n: number;
   mask: number;
   first: string;
@@ -138,18 +173,17 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
   // Per page (an id: one url under one title and category), then per url here: the title of
   // the url's newest citation (answers ranked by day, time collected, engine and sample, so a
   // page cited under two titles shows one), its counts summed and its brands OR-ed.
-  const { rows } = await ctx.store.query<PageRow>(
+  const { rows: counted } = await ctx.store.query<{ page: number; n: number; mask: number; first: string; last: string; rank: number }>(
     `with ${answersA('r.day between $3::date and $5::date')},
-     ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a),
-     per_page as (
-       select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, min(r.day) as first, max(r.day) as last, min(r.rank)::int as rank
-         from ranked r cross join unnest(r.cited) as k(id)
-        group by k.id)
-     select p.url, p.title, p.domain, p.url_type::int as url_type, x.n, x.mask,
-            to_char(x.first, 'YYYY-MM-DD') as first, to_char(x.last, 'YYYY-MM-DD') as last, x.rank
-       from per_page x join cited_pages p on p.id = x.page`,
+     ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a)
+     select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, to_char(min(r.day), 'YYYY-MM-DD') as first,
+            to_char(max(r.day), 'YYYY-MM-DD') as last, min(r.rank)::int as rank
+       from ranked r cross join unnest(r.cited) as k(id)
+      group by k.id`,
     [promptId, realProviders(w), w.from, bitIds, w.to],
   );
+  const pages = await pagesById(ctx, counted.map((r) => r.page));
+  const rows: PageRow[] = counted.map((r) => ({ ...pages.get(r.page)!, n: r.n, mask: r.mask, first: r.first, last: r.last, rank: r.rank }));
   const byUrl = new Map<string, PageRow>();
   for (const r of rows) {
     const u = byUrl.get(r.url);
