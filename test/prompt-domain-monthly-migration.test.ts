@@ -90,3 +90,21 @@ it('a store of the 0015 format migrates to prompt_domain_monthly with every doma
   const left = await bodies(s, prompts.slice(1));
   for (const [p, body] of Object.entries(left)) expect(body, p).toBe(before[p]);
 });
+
+it('a project tracking a brand numbered 31 or more reads its domains from the answers, with the same figures', async () => {
+  const s = await seedProject(t.runtime.ctx, { prompts: 2, providers: [...PROVIDERS], days: 50, competitors: 3, endDay: '2025-05-20' });
+  const prompts = ((await client(t.app, s.apiKey).get(`/projects/${s.projectId}/prompts`)).json().data.prompts as Array<{ id: string }>).map((p) => p.id);
+  const before = await bodies(s, prompts);
+  const store = t.runtime.ctx.store;
+  const last = await store.query<{ id: string; name: string }>(
+    `select id, name from competitors where project_id = $1 and not is_own_brand order by brand_no desc limit 1`,
+    [s.projectId],
+  );
+  // the brand is named beside the domains, so the comparison can fail
+  const named = Object.entries(before).filter(([p, body]) => p.includes('/domains?') && body.includes(`"name":${JSON.stringify(last.rows[0].name)}`));
+  expect(named.length).toBeGreaterThan(0);
+  // that competitor renumbered past the rollup's 31 bits (as after 31 competitors added over time)
+  await store.query(`update competitors set brand_no = 40 where id = $1`, [last.rows[0].id]);
+  await store.query(`update projects set brand_seq = 40 where id = $1`, [s.projectId]);
+  expect(await bodies(s, prompts)).toEqual(before);
+});
