@@ -5,9 +5,6 @@
 // the citations table as the old write path filled them, 0015 and 0014 undone and 0013
 // unrecorded), starts again (migrations, then the compression of the plain bodies) and reads
 // every endpoint again: each body byte for byte the same, every body compressed.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatPreview } from '../src/analysis/preview.js';
 import { seedProject, type SeedResult } from '../src/collection/seed.js';
@@ -15,21 +12,15 @@ import { decodeAnswerBody } from '../src/modules/answers/answer-body.js';
 import { brandsOfColumns } from '../src/modules/answers/answer-brands.js';
 import { BROTLI } from '../src/lib/packed-json.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
-import { client, startTestApp, type TestApp } from './helpers.js';
+import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { migrationMillis, undo0014, undo0015, undo0016 } from './undo-migrations.js';
+import { bodiesOf, migrationMillis, undo0014, undo0015, undo0016 } from './undo-migrations.js';
 
 let t: TestApp;
-let dataDir: string | null = null;
 beforeAll(async () => {
-  // the embedded store in a folder, so that it outlives a restart
-  if (process.env.TEST_STORE !== 'postgres') dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-0013-'));
-  t = await startTestApp(dataDir ? { memoryStore: false, dataDir } : {});
+  t = await startRestartableTestApp();
 });
-afterAll(async () => {
-  await t?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => t?.stop());
 
 async function bodies(s: SeedResult, promptIds: string[]): Promise<Record<string, string>> {
   const c = client(t.app, s.apiKey);
@@ -38,13 +29,7 @@ async function bodies(s: SeedResult, promptIds: string[]): Promise<Record<string
     for (const what of ['chats', 'domains', 'urls']) paths.push(`/projects/${s.projectId}/prompts/${id}/${what}?duration_days=30${what === 'chats' ? '&page_size=100' : ''}`);
     paths.push(`/projects/${s.projectId}/prompts/${id}/domains?duration_days=30&providers=perplexity,claude`);
   }
-  const out: Record<string, string> = {};
-  for (const p of paths) {
-    const res = await c.get(p);
-    expect(res.statusCode, p).toBe(200);
-    out[p] = res.body;
-  }
-  return out;
+  return bodiesOf(c, paths);
 }
 
 /** The store as the 0012 write path left it: the old columns and the citations table, filled from the new ones. */

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { touchAnalytics } from '../src/store/analytics-version.js';
 import { MIGRATIONS_FOLDER } from '../src/store/migrations.js';
 import { analysisOf, fixtureProject, OWN, storeSpecs, type AnswerSpec, type Cite } from './analytics-fixture.js';
+import { bodiesOf } from './undo-migrations.js';
 import { startTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
 
@@ -134,18 +135,11 @@ it('the backfill of 0015 gives the day rows and the figures the write path gives
   expect(written).toEqual(old.map((r) => JSON.stringify(r)).sort());
 
   const windows = ['date_from=2025-03-01&date_to=2025-03-02', 'date_from=2025-03-01&date_to=2025-03-04', 'date_from=2025-03-02&date_to=2025-03-10&providers=perplexity,claude'];
-  const figures = async () => {
-    const out: Record<string, string> = {};
-    for (const w of windows) {
-      for (const p of ['sources/analytics', 'sources', 'sources?page=2&page_size=2']) {
-        const url = `/projects/${f.projectId}/${p}${p.includes('?') ? '&' : '?'}${w}`;
-        const res = await f.api.get(url);
-        expect(res.statusCode, url).toBe(200);
-        out[url] = res.body;
-      }
-    }
-    return out;
-  };
+  const figures = () =>
+    bodiesOf(
+      f.api,
+      windows.flatMap((w) => ['sources/analytics', 'sources', 'sources?page=2&page_size=2'].map((p) => `/projects/${f.projectId}/${p}${p.includes('?') ? '&' : '?'}${w}`)),
+    );
   const shown = await figures();
   const wide = JSON.parse(shown[`/projects/${f.projectId}/sources/analytics?${windows[1]}`]).data;
   expect(wide.stats).toEqual({ total_sources: 7, total_citations: 18 });

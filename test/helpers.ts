@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { expect } from 'vitest';
@@ -75,6 +78,25 @@ export async function startTestApp(
     },
   };
   t.app = t.runtime.app!;
+  return t;
+}
+
+/**
+ * A whole service whose store outlives `restart()`: on the embedded store, in a data folder
+ * of its own (removed by `stop()`); on PostgreSQL, its fresh database as always.
+ */
+export async function startRestartableTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  if (STORE === 'postgres') return startTestApp(overrides);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-restart-'));
+  const t = await startTestApp({ ...overrides, memoryStore: false, dataDir });
+  const stop = t.stop;
+  t.stop = async () => {
+    try {
+      await stop.call(t);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
   return t;
 }
 

@@ -4,41 +4,26 @@
 // filled from the arrays, the arrays dropped, 0014 unrecorded), starts again (migrations) and
 // reads them again: each body byte for byte the same. Then a prompt is deleted on the migrated
 // store, which takes its answers out of the arrays, and the rollups still agree with the answers.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedProject, type SeedResult } from '../src/collection/seed.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
-import { client, startTestApp, type TestApp } from './helpers.js';
+import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { undo0014, undo0015, undo0016 } from './undo-migrations.js';
+import { bodiesOf, undo0014, undo0015, undo0016 } from './undo-migrations.js';
 
 let t: TestApp;
-let dataDir: string | null = null;
 beforeAll(async () => {
-  // the embedded store in a folder, so that it outlives a restart
-  if (process.env.TEST_STORE !== 'postgres') dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-0014-'));
   // no workers: the re-analysis a competitor's deletion queues stays queued, so its sums stay in the rollups
-  t = await startTestApp(dataDir ? { memoryStore: false, dataDir, role: 'api' } : { role: 'api' });
+  t = await startRestartableTestApp({ role: 'api' });
 });
-afterAll(async () => {
-  await t?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => t?.stop());
 
 async function bodies(s: SeedResult): Promise<Record<string, string>> {
   const c = client(t.app, s.apiKey);
   const p = `/projects/${s.projectId}`;
   const windows = ['duration_days=30', 'duration_days=7', 'duration_days=30&providers=perplexity,claude', 'duration_days=30&providers=gemini'];
   const paths = windows.flatMap((w) => [`${p}/competitors?${w}`, `${p}/visibility?${w}`, `${p}/overview?${w}`, `${p}/prompts?${w}`]);
-  const out: Record<string, string> = {};
-  for (const path of paths) {
-    const res = await c.get(path);
-    expect(res.statusCode, path).toBe(200);
-    out[path] = res.body;
-  }
-  return out;
+  return bodiesOf(c, paths);
 }
 
 it('a store of the 0013 format migrates to the per-brand arrays of project_daily with every figure unchanged', async () => {

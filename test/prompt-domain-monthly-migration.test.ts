@@ -4,28 +4,19 @@
 // the store back into the 0015 format (the table dropped, 0016 unrecorded), starts again
 // (migrations) and reads them again: each body byte for byte the same, and the rows the
 // backfill made those the write path makes. Then a prompt is deleted on the migrated store.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedProject, type SeedResult } from '../src/collection/seed.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
-import { client, startTestApp, type TestApp } from './helpers.js';
+import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { undo0016 } from './undo-migrations.js';
+import { bodiesOf, undo0016 } from './undo-migrations.js';
 
 let t: TestApp;
-let dataDir: string | null = null;
 beforeAll(async () => {
-  // the embedded store in a folder, so that it outlives a restart
-  if (process.env.TEST_STORE !== 'postgres') dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-0016-'));
   // no workers: the re-analysis a competitor's deletion queues stays queued, so its bits stay in the rows
-  t = await startTestApp(dataDir ? { memoryStore: false, dataDir, role: 'api' } : { role: 'api' });
+  t = await startRestartableTestApp({ role: 'api' });
 });
-afterAll(async () => {
-  await t?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => t?.stop());
 
 const WINDOWS = [
   'date_from=2025-03-02&date_to=2025-05-20',
@@ -36,19 +27,8 @@ const WINDOWS = [
 ];
 
 async function bodies(s: SeedResult, prompts: string[]): Promise<Record<string, string>> {
-  const c = client(t.app, s.apiKey);
-  const out: Record<string, string> = {};
-  for (const q of prompts) {
-    for (const w of WINDOWS) {
-      for (const what of ['domains', 'urls']) {
-        const p = `/projects/${s.projectId}/prompts/${q}/${what}?${w}`;
-        const res = await c.get(p);
-        expect(res.statusCode, p).toBe(200);
-        out[p] = res.body;
-      }
-    }
-  }
-  return out;
+  const paths = prompts.flatMap((q) => WINDOWS.flatMap((w) => ['domains', 'urls'].map((what) => `/projects/${s.projectId}/prompts/${q}/${what}?${w}`)));
+  return bodiesOf(client(t.app, s.apiKey), paths);
 }
 
 it('a store of the 0015 format migrates to prompt_domain_monthly with every domain and URL figure unchanged', async () => {

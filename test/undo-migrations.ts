@@ -3,8 +3,20 @@
 // left them, and the migration's record removed, so that the next start applies it again.
 import fs from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { Store } from '../src/store/index.js';
 import { MIGRATIONS_FOLDER } from '../src/store/migrations.js';
+
+/** The bodies of GET `paths` as sent, each a 200: what a migration test compares byte for byte before and after. */
+export async function bodiesOf(c: { get(path: string): Promise<{ statusCode: number; body: string }> }, paths: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of paths) {
+    const res = await c.get(path);
+    expect(res.statusCode, path).toBe(200);
+    out[path] = res.body;
+  }
+  return out;
+}
 
 /** When drizzle recorded a migration (its journal's `when`): removing that row makes the next start apply it again. */
 export function migrationMillis(tag: string): number {
