@@ -9,7 +9,7 @@ import * as m from './metrics.js';
 import { addInts, promptSumsAndBrands } from './prompt-metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
-/** A brand's sums over some days: responses naming it, times named, position and sentiment sums and squares. */
+/** A brand's sums over a window: responses naming it, times named, position and sentiment sums and squares, days named on. */
 interface BrandSums {
   mentions: number;
   mc: number;
@@ -17,6 +17,7 @@ interface BrandSums {
   ss: number;
   pq: number;
   sq: number;
+  days: number;
 }
 
 /**
@@ -55,27 +56,25 @@ async function projectDays(tx: Tx, projectId: string, providers: string[], from:
  * Per brand number, the window's sums and the days it was named on, and the window's
  * responses (project_daily).
  */
-export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{ responses: number; brands: Map<number, BrandSums & { days: number }> }> {
+export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{ responses: number; brands: Map<number, BrandSums> }> {
   const days = await projectDays(tx, projectId, providerFilter(w), w.from, w.to);
   let responses = 0;
-  const brands = new Map<number, BrandSums & { days: number }>();
+  const brands = new Map<number, BrandSums>();
   for (const day of days.values()) {
     responses += day.responses;
     const [mn, mc, ps, ss, pq, sq] = day.brands;
     for (let no = 0; no < mn.length; no++) {
       // not named that day (or none is left: a prompt deleted)
       if (!(mn[no] > 0)) continue;
-      const t = brands.get(no);
-      if (!t) brands.set(no, { mentions: mn[no], mc: mc[no] ?? 0, ps: ps[no] ?? 0, ss: ss[no] ?? 0, pq: pq[no] ?? 0, sq: sq[no] ?? 0, days: 1 });
-      else {
-        t.mentions += mn[no];
-        t.mc += mc[no] ?? 0;
-        t.ps += ps[no] ?? 0;
-        t.ss += ss[no] ?? 0;
-        t.pq += pq[no] ?? 0;
-        t.sq += sq[no] ?? 0;
-        t.days++;
-      }
+      let t = brands.get(no);
+      if (!t) brands.set(no, (t = { mentions: 0, mc: 0, ps: 0, ss: 0, pq: 0, sq: 0, days: 0 }));
+      t.mentions += mn[no];
+      t.mc += mc[no] ?? 0;
+      t.ps += ps[no] ?? 0;
+      t.ss += ss[no] ?? 0;
+      t.pq += pq[no] ?? 0;
+      t.sq += sq[no] ?? 0;
+      t.days++;
     }
   }
   return { responses, brands };
@@ -86,7 +85,7 @@ export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{
  * every tracked brand (the active ones). No mention: 0 % visibility, no position or
  * sentiment (DECISIONS 4), yet the interval of that 0 % over the window's responses.
  */
-export function brandMetrics(w: Window, responses: number, b: (BrandSums & { days: number }) | undefined, allMentions: number): CompetitorMetrics {
+export function brandMetrics(w: Window, responses: number, b: BrandSums | undefined, allMentions: number): CompetitorMetrics {
   const s = {
     responses,
     mentioned: b?.mentions ?? 0,

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addInts, intsOf } from './prompt-metrics.js';
+import { addInts } from './prompt-metrics.js';
 
 describe('int arrays read as text', () => {
-  it('intsOf splits an array, empty or not', () => {
-    expect(intsOf('{}')).toEqual([]);
-    expect(intsOf('{3,0,-12}')).toEqual([3, 0, -12]);
-  });
-
   it('addInts adds element by element into a sparse array, negatives and longer arrays included', () => {
     const into: number[] = [];
     addInts('{}', into);
@@ -17,12 +12,14 @@ describe('int arrays read as text', () => {
     expect(into).toEqual([2, 5, 12]);
     addInts('{0,0,0,1048576}', into);
     expect(into).toEqual([2, 5, 12, 1048576]);
-    // as intsOf, summed, for any text PostgreSQL writes
-    const texts = ['{7}', '{10,-20,30}', '{0,2147483647}'];
-    const sum: number[] = [];
-    for (const t of texts) {
-      for (const [i, v] of intsOf(t).entries()) sum[i] = (sum[i] ?? 0) + v;
-    }
-    expect(texts.reduce((acc, t) => addInts(t, acc), [] as number[])).toEqual(sum);
+    expect(addInts('{0,2147483647}', [])).toEqual([0, 2147483647]);
+  });
+
+  it('adds times a weight: a window cover subtracts a bucket with -1', () => {
+    const into = addInts('{7,1}', []);
+    addInts('{10,-20,30}', into, -1);
+    expect(into).toEqual([-3, 21, -30]);
+    addInts('{2}', into, 0);
+    expect(into).toEqual([-3, 21, -30]);
   });
 });

@@ -57,19 +57,12 @@ export async function promptSums(
 }
 
 /**
- * A one-dimensional int array read as text ('{3,0,12}'): split, which costs a fraction of
- * node-postgres' general array parser (the rollup reads ship their arrays this way).
+ * Adds a one-dimensional int array read as text ('{3,0,-12}'), times `weight`, into
+ * `into`, element by element (a missing element counts 0), without splitting the text into
+ * strings and arrays: how the rollups' per-brand arrays, shipped as text (a fraction of
+ * node-postgres' general array parser), are summed.
  */
-export function intsOf(text: string): number[] {
-  return text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [];
-}
-
-/**
- * Adds a one-dimensional int array read as text ('{3,0,-12}') into `into`, element by
- * element (a missing element counts 0), without the strings and arrays of intsOf: how the
- * project rows' per-brand arrays, a year of them per read, are summed.
- */
-export function addInts(text: string, into: number[]): number[] {
+export function addInts(text: string, into: number[], weight = 1): number[] {
   let i = 0;
   let v = 0;
   let negative = false;
@@ -82,7 +75,7 @@ export function addInts(text: string, into: number[]): number[] {
     } else if (c === 45) negative = true;
     else {
       // ',' or the closing '}'
-      if (digits) into[i] = (into[i] ?? 0) + (negative ? -v : v);
+      if (digits) into[i] = (into[i] ?? 0) + (negative ? -v : v) * weight;
       i++;
       v = 0;
       negative = false;
@@ -128,8 +121,7 @@ export async function promptSumsAndBrands(
     s.citesOwn += r.co * w;
     s.positionSq += r.pq * w;
     s.sentimentSq += r.sq * w;
-    const counts = intsOf(r.bc);
-    for (let i = 0; i < counts.length; i++) p.brandCounts[i] = (p.brandCounts[i] ?? 0) + counts[i] * w;
+    addInts(r.bc, p.brandCounts, w);
   }
   return out;
 }
