@@ -4,6 +4,7 @@ import { utcDay } from '../../lib/time.js';
 import type { BrandFacts } from '../../ports/writer/types.js';
 import type { Tx } from '../../store/index.js';
 import { domainWindow } from '../analytics/domain-sums.js';
+import { brandSums } from '../analytics/project-analytics.js';
 import { addDays } from '../analytics/window.js';
 import * as m from '../analytics/metrics.js';
 
@@ -176,15 +177,9 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     range,
   );
   const t = totals[0];
-  // responses naming each competitor (brand number > 0) over the window, from the project rows' per-brand arrays
-  const { rows: brandTotalRows } = await tx.query<{ no: number; mn: number }>(
-    `select (u.i - 1)::int as no, sum(u.v)::int as mn
-       from project_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
-      where project_id = $1 and provider = '*' and day between $2::date and $3::date and u.i > 1
-      group by u.i`,
-    range,
-  );
-  const brandTotals = brandTotalRows.flatMap((b) => (idOf.has(b.no) ? [{ brand_id: idOf.get(b.no)!, mn: b.mn }] : []));
+  // responses naming each competitor (brand number > 0) over the window, all providers
+  const { brands: byNumber } = await brandSums(tx, project.id, { from: w.from, to: w.to, providers: null });
+  const brandTotals = [...byNumber].flatMap(([no, b]) => (no > 0 && idOf.has(no) ? [{ brand_id: idOf.get(no)!, mn: b.mentions }] : []));
   const siteNames = new Map(brands.slice(1).flatMap((b) => (b.domain ? [[b.domain, b.name] as const] : [])));
   const best = domainRows
     .filter((d) => siteNames.has(d.domain))

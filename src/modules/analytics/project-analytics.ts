@@ -56,7 +56,7 @@ async function projectDays(tx: Tx, projectId: string, providers: string[], from:
  * Per brand number, the window's sums and the days it was named on, and the window's
  * responses (project_daily).
  */
-export async function brandSums(tx: Tx, projectId: string, w: Window): Promise<{ responses: number; brands: Map<number, BrandSums> }> {
+export async function brandSums(tx: Tx, projectId: string, w: Pick<Window, 'from' | 'to' | 'providers'>): Promise<{ responses: number; brands: Map<number, BrandSums> }> {
   const days = await projectDays(tx, projectId, providerFilter(w), w.from, w.to);
   let responses = 0;
   const brands = new Map<number, BrandSums>();

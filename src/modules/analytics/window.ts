@@ -93,7 +93,7 @@ export function resolveWindow(q: WindowQueryInput, today = utcDay()): Window {
 }
 
 /** SQL provider filter for rollup tables: the '*' rows unless a filter is given. */
-export function providerFilter(w: Window): string[] {
+export function providerFilter(w: Pick<Window, 'providers'>): string[] {
   return w.providers ?? ['*'];
 }
 
