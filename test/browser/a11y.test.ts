@@ -216,6 +216,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('#site-menu'))).toBe(true);
     await page.keyboard.press('Escape');
+    // the state change renders on the next frame: wait for it (bounded), then check it
+    await page.waitForFunction(() => document.querySelector('[aria-controls="site-menu"]')?.getAttribute('aria-expanded') === 'false', undefined, { timeout: 5000 }).catch(() => {});
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
     expect(await page.getByRole('link', { name: 'Competitors' }).isVisible()).toBe(false);
