@@ -14,7 +14,7 @@ import { BROTLI } from '../src/lib/packed-json.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { bodiesOf, migrationMillis, undo0014, undo0015, undo0016 } from './undo-migrations.js';
+import { bodiesOf, migrationMillis, undoThrough } from './undo-migrations.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,9 +35,7 @@ async function bodies(s: SeedResult, promptIds: string[]): Promise<Record<string
 /** The store as the 0012 write path left it: the old columns and the citations table, filled from the new ones. */
 async function toFormat0012(projectId: string): Promise<void> {
   const store = t.runtime.ctx.store;
-  await undo0016(store); // 0013 is applied again only with every later migration undone
-  await undo0015(store);
-  await undo0014(store);
+  await undoThrough(store, '0014_project_brand_arrays'); // 0013 is applied again only with every later migration undone
   await store.query(`alter table responses add column "text" text, add column "references" jsonb, add column "raw" jsonb, add column "preview" text, add column "brands" jsonb`);
   const { rows } = await store.query<{ id: string; body: Uint8Array; brand_ids: string[]; brand_stats: number[] }>(`select id, body, brand_ids, brand_stats from responses`);
   const ids: string[] = [];

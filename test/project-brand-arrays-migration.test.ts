@@ -9,7 +9,7 @@ import { seedProject, type SeedResult } from '../src/collection/seed.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { bodiesOf, undo0014, undo0015, undo0016 } from './undo-migrations.js';
+import { bodiesOf, undoThrough } from './undo-migrations.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,9 +43,7 @@ it('a store of the 0013 format migrates to the per-brand arrays of project_daily
   expect((await c.delete(`/projects/${s.projectId}/competitors/${others[1].competitor_id}`)).statusCode).toBe(200);
   const before = await bodies(s);
 
-  await undo0016(store); // 0014 is applied again only with every later migration undone
-  await undo0015(store);
-  await undo0014(store);
+  await undoThrough(store, '0014_project_brand_arrays');
   const old = await store.query<{ n: number }>(`select count(*)::int as n from project_brand_daily where project_id = $1`, [s.projectId]);
   expect(old.rows[0].n).toBeGreaterThan(20 * 3);
   await t.restart();

@@ -9,7 +9,7 @@ import { seedProject, type SeedResult } from '../src/collection/seed.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
-import { bodiesOf, undo0016 } from './undo-migrations.js';
+import { bodiesOf, undoThrough } from './undo-migrations.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -57,7 +57,7 @@ it('a store of the 0015 format migrates to prompt_domain_monthly with every doma
   const written = await rows();
   expect(written.length).toBeGreaterThan(3 * 3);
 
-  await undo0016(store);
+  await undoThrough(store, '0016_prompt_domain_monthly');
   await t.restart();
   expect(await bodies(s, prompts)).toEqual(before);
   await expectConsistentRollups(t.runtime.ctx.store, s.projectId);

@@ -34,7 +34,7 @@ const BRAND_ARRAYS = ['brand_mentions', 'brand_counts', 'brand_position_sums', '
  * without a competitor record (deleted) has no id to key its row by: left out, as every
  * read of the old table skipped a deleted competitor's rows.
  */
-export async function undo0014(store: Store): Promise<void> {
+async function undo0014(store: Store): Promise<void> {
   await store.query(`CREATE TABLE "project_brand_daily" (
 	"project_id" uuid NOT NULL REFERENCES "projects"("id") ON DELETE cascade, "provider" text NOT NULL, "day" date NOT NULL,
 	"brand_id" uuid NOT NULL, "mentions" integer NOT NULL, "mention_count" integer NOT NULL, "position_sum" integer NOT NULL,
@@ -56,7 +56,7 @@ export async function undo0014(store: Store): Promise<void> {
  * The store as it was before 0015: project_domain_daily a row per provider, day and domain
  * (each day's domains read back from its text), project_domains and domain_sums_add dropped.
  */
-export async function undo0015(store: Store): Promise<void> {
+async function undo0015(store: Store): Promise<void> {
   await store.query(`create table project_domain_rows as
     select d.project_id, d.provider, d.day, n.domain, x[i + 1]::smallint as category, x[i + 2] as citations, x[i + 3] as responses,
            x[i + 4] as citations_unmentioned
@@ -76,7 +76,38 @@ export async function undo0015(store: Store): Promise<void> {
 }
 
 /** The store as it was before 0016: no prompt_domain_monthly (the next start creates and fills it from the answers). */
-export async function undo0016(store: Store): Promise<void> {
+async function undo0016(store: Store): Promise<void> {
   await store.query(`drop table prompt_domain_monthly`);
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0016_prompt_domain_monthly')]);
+}
+
+/** The store as it was before 0017: brand_sums_add the SQL function of 0012 (the same sums). */
+async function undo0017(store: Store): Promise<void> {
+  await store.query(`CREATE OR REPLACE FUNCTION "brand_sums_add"(a int[], b int[]) RETURNS int[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(array_agg(coalesce(a[i], 0) + coalesce(b[i], 0) ORDER BY i), '{}'::int[])
+    FROM generate_series(1, greatest(coalesce(array_length(a, 1), 0), coalesce(array_length(b, 1), 0))) AS i
+$$`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0017_plpgsql_brand_sums')]);
+}
+
+/** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
+const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
+  ['0014_project_brand_arrays', undo0014],
+  ['0015_domain_day_arrays', undo0015],
+  ['0016_prompt_domain_monthly', undo0016],
+  ['0017_plpgsql_brand_sums', undo0017],
+];
+
+/**
+ * The store as it was before migration `tag`: it and every later migration undone, newest
+ * first (drizzle applies the migrations after the newest one it recorded, so a migration is
+ * applied again at the next start only with every later one undone as well).
+ */
+export async function undoThrough(store: Store, tag: string): Promise<void> {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+  const newest = journal.entries.at(-1)?.tag;
+  if (UNDO.at(-1)?.[0] !== newest) throw new Error(`migration ${newest} has no undo in test/undo-migrations.ts`);
+  const from = UNDO.findIndex(([t]) => t === tag);
+  if (from < 0) throw new Error(`no undo for migration ${tag}`);
+  for (const [, undo] of UNDO.slice(from).reverse()) await undo(store);
 }
