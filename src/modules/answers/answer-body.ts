@@ -1,4 +1,4 @@
-import { packJson, unpackJson } from '../../lib/packed-json.js';
+import { packJson, packJsonBatch, unpackJson } from '../../lib/packed-json.js';
 import type { Reference } from '../../ports/providers/types.js';
 
 /** What responses.body holds: everything of a stored answer that only a reader of the whole answer needs. */
@@ -20,8 +20,16 @@ function jsonbOrder<T extends object>(o: T): T {
   return out as T;
 }
 
+const bodyValue = (b: AnswerBody) => [b.text, b.references.map(jsonbOrder), b.raw ?? null];
+
+/** A stored answer's body as responses.body bytes. */
 export function encodeAnswerBody(text: string, references: Reference[], raw: unknown): Buffer {
-  return packJson([text, references.map(jsonbOrder), raw ?? null]);
+  return packJson(bodyValue({ text, references, raw }));
+}
+
+/** encodeAnswerBody of each body, the same bytes, a large batch compressed on a worker thread (packJsonBatch). */
+export function encodeAnswerBodies(bodies: AnswerBody[]): Promise<Buffer[]> {
+  return packJsonBatch(bodies.map(bodyValue));
 }
 
 /** The one reader of responses.body (PLAIN or BROTLI, lib/packed-json.ts). */

@@ -5,7 +5,7 @@ import { touchAnalytics } from '../../store/analytics-version.js';
 import { weekOf } from '../../lib/time.js';
 import { loadBrandNumbers, OWN_BRAND_ID } from '../projects/brands.js';
 import * as T from './rollup-tables.js';
-import { encodeAnswerBody } from './answer-body.js';
+import { encodeAnswerBodies } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
 import { addDomainDays, type DomainDay, removePromptDomains } from './domain-rollup.js';
@@ -56,11 +56,15 @@ function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays
  */
 export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAnswer[]): Promise<AnalysedAnswer[]> {
   if (items.length === 0) return [];
+  // the bodies compressed on a worker thread while the cited pages are looked up
+  const packing = encodeAnswerBodies(items.map((i) => i.answer));
+  packing.catch(() => {}); // awaited below; a failed lookup first must not leave it unhandled
   const cited = await citedIds(
     tx,
     projectId,
     items.map((i) => i.analysis),
   );
+  const bodies = await packing;
   const brands = items.map((i) => brandColumns(i.analysis.brands));
   const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number }>(
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
@@ -79,7 +83,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.day),
       items.map((i) => i.answer.model),
       items.map((i) => i.answer.simulated),
-      items.map((i) => encodeAnswerBody(i.answer.text, i.answer.references, i.answer.raw).toString('base64')),
+      bodies.map((b) => b.toString('base64')),
       items.map((i) => i.analysis.mentioned),
       items.map((i) => i.analysis.position),
       items.map((i) => i.analysis.sentiment),

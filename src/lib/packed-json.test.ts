@@ -1,0 +1,28 @@
+import { expect, it } from 'vitest';
+import { BROTLI, packJson, packJsonBatch, unpackJson } from './packed-json.js';
+
+const values = Array.from({ length: 40 }, (_, i) => [
+  `Answer ${i}: ${'the best CRM for a small team is one that fits its pipeline. '.repeat(1 + (i % 7))}`,
+  [{ url: `https://example.com/${i}`, title: `Page ${i} — “quoted” ✓` }],
+  i % 3 ? { id: `resp_${i}`, nested: { n: i, list: [1, 2, 3] } } : null,
+]);
+
+it('packs a large batch on the worker thread into the same bytes as packJson', async () => {
+  const packed = await packJsonBatch(values);
+  expect(packed).toHaveLength(values.length);
+  for (let i = 0; i < values.length; i++) {
+    expect(packed[i][0]).toBe(BROTLI);
+    expect(packed[i].equals(packJson(values[i]))).toBe(true);
+    expect(unpackJson(packed[i])).toEqual(values[i]);
+  }
+});
+
+it('packs a small batch in place, and batches sent at once come back each to its caller', async () => {
+  const [small, ...large] = await Promise.all([packJsonBatch(values.slice(0, 3)), packJsonBatch(values.slice(0, 20)), packJsonBatch(values.slice(20))]);
+  expect(small.map((b) => unpackJson(b))).toEqual(values.slice(0, 3));
+  expect(large.flat().map((b) => unpackJson(b))).toEqual(values);
+});
+
+it('rejects a value that is not JSON', async () => {
+  await expect(async () => packJsonBatch([...values, { n: 1n }])).rejects.toThrow(/BigInt/);
+});
