@@ -30,17 +30,20 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
   if (pages.size > 0) {
     const list = [...pages.values()];
     const args = [projectId, list.map((c) => c.url), list.map((c) => c.domain), list.map((c) => c.title), list.map((c) => c.category), list.map((c) => c.urlType)];
+    // Pages already there are looked up first and only the others inserted: an insert that
+    // meets a conflict would still draw an id from the sequence, and a project cites the same
+    // pages day after day (a year of the bench drew 371,000 ids for 106,000 pages).
     const { rows } = await tx.query<PageRow>(
       `with v as (select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) as x(u, dm, t, c, ut)),
+       m as (select v.*, p.id from v left ${PAGE_MATCH}),
        added as (
          insert into cited_pages (project_id, url, domain, title, category, url_type)
-         select $1, u, dm, t, c, ut from v
+         select $1, u, dm, t, c, ut from m where id is null
          on conflict do nothing
          returning id, url, title, category::int, url_type::int)
        select * from added
        union all
-       select p.id, p.url, p.title, p.category::int, p.url_type::int
-         from v ${PAGE_MATCH}`,
+       select id, u, t, c, ut from m where id is not null`,
       args,
     );
     remember(rows);
