@@ -24,10 +24,30 @@ async function writeAndMeasure(store: Store): Promise<number> {
   return rows[0].n;
 }
 
-async function open(walBytes: number): Promise<Store> {
+async function open(walBytes: number, maintainEveryMs = Number.POSITIVE_INFINITY): Promise<Store> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
   dirs.push(dir);
-  return openPglite({ dataDir: dir, checkpoint: { everyMs: 0, walBytes } });
+  return openPglite({ dataDir: dir, checkpoint: { everyMs: 0, walBytes }, maintain: { everyMs: maintainEveryMs } });
+}
+
+/** What the planner knows of the table `t`, and when it was last vacuumed and analyzed. */
+async function tableState(store: Store) {
+  const { rows } = await store.query<{ reltuples: number; vacuumed: boolean; analyzed: boolean; dead: number }>(
+    `select c.reltuples, s.last_vacuum is not null as vacuumed, s.last_analyze is not null as analyzed, s.n_dead_tup::int as dead
+       from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.relname = 't'`,
+  );
+  return rows[0];
+}
+
+/** Inserts 5,000 rows and updates 1,000 of them; waits past PostgreSQL's 1 s between flushes of its table counts; one more transaction. */
+async function writeRows(store: Store) {
+  await store.query(`create table t (id int primary key, v int)`);
+  await store.tx((tx) => tx.query(`insert into t select g, 0 from generate_series(1, 5000) g`));
+  await store.tx((tx) => tx.query(`update t set v = 1 where id <= 1000`));
+  await new Promise((r) => setTimeout(r, 1100));
+  await store.tx((tx) => tx.query(`update t set v = 2 where id = 1`));
+  // the maintenance runs after the transaction has returned; a query waits behind it
+  await store.query('select 1');
 }
 
 describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store log', () => {
@@ -40,5 +60,21 @@ describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store log', () 
     const bounded = await writeAndMeasure(store).finally(() => store.close());
     // at most one transaction's log past the limit
     expect(bounded).toBeLessThan(4 + 5);
+  });
+});
+
+// Nor has PGlite autovacuum: the store applies autovacuum's thresholds itself.
+describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store maintenance', () => {
+  it('vacuums and analyzes a table once its changes pass autovacuum thresholds', async () => {
+    const never = await open(Number.POSITIVE_INFINITY);
+    await writeRows(never);
+    // without it: no statistics (reltuples -1), the updated rows' old versions left dead
+    expect(await tableState(never).finally(() => never.close())).toEqual({ reltuples: -1, vacuumed: false, analyzed: false, dead: 1001 });
+
+    const store = await open(Number.POSITIVE_INFINITY, 0);
+    await writeRows(store);
+    const state = await tableState(store);
+    await store.close();
+    expect(state).toEqual({ reltuples: 5000, vacuumed: true, analyzed: true, dead: 0 });
   });
 });
