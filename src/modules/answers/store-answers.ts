@@ -9,6 +9,7 @@ import { encodeAnswerBodies } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
 import { addDomainDays, type DomainDay, removePromptDomains } from './domain-rollup.js';
+import { rebuildProjectBuckets } from './project-buckets.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
@@ -24,6 +25,8 @@ export interface AnalysedAnswer {
 /** The provider value of the rollup rows that sum all providers. */
 export const ALL = '*';
 
+const DAY_MS = 86_400_000;
+
 /**
  * Per brand named, by brand number: its values in the order of the per-brand arrays
  * (T.PROJECT_BRAND_ARRAYS): responses naming it (1), times named, position, sentiment and
@@ -33,13 +36,14 @@ type Named = Array<[no: number, values: number[]]>;
 
 /**
  * Adds `values` (and the brands `named`, into the table's `arrays` per-brand arrays) into
- * the row of `key` (creating it), so each rollup is upserted once per batch.
+ * the row of `key` (creating it), so each rollup is upserted once per batch. `bit`: the
+ * answer's day in a calendar bucket (PROJECT_BUCKETS), set in the named brands' day masks.
  */
-function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays = 0): void {
+function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays = 0, bit = 0): void {
   const k = key.join('|');
   let row = map.get(k);
   if (!row) {
-    row = { key, sums: [...values], arrays: named ? Array.from({ length: arrays }, () => []) : undefined };
+    row = { key, sums: [...values], arrays: named ? Array.from({ length: arrays }, () => []) : undefined, masks: bit ? [[]] : undefined };
     map.set(k, row);
   } else for (let i = 0; i < values.length; i++) row.sums[i] += values[i];
   if (!named) return;
@@ -47,6 +51,9 @@ function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays
     const sums = row.arrays![j];
     for (const [no, v] of named) sums[no] = (sums[no] ?? 0) + v[j];
   }
+  if (!bit) return;
+  const days = row.masks![0];
+  for (const [no] of named) days[no] = (days[no] ?? 0) | bit;
 }
 
 /**
@@ -124,7 +131,7 @@ export interface RollupInput {
 export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[]): Promise<void> {
   if (stored.length === 0) return;
 
-  const rows = new Map<T.SumsTable, SumsRows>(T.SUMS_ROLLUPS.map((t) => [t, new Map()]));
+  const rows = new Map<T.SumsTable, SumsRows>([...T.SUMS_ROLLUPS, ...T.PROJECT_BUCKETS].map((t) => [t, new Map()]));
   const of = (t: T.SumsTable) => rows.get(t)!;
   const domainDays = new Map<string, DomainDay>();
   const domainCategory = new Map<string, number>();
@@ -144,14 +151,19 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const pos = a.mentioned ? (a.position ?? 0) : 0;
     const sen = a.mentioned ? (a.sentiment ?? 0) : 0;
     const main = [1, m, pos, sen, a.citesOwn ? 1 : 0, a.citations.length, pos * pos, sen * sen];
-    const add = (t: T.SumsTable, key: unknown[]) => bump(of(t), key, main, named, t.arrays?.length ?? 0);
+    const add = (t: T.SumsTable, key: unknown[], bit = 0) => bump(of(t), key, main, named, t.arrays?.length ?? 0, bit);
     const week = weekOf(s.day);
     const month = `${s.day.slice(0, 7)}-01`;
+    // the day's bit in its week (Monday = bit 0) and month (the 1st = bit 0)
+    const weekBit = 1 << ((Date.parse(s.day) - Date.parse(week)) / DAY_MS);
+    const monthBit = 1 << (Number(s.day.slice(8, 10)) - 1);
     for (const provider of [s.provider, ALL]) {
       add(T.PROMPT_DAILY, [s.promptId, provider, s.day]);
       add(T.PROMPT_WEEKLY, [s.promptId, provider, week]);
       add(T.PROMPT_MONTHLY, [s.promptId, provider, month]);
       add(T.PROJECT_DAILY, [provider, s.day]);
+      add(T.PROJECT_WEEKLY, [provider, week], weekBit);
+      add(T.PROJECT_MONTHLY, [provider, month], monthBit);
     }
     const mask = brandMask(a, numbers);
     const domainsSeen = new Set<string>();
@@ -291,4 +303,6 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   );
   await removePromptDomains(tx, projectId, promptId, ALL);
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
+  // the day bits of the weeks and months: a brand no longer named on a day loses its bit
+  await rebuildProjectBuckets(tx, projectId);
 }
