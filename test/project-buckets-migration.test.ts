@@ -88,6 +88,6 @@ function expectDaysAsSeries(s: SeedResult, read: Record<string, string>): void {
     const comps = JSON.parse(read[`/projects/${s.projectId}/competitors?${w}`]).data.active_competitors as Array<{ metrics: { days_with_data: number } }>;
     const series = JSON.parse(read[`/projects/${s.projectId}/visibility?${w}`]).data.series as Array<{ position: Array<number | null> }>;
     expect(comps.length).toBe(series.length);
-    comps.forEach((x, k) => expect(x.metrics.days_with_data, w).toBe(series[k].position.filter((p) => p !== null).length));
+    for (const [k, x] of comps.entries()) expect(x.metrics.days_with_data, w).toBe(series[k].position.filter((p) => p !== null).length);
   }
 }

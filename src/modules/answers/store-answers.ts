@@ -36,14 +36,13 @@ type Named = Array<[no: number, values: number[]]>;
 
 /**
  * Adds `values` (and the brands `named`, into the table's `arrays` per-brand arrays) into
- * the row of `key` (creating it), so each rollup is upserted once per batch. `bit`: the
- * answer's day in a calendar bucket (PROJECT_BUCKETS), set in the named brands' day masks.
+ * the row of `key` (creating it), so each rollup is upserted once per batch.
  */
-function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays = 0, bit = 0): void {
+function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays = 0): void {
   const k = key.join('|');
   let row = map.get(k);
   if (!row) {
-    row = { key, sums: [...values], arrays: named ? Array.from({ length: arrays }, () => []) : undefined, masks: bit ? [[]] : undefined };
+    row = { key, sums: [...values], arrays: named ? Array.from({ length: arrays }, () => []) : undefined };
     map.set(k, row);
   } else for (let i = 0; i < values.length; i++) row.sums[i] += values[i];
   if (!named) return;
@@ -51,9 +50,29 @@ function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays
     const sums = row.arrays![j];
     for (const [no, v] of named) sums[no] = (sums[no] ?? 0) + v[j];
   }
-  if (!bit) return;
+}
+
+/**
+ * Adds a project_daily row of the batch into the row of `key` of a calendar bucket
+ * (PROJECT_BUCKETS), setting `bit` (the day in the bucket) for each brand it names: a
+ * batch's weeks and months cost a fold per project day row, not per answer.
+ */
+function fold(map: SumsRows, key: unknown[], day: T.SumsRow, bit: number): void {
+  const k = key.join('|');
+  let row = map.get(k);
+  if (!row) {
+    row = { key, sums: day.sums.map(() => 0), arrays: day.arrays!.map(() => []), masks: [[]] };
+    map.set(k, row);
+  }
+  for (let i = 0; i < day.sums.length; i++) row.sums[i] += day.sums[i];
+  for (let j = 0; j < day.arrays!.length; j++) {
+    const from = day.arrays![j];
+    const into = row.arrays![j];
+    for (let no = 0; no < from.length; no++) if (from[no] !== undefined) into[no] = (into[no] ?? 0) + from[no];
+  }
+  const mentions = day.arrays![0];
   const days = row.masks![0];
-  for (const [no] of named) days[no] = (days[no] ?? 0) | bit;
+  for (let no = 0; no < mentions.length; no++) if (mentions[no] > 0) days[no] = (days[no] ?? 0) | bit;
 }
 
 /**
@@ -151,19 +170,14 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const pos = a.mentioned ? (a.position ?? 0) : 0;
     const sen = a.mentioned ? (a.sentiment ?? 0) : 0;
     const main = [1, m, pos, sen, a.citesOwn ? 1 : 0, a.citations.length, pos * pos, sen * sen];
-    const add = (t: T.SumsTable, key: unknown[], bit = 0) => bump(of(t), key, main, named, t.arrays?.length ?? 0, bit);
+    const add = (t: T.SumsTable, key: unknown[]) => bump(of(t), key, main, named, t.arrays?.length ?? 0);
     const week = weekOf(s.day);
     const month = `${s.day.slice(0, 7)}-01`;
-    // the day's bit in its week (Monday = bit 0) and month (the 1st = bit 0)
-    const weekBit = 1 << ((Date.parse(s.day) - Date.parse(week)) / DAY_MS);
-    const monthBit = 1 << (Number(s.day.slice(8, 10)) - 1);
     for (const provider of [s.provider, ALL]) {
       add(T.PROMPT_DAILY, [s.promptId, provider, s.day]);
       add(T.PROMPT_WEEKLY, [s.promptId, provider, week]);
       add(T.PROMPT_MONTHLY, [s.promptId, provider, month]);
       add(T.PROJECT_DAILY, [provider, s.day]);
-      add(T.PROJECT_WEEKLY, [provider, week], weekBit);
-      add(T.PROJECT_MONTHLY, [provider, month], monthBit);
     }
     const mask = brandMask(a, numbers);
     const domainsSeen = new Set<string>();
@@ -200,6 +214,13 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     }
   }
 
+  // the weeks and months from the batch's project day rows: the day's bit in its week (Monday = bit 0) and month (the 1st = bit 0)
+  for (const day of of(T.PROJECT_DAILY).values()) {
+    const [provider, date] = day.key as [string, string];
+    const week = weekOf(date);
+    fold(of(T.PROJECT_WEEKLY), [provider, week], day, 1 << ((Date.parse(date) - Date.parse(week)) / DAY_MS));
+    fold(of(T.PROJECT_MONTHLY), [provider, `${date.slice(0, 7)}-01`], day, 1 << (Number(date.slice(8, 10)) - 1));
+  }
   for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
   await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
