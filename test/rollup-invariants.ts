@@ -113,6 +113,25 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                  from (${brandRows('prompt_daily', 'day')}) b group by 1, 2, 3, 4`),
     );
   }
+  // project_weekly and project_monthly == project_daily summed per week (Monday) and month (UTC), per-brand arrays included
+  const arraysOf = 'brand_mentions, brand_counts, brand_position_sums, brand_sentiment_sums, brand_position_sq, brand_sentiment_sq'.split(', ');
+  for (const unit of ['week', 'month'] as const) {
+    const bucket = `date_trunc('${unit}', day::timestamp)::date`;
+    expect(await q(`select provider, ${unit}::text as b, ${main}, ${arraysOf.map((c) => `${c}::text`).join(', ')} from project_${unit}ly where project_id = $1`)).toEqual(
+      await q(`select provider, ${bucket}::text as b, ${sumsOf(main)}, ${arraysOf.map((c) => `brand_sums_agg(${c})::text as ${c}`).join(', ')}
+                 from project_daily where project_id = $1 group by 1, 2`),
+    );
+    // and each brand's day bits == the days project_daily has it named (mentions > 0), per provider and '*'
+    expect(
+      await q(`select x.provider, (x.${unit} + k.bit)::text as day, u.i - 1 as no
+                 from project_${unit}ly x cross join lateral unnest(x.brand_days) with ordinality as u(m, i) cross join generate_series(0, 30) as k(bit)
+                where x.project_id = $1 and (u.m >> k.bit) & 1 = 1`),
+    ).toEqual(
+      await q(`select d.provider, d.day::text as day, u.i - 1 as no
+                 from project_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(mn, i) where d.project_id = $1 and u.mn > 0`),
+    );
+    expect(await q(`select provider from project_${unit}ly where project_id = $1 and cardinality(brand_days) <> cardinality(brand_mentions)`)).toEqual([]);
+  }
   // '*' rows == sums of the provider rows
   for (const [table, key, cols] of [['prompt_daily', 'prompt_id::text, ', main], ['project_daily', '', main], [`(${projectBrandRows}) b`, 'brand_id::text, ', brand]] as const) {
     const n = key ? 2 : 1;

@@ -90,12 +90,23 @@ $$`);
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0017_plpgsql_brand_sums')]);
 }
 
+/** The store as it was before 0018: no project_weekly and project_monthly, nor their functions (the next start fills them from project_daily). */
+async function undo0018(store: Store): Promise<void> {
+  await store.query(`drop table project_weekly`);
+  await store.query(`drop table project_monthly`);
+  await store.query(`drop aggregate brand_bits_agg(int[])`);
+  await store.query(`drop aggregate brand_sums_agg(int[])`);
+  await store.query(`drop function brand_bits_or(int[], int[])`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0018_project_buckets')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
   ['0015_domain_day_arrays', undo0015],
   ['0016_prompt_domain_monthly', undo0016],
   ['0017_plpgsql_brand_sums', undo0017],
+  ['0018_project_buckets', undo0018],
 ];
 
 /**

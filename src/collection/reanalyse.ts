@@ -3,7 +3,7 @@ import { createAnalyzer } from '../analysis/index.js';
 import { touchAnalytics } from '../store/analytics-version.js';
 import type { Tx } from '../store/index.js';
 import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
-import { SUMS_TABLES } from '../modules/answers/rollup-tables.js';
+import { PROJECT_BUCKETS, SUMS_TABLES } from '../modules/answers/rollup-tables.js';
 import { addToRollups, type RollupInput } from '../modules/answers/store-answers.js';
 import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
@@ -13,7 +13,7 @@ import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
 // dictionary is rebuilt from the answers read again. The domains' numbering
 // (project_domains) stays: readers name the numbers of a day row in a second statement,
 // which is only safe while a number never changes its domain.
-const ROLLUP_TABLES = [...SUMS_TABLES, 'project_domain_daily', 'prompt_domain_monthly', 'cited_pages'];
+const ROLLUP_TABLES = [...SUMS_TABLES, ...PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', 'cited_pages'];
 const BATCH = 1000;
 
 /**

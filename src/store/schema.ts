@@ -396,6 +396,44 @@ export const projectDaily = pgTable(
 );
 
 /**
+ * project_daily summed per week (Monday, UTC) and per month (the 1st), per-brand arrays
+ * included, with `brand_days`: per brand number, bit n set when the brand was named on day
+ * n of the bucket (0 = its first day; a month's 31 days fit an int), so the days a brand
+ * was named on by any of several providers are the bits of their masks OR'd. A window's
+ * brand sums read its whole months and weeks here and only the days around them from
+ * project_daily (analytics/project-analytics.ts): a year is about 20 rows instead of 365.
+ */
+const projectBucketColumns = () => ({
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+});
+const brandDays = () => ({ brandDays: integer('brand_days').array().notNull().default(sql`'{}'::int[]`) });
+
+export const projectWeekly = pgTable(
+  'project_weekly',
+  {
+    ...projectBucketColumns(),
+    week: date('week', { mode: 'string' }).notNull(),
+    ...answerSums(),
+    ...projectBrandArrays(),
+    ...brandDays(),
+  },
+  (t) => [uniqueIndex('project_weekly_key').on(t.projectId, t.provider, t.week)],
+);
+
+export const projectMonthly = pgTable(
+  'project_monthly',
+  {
+    ...projectBucketColumns(),
+    month: date('month', { mode: 'string' }).notNull(),
+    ...answerSums(),
+    ...projectBrandArrays(),
+    ...brandDays(),
+  },
+  (t) => [uniqueIndex('project_monthly_key').on(t.projectId, t.provider, t.month)],
+);
+
+/**
  * The domains a project's answers cite, numbered per project (1, 2, ... as first stored,
  * a batch's new ones by name), kept while the project lasts (a number never changes its
  * domain, re-analysis included): project_domain_daily names them by number.

@@ -35,6 +35,8 @@ import * as sourceSchemas from '../sources/schema.js';
 import * as metrics from './metrics.js';
 import * as schemas from './schema.js';
 import { resolveWindow } from './window.js';
+import type { ProviderName } from '../../ports/providers/types.js';
+import { expectConsistentRollups } from '../../../test/rollup-invariants.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -1296,6 +1298,67 @@ describe('window and metric definitions (unit)', () => {
     expect(metrics.sentimentInt({ mentioned: 2, sentimentSum: 105 })).toBe(53);
     expect(metrics.cvr({ responses: 0, citesOwn: 0 })).toBeNull();
     expect(metrics.share(0, 0)).toBe(0);
+  });
+});
+
+describe('days_with_data over calendar buckets (project_weekly, project_monthly and edge days)', () => {
+  // Window 2025-02-26 .. 2025-04-16: the days 02-26..28, the whole month of March, the days
+  // 04-01..06, the whole week of Monday 04-07 and the days 04-14..16. Rival is named by
+  // chatgpt and perplexity on the same day in each kind of bucket, so a day count summed
+  // over providers would exceed the days on which either named it.
+  const FROM = '2025-02-26';
+  const TO = '2025-04-16';
+  const named = (...providers: ProviderName[]) => providers;
+
+  it('counts a day named by several providers once, in whole months, whole weeks and edge days, and after a prompt is deleted', async () => {
+    const p = await fixtureProject(t, { brand: 'Bucketco', url: 'https://bucketco.io', prompts: ['Which CRM buckets best?', 'Which CRM buckets worst?'], competitors: [{ name: 'Rival', website: 'rival.com' }] });
+    const R = p.competitorIds.Rival;
+    const [P1, P2] = p.promptIds;
+    const specs: AnswerSpec[] = [];
+    const on = (prompt: string, day: string, providers: ProviderName[], who: Record<string, [number, number, number]>) => {
+      for (const provider of providers) specs.push({ prompt, provider, day, named: who });
+    };
+    on(P1, '2025-02-25', named('chatgpt'), { [R]: [1, 1, 50] }); // before the window
+    on(P1, '2025-02-27', named('chatgpt', 'perplexity'), { [R]: [1, 1, 50] }); // edge day
+    on(P1, '2025-03-01', named('gemini'), { [OWN]: [1, 1, 60] }); // the month's first day (bit 0), own brand only
+    on(P1, '2025-03-05', named('chatgpt', 'perplexity'), { [R]: [2, 2, 40], [OWN]: [1, 1, 70] }); // in the month
+    on(P2, '2025-03-05', named('chatgpt'), { [R]: [1, 1, 60] }); // the same day, another prompt
+    on(P1, '2025-03-06', named('chatgpt'), { [R]: [1, 1, 50] });
+    on(P2, '2025-03-31', named('perplexity'), { [R]: [1, 3, 55] }); // the month's last day (bit 30), P2 only
+    on(P1, '2025-04-08', named('chatgpt', 'perplexity'), { [R]: [1, 1, 50] }); // in the week
+    on(P1, '2025-04-13', named('gemini'), { [R]: [1, 1, 50] }); // the week's Sunday (bit 6)
+    on(P1, '2025-04-15', named('chatgpt', 'perplexity'), { [R]: [1, 1, 50], [OWN]: [2, 1, 50] }); // edge day
+    on(P1, '2025-04-17', named('perplexity'), { [R]: [1, 1, 50] }); // after the window
+    await storeSpecs(t, p.projectId, specs, 'bucketco.io');
+    const g = async (q: string) => {
+      const query = `date_from=${FROM}&date_to=${TO}${q}`;
+      const comps = (await data(p.api, `/projects/${p.projectId}/competitors?${query}`)).active_competitors;
+      const series = await data(p.api, `/projects/${p.projectId}/visibility?${query}`);
+      // the days of each brand's series with a position: the days it was named, read day by day
+      for (const [k, c] of comps.entries()) {
+        expect(series.series[k].competitor_id).toBe(c.competitor_id);
+        expect(c.metrics.days_with_data).toBe(series.series[k].position.filter((x: number | null) => x !== null).length);
+      }
+      const of = (id: string) => comps.find((c: any) => c.competitor_id === id).metrics;
+      return { rival: of(R), own: of(ZERO_UUID) };
+    };
+    // chatgpt and perplexity: 02-27, 03-05, 03-06, 03-31, 04-08, 04-15 (summed per provider: 5 + 5 = 10)
+    expect((await g('&providers=chatgpt,perplexity')).rival).toMatchObject({ days_with_data: 6, mention_count: 2 + 2 * 2 + 1 + 1 + 3 + 2 + 2 });
+    expect((await g('&providers=chatgpt')).rival).toMatchObject({ days_with_data: 5, mention_count: 1 + 2 + 1 + 1 + 1 + 1 });
+    expect((await g('&providers=perplexity')).rival).toMatchObject({ days_with_data: 5 });
+    // every provider (the '*' rows): and the gemini Sunday of the week
+    const all = await g('');
+    expect(all.rival).toMatchObject({ days_with_data: 7, mention_count: 2 + 4 + 1 + 1 + 3 + 2 + 1 + 2 });
+    expect(all.own).toMatchObject({ days_with_data: 3, mention_count: 1 + 2 + 2 });
+    expect((await g('&providers=gemini,claude')).rival).toMatchObject({ days_with_data: 1 });
+    // a window of whole buckets only: March (and the week of 04-07 without its edge days)
+    expect((await data(p.api, `/projects/${p.projectId}/competitors?date_from=2025-03-01&date_to=2025-04-13&providers=chatgpt,perplexity`)).active_competitors[1].metrics).toMatchObject({ days_with_data: 4 });
+
+    // P2 deleted: 03-31 was named by its answer only and leaves the month's days; 03-05 stays (P1)
+    expect((await p.api.delete(`/projects/${p.projectId}/prompts/${P2}`)).statusCode).toBe(200);
+    expect((await g('&providers=chatgpt,perplexity')).rival).toMatchObject({ days_with_data: 5, mention_count: 2 + 4 + 1 + 2 + 2 });
+    expect((await g('')).rival).toMatchObject({ days_with_data: 6 });
+    await expectConsistentRollups(t.runtime.ctx.store, p.projectId);
   });
 });
 

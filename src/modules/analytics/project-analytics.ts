@@ -7,7 +7,7 @@ import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
 import { addInts, promptSumsAndBrands } from './prompt-metrics.js';
-import { daysOf, providerFilter, type Window } from './window.js';
+import { daysOf, providerFilter, wholeBuckets, type Window } from './window.js';
 
 /** A brand's sums over a window: responses naming it, times named, position and sentiment sums and squares, days named on. */
 interface BrandSums {
@@ -52,30 +52,63 @@ async function projectDays(tx: Tx, projectId: string, providers: string[], from:
   return days;
 }
 
+/** Bits set in a 32-bit mask (a bucket's days a brand was named on). */
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /**
  * Per brand number, the window's sums and the days it was named on, and the window's
- * responses (project_daily).
+ * responses: the window's whole months and weeks from project_monthly and project_weekly,
+ * the days around them from project_daily (wholeBuckets: nothing subtracted, as day bits
+ * cannot be). A brand's days are, per bucket, the bits of its day masks OR'd over the
+ * providers read (a day named by two providers counts once), a day row's bit being
+ * whether it was named; the sums simply add up.
  */
 export async function brandSums(tx: Tx, projectId: string, w: Pick<Window, 'from' | 'to' | 'providers'>): Promise<{ responses: number; brands: Map<number, BrandSums> }> {
-  const days = await projectDays(tx, projectId, providerFilter(w), w.from, w.to);
+  const whole = wholeBuckets(w.from, w.to);
+  const columns = `responses as r, brand_mentions::text as mn, brand_counts::text as mc, brand_position_sums::text as ps,
+            brand_sentiment_sums::text as ss, brand_position_sq::text as pq, brand_sentiment_sq::text as sq`;
+  const { rows } = await tx.query<{ b: string; r: number; mn: string; mc: string; ps: string; ss: string; pq: string; sq: string; bd: string | null }>(
+    `select 'm' || month as b, ${columns}, brand_days::text as bd
+       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[])
+     union all
+     select 'w' || week, ${columns}, brand_days::text
+       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[])
+     union all
+     select 'd' || day, ${columns}, null
+       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[])`,
+    [projectId, providerFilter(w), whole.months, whole.weeks, whole.days],
+  );
   let responses = 0;
+  const sums: number[][] = [[], [], [], [], [], []];
+  // per bucket, per brand number: the days named, OR'd over the providers' rows
+  const masks = new Map<string, number[]>();
+  for (const row of rows) {
+    responses += row.r;
+    const [mn, mc, ps, ss, pq, sq] = sums;
+    addInts(row.mn, mn);
+    addInts(row.mc, mc);
+    addInts(row.ps, ps);
+    addInts(row.ss, ss);
+    addInts(row.pq, pq);
+    addInts(row.sq, sq);
+    let bucket = masks.get(row.b);
+    if (!bucket) masks.set(row.b, (bucket = []));
+    // a day row: bit 0 when the brand was named (or none is left: a prompt deleted)
+    const bits = row.bd === null ? addInts(row.mn, []).map((v) => (v > 0 ? 1 : 0)) : addInts(row.bd, []);
+    for (let no = 0; no < bits.length; no++) bucket[no] = (bucket[no] ?? 0) | (bits[no] ?? 0);
+  }
+  const days: number[] = [];
+  for (const bucket of masks.values()) for (let no = 0; no < bucket.length; no++) days[no] = (days[no] ?? 0) + popcount(bucket[no] ?? 0);
   const brands = new Map<number, BrandSums>();
-  for (const day of days.values()) {
-    responses += day.responses;
-    const [mn, mc, ps, ss, pq, sq] = day.brands;
-    for (let no = 0; no < mn.length; no++) {
-      // not named that day (or none is left: a prompt deleted)
-      if (!(mn[no] > 0)) continue;
-      let t = brands.get(no);
-      if (!t) brands.set(no, (t = { mentions: 0, mc: 0, ps: 0, ss: 0, pq: 0, sq: 0, days: 0 }));
-      t.mentions += mn[no];
-      t.mc += mc[no] ?? 0;
-      t.ps += ps[no] ?? 0;
-      t.ss += ss[no] ?? 0;
-      t.pq += pq[no] ?? 0;
-      t.sq += sq[no] ?? 0;
-      t.days++;
-    }
+  const [mn, mc, ps, ss, pq, sq] = sums;
+  for (let no = 0; no < days.length; no++) {
+    // never named in the window: no sums to show
+    if (!(days[no] > 0)) continue;
+    brands.set(no, { mentions: mn[no] ?? 0, mc: mc[no] ?? 0, ps: ps[no] ?? 0, ss: ss[no] ?? 0, pq: pq[no] ?? 0, sq: sq[no] ?? 0, days: days[no] });
   }
   return { responses, brands };
 }

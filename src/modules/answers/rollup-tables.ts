@@ -10,6 +10,8 @@ export interface SumsRow {
   sums: Sums;
   /** Per array column of the table, sums by brand number (sparse: a missing index is 0). */
   arrays?: number[][];
+  /** Per mask column of the table, bits by brand number (sparse: a missing index is 0). */
+  masks?: number[][];
 }
 export type SumsRows = Map<string, SumsRow>;
 
@@ -19,6 +21,8 @@ export interface SumsTable {
   keys: Array<[column: string, type: string]>;
   sums: string[];
   arrays?: string[];
+  /** Per-brand bitmask columns (int[] by brand number), OR'd where the arrays are added. */
+  masks?: string[];
 }
 
 // position_sq and sentiment_sq: sums of squares, for the t intervals of the means (statistics.ts)
@@ -37,17 +41,25 @@ export const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provid
 export const SUMS_ROLLUPS = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY];
 export const SUMS_TABLES = SUMS_ROLLUPS.map((t) => t.name);
 
+// project_daily per week and month, with per brand number a bit per day of the bucket it was named on
+const BRAND_DAYS = ['brand_days'];
+export const PROJECT_WEEKLY: SumsTable = { name: 'project_weekly', keys: [['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS, masks: BRAND_DAYS };
+export const PROJECT_MONTHLY: SumsTable = { name: 'project_monthly', keys: [['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS, masks: BRAND_DAYS };
+/** project_daily's calendar buckets (project-buckets.ts): written with the rollups of sums, rebuilt from project_daily when it loses answers. */
+export const PROJECT_BUCKETS = [PROJECT_WEEKLY, PROJECT_MONTHLY];
+
 const upsertSql = new Map<SumsTable, string>();
 
 /** One statement per table and batch: insert the batch's sums, or add them to the rows there. */
 export async function upsertSums(tx: Tx, projectId: string, table: SumsTable, rows: SumsRow[]): Promise<void> {
   if (rows.length === 0) return;
   const arrays = table.arrays ?? [];
+  const masks = table.masks ?? [];
   let sql = upsertSql.get(table);
   if (!sql) {
-    const cols = [...table.keys.map(([c]) => c), ...table.sums, ...arrays];
+    const cols = [...table.keys.map(([c]) => c), ...table.sums, ...arrays, ...masks];
     // an array travels as its text ('{1,0,2}'): a parameter array of arrays must be rectangular
-    const types = [...table.keys.map(([, t]) => (t === 'date' ? 'text' : t)), ...table.sums.map(() => 'int'), ...arrays.map(() => 'text')];
+    const types = [...table.keys.map(([, t]) => (t === 'date' ? 'text' : t)), ...table.sums.map(() => 'int'), ...[...arrays, ...masks].map(() => 'text')];
     const cast = (i: number) => (table.keys[i]?.[1] === 'date' ? '::date' : i >= table.keys.length + table.sums.length ? '::int[]' : '');
     const values = cols.map((_, i) => `x${i}${cast(i)}`);
     // prompt rollups are unique per prompt; project rollups per project
@@ -57,7 +69,11 @@ export async function upsertSums(tx: Tx, projectId: string, table: SumsTable, ro
        select $1, ${values.join(', ')}
          from unnest(${types.map((t, i) => `$${i + 2}::${t}[]`).join(', ')}) as u(${cols.map((_, i) => `x${i}`).join(', ')})
        on conflict (${conflict.join(', ')}) do update set
-         ${[...table.sums.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`), ...arrays.map((c) => `${c} = brand_sums_add(${table.name}.${c}, excluded.${c})`)].join(', ')}`;
+         ${[
+           ...table.sums.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`),
+           ...arrays.map((c) => `${c} = brand_sums_add(${table.name}.${c}, excluded.${c})`),
+           ...masks.map((c) => `${c} = brand_bits_or(${table.name}.${c}, excluded.${c})`),
+         ].join(', ')}`;
     upsertSql.set(table, sql);
   }
   await tx.query(sql, [
@@ -65,6 +81,7 @@ export async function upsertSums(tx: Tx, projectId: string, table: SumsTable, ro
     ...table.keys.map((_, i) => rows.map((r) => r.key[i])),
     ...table.sums.map((_, i) => rows.map((r) => r.sums[i])),
     ...arrays.map((_, i) => rows.map((r) => arrayText(r.arrays?.[i] ?? []))),
+    ...masks.map((_, i) => rows.map((r) => arrayText(r.masks?.[i] ?? []))),
   ]);
 }
 

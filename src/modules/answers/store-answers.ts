@@ -9,6 +9,7 @@ import { encodeAnswerBodies } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
 import { addDomainDays, type DomainDay, removePromptDomains } from './domain-rollup.js';
+import { rebuildProjectBuckets } from './project-buckets.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
@@ -23,6 +24,8 @@ export interface AnalysedAnswer {
 
 /** The provider value of the rollup rows that sum all providers. */
 export const ALL = '*';
+
+const DAY_MS = 86_400_000;
 
 /**
  * Per brand named, by brand number: its values in the order of the per-brand arrays
@@ -47,6 +50,29 @@ function bump(map: SumsRows, key: unknown[], values: Sums, named?: Named, arrays
     const sums = row.arrays![j];
     for (const [no, v] of named) sums[no] = (sums[no] ?? 0) + v[j];
   }
+}
+
+/**
+ * Adds a project_daily row of the batch into the row of `key` of a calendar bucket
+ * (PROJECT_BUCKETS), setting `bit` (the day in the bucket) for each brand it names: a
+ * batch's weeks and months cost a fold per project day row, not per answer.
+ */
+function fold(map: SumsRows, key: unknown[], day: T.SumsRow, bit: number): void {
+  const k = key.join('|');
+  let row = map.get(k);
+  if (!row) {
+    row = { key, sums: day.sums.map(() => 0), arrays: day.arrays!.map(() => []), masks: [[]] };
+    map.set(k, row);
+  }
+  for (let i = 0; i < day.sums.length; i++) row.sums[i] += day.sums[i];
+  for (let j = 0; j < day.arrays!.length; j++) {
+    const from = day.arrays![j];
+    const into = row.arrays![j];
+    for (let no = 0; no < from.length; no++) if (from[no] !== undefined) into[no] = (into[no] ?? 0) + from[no];
+  }
+  const mentions = day.arrays![0];
+  const days = row.masks![0];
+  for (let no = 0; no < mentions.length; no++) if (mentions[no] > 0) days[no] = (days[no] ?? 0) | bit;
 }
 
 /**
@@ -124,7 +150,7 @@ export interface RollupInput {
 export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[]): Promise<void> {
   if (stored.length === 0) return;
 
-  const rows = new Map<T.SumsTable, SumsRows>(T.SUMS_ROLLUPS.map((t) => [t, new Map()]));
+  const rows = new Map<T.SumsTable, SumsRows>([...T.SUMS_ROLLUPS, ...T.PROJECT_BUCKETS].map((t) => [t, new Map()]));
   const of = (t: T.SumsTable) => rows.get(t)!;
   const domainDays = new Map<string, DomainDay>();
   const domainCategory = new Map<string, number>();
@@ -188,6 +214,13 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     }
   }
 
+  // the weeks and months from the batch's project day rows: the day's bit in its week (Monday = bit 0) and month (the 1st = bit 0)
+  for (const day of of(T.PROJECT_DAILY).values()) {
+    const [provider, date] = day.key as [string, string];
+    const week = weekOf(date);
+    fold(of(T.PROJECT_WEEKLY), [provider, week], day, 1 << ((Date.parse(date) - Date.parse(week)) / DAY_MS));
+    fold(of(T.PROJECT_MONTHLY), [provider, `${date.slice(0, 7)}-01`], day, 1 << (Number(date.slice(8, 10)) - 1));
+  }
   for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
   await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
@@ -291,4 +324,6 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   );
   await removePromptDomains(tx, projectId, promptId, ALL);
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
+  // the day bits of the weeks and months: a brand no longer named on a day loses its bit
+  await rebuildProjectBuckets(tx, projectId);
 }
