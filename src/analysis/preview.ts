@@ -40,6 +40,7 @@ function firstSentenceEnd(s: string): number {
 
 /** Cuts to at most `max` characters on a word boundary, the ellipsis counted. */
 export function truncate(s: string, max = PREVIEW_MAX): string {
+  if (s.length <= max) return s; // no more characters than UTF-16 units: short enough, without splitting it
   const all = [...s];
   if (all.length <= max) return s;
   const chars = all.slice(0, max - 1).join('');

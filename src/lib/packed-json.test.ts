@@ -26,3 +26,11 @@ it('packs a small batch in place, and batches sent at once come back each to its
 it('rejects a value that is not JSON', async () => {
   await expect(async () => packJsonBatch([...values, { n: 1n }])).rejects.toThrow(/BigInt/);
 });
+
+it('unpacks a text many times its packed size (more than one output chunk) whole', () => {
+  const long = ['x'.repeat(300_000), [{ title: '—'.repeat(5000) }], { n: 1 }];
+  const packed = packJson(long);
+  expect(packed.length * 4).toBeLessThan(JSON.stringify(long).length / 10);
+  expect(unpackJson(packed)).toEqual(long);
+  expect(unpackJson(Buffer.concat([Buffer.from([0]), Buffer.from(JSON.stringify(long))]))).toEqual(long);
+});

@@ -472,6 +472,20 @@ describe('GET /prompts/{id}/chats', () => {
     expect(await page(2, 100)).toEqual([]);
   });
 
+  it('pages of every size partition the list, a page ending inside a day or on its last answer (the query reads from its last day on)', async () => {
+    for (const providers of ['', '&providers=chatgpt,google_ai_overview']) {
+      const all = (await get(`/prompts/${P1}/chats`, `${W}${providers}`)).items.map((c: any) => c.id);
+      expect(all.length).toBeGreaterThan(2);
+      for (let size = 1; size <= all.length + 1; size++) {
+        const pages: string[] = [];
+        for (let n = 1; n <= Math.ceil(all.length / size) + 1; n++) {
+          pages.push(...(await get(`/prompts/${P1}/chats`, `${W}${providers}&page=${n}&page_size=${size}`)).items.map((c: any) => c.id));
+        }
+        expect(pages, `page_size ${size}${providers}`).toEqual(all);
+      }
+    }
+  });
+
   it.each(['page=0', 'page=-1', 'page=1.5', 'page=x', 'page_size=0', 'page_size=101', 'page_size=-5', 'page_size=2.5', 'page_size=abc'])(
     '%s is a 400',
     async (q) => {
