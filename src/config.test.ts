@@ -12,3 +12,15 @@ describe('MCP_ALLOWED_ORIGINS', () => {
     expect(loadConfig({}).mcpAllowedOrigins).toEqual([]);
   });
 });
+
+describe('PUBLIC_URL', () => {
+  it('defaults to localhost on the port and drops a trailing slash', () => {
+    expect(loadConfig({ PORT: '9090' }).publicUrl).toBe('http://localhost:9090');
+    expect(loadConfig({ PUBLIC_URL: 'https://sightline.example.com/' }).publicUrl).toBe('https://sightline.example.com');
+  });
+
+  it('refuses a value that is not an http(s) URL', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PUBLIC_URL: 'sightline.example.com' })).toThrow(/PUBLIC_URL/);
+  });
+});

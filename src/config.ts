@@ -90,6 +90,13 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).max(320).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url().optional(),
+  // The origin of every link the service writes (invitations, reports, e-mails): never taken
+  // from a request's Host or forwarded headers. Default http://localhost:$PORT.
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -129,6 +136,8 @@ export interface Config {
   mailFrom?: string;
   /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS); any other Origin is a 403. */
   mcpAllowedOrigins: string[];
+  /** Origin (and optional base path, no trailing slash) of every link the service writes (PUBLIC_URL). */
+  publicUrl: string;
   env: Env;
 }
 
@@ -223,6 +232,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     jobTimings: { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, superviseSeconds: env.JOB_SUPERVISE_SECONDS },
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     env,
     ...overrides,
   };
