@@ -57,7 +57,32 @@ function undecodable(query: unknown): string | undefined {
   return (query as { [UNDECODABLE]?: string[] } | null)?.[UNDECODABLE]?.[0];
 }
 
-/** The JSON body parser: Fastify's own (proto-poisoning checks, its errors), on bytes checked to be UTF-8. */
+/** Objects and arrays a JSON body may nest: no route's schema needs more than a handful. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * How deep the JSON text's objects and arrays nest, stopping as soon as it passes `limit`.
+ * Counted on the text, before parsing: a body nested thousands deep parses, but every
+ * recursive walk after it (validation, the text rule, JSON.stringify into the store)
+ * would overflow the stack, a 500 instead of a 400.
+ */
+export function jsonDepthOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The JSON body parser: Fastify's own (proto-poisoning checks, its errors), on bytes checked to be UTF-8 and not nested too deep. */
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -67,7 +92,12 @@ function registerJsonParser(app: FastifyInstance): void {
       done(new Invalid(`Request body is not valid UTF-8 text (invalid byte at offset ${firstInvalidUtf8(bytes)})`), undefined);
       return;
     }
-    parseJson(req, bytes.toString('utf8'), done);
+    const text = bytes.toString('utf8');
+    if (jsonDepthOver(text, MAX_JSON_DEPTH)) {
+      done(new Invalid(`Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays)`), undefined);
+      return;
+    }
+    parseJson(req, text, done);
   });
 }
 
