@@ -61,23 +61,21 @@ function undecodable(query: unknown): string | undefined {
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * How deep the JSON text's objects and arrays nest, stopping as soon as it passes `limit`.
- * Counted on the text, before parsing: a body nested thousands deep parses, but every
- * recursive walk after it (validation, the text rule, JSON.stringify into the store)
- * would overflow the stack, a 500 instead of a 400.
+ * Whether a parsed JSON value nests objects and arrays more than `limit` deep, walked with
+ * an explicit stack (no recursion), stopping at the first level past the limit. JSON.parse
+ * itself takes any depth, but every recursive walk after it (validation, the text rule,
+ * JSON.stringify into the store) would overflow the stack: a 500 instead of a 400. The
+ * walk visits objects and arrays only, so a body of long strings costs next to nothing
+ * (cheaper than scanning the text's characters).
  */
-export function jsonDepthOver(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[object, number]> = value !== null && typeof value === 'object' ? [[value, 1]] : [];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
   }
   return false;
 }
@@ -92,12 +90,13 @@ function registerJsonParser(app: FastifyInstance): void {
       done(new Invalid(`Request body is not valid UTF-8 text (invalid byte at offset ${firstInvalidUtf8(bytes)})`), undefined);
       return;
     }
-    const text = bytes.toString('utf8');
-    if (jsonDepthOver(text, MAX_JSON_DEPTH)) {
-      done(new Invalid(`Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays)`), undefined);
-      return;
-    }
-    parseJson(req, text, done);
+    parseJson(req, bytes.toString('utf8'), (err, parsed) => {
+      if (!err && nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
+        done(new Invalid(`Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays)`), undefined);
+        return;
+      }
+      done(err, parsed);
+    });
   });
 }
 
