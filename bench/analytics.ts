@@ -424,7 +424,7 @@ export const analyticsSuite: Suite = {
       storageText,
       bodyText,
       '',
-      'Against the figures to beat (ARCHITECTURE.md, peers at the same volume; ours on PostgreSQL, computed, p50 at 1 connection):',
+      'Against the figures to beat (peers at the same volume, in bench/README.md; ours on PostgreSQL, computed, p50 at 1 connection):',
       `- per-prompt overview: peer 294 ms p50 / 425 ms p99 → ours ${fmt.ms(peer('overview', 7)?.p50 ?? NaN)} / ${fmt.ms(peer('overview', 7)?.p99 ?? NaN)} (7 days), ${fmt.ms(peer('overview', 90)?.p50 ?? NaN)} / ${fmt.ms(peer('overview', 90)?.p99 ?? NaN)} (90 days), ${fmt.ms(peer('overview', 365)?.p50 ?? NaN)} / ${fmt.ms(peer('overview', 365)?.p99 ?? NaN)} (365 days);`,
       `- competitor comparison: peer out of memory after 46 s → ours ${fmt.ms(peer('competitors', 365)?.p50 ?? NaN)} p50 over 365 days;`,
       `- citation domains: peer 0.96–1.56 s (90 days), 3.2 s (365 days) → ours (sources/analytics) ${fmt.ms(peer('sources/analytics', 90)?.p50 ?? NaN)} and ${fmt.ms(peer('sources/analytics', 365)?.p50 ?? NaN)};`,

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { z } from 'zod';
 
-// The operator contract (DECISIONS section 1): every setting comes from one environment
+// The operator contract (docs/self-hosting.md): every setting comes from one environment
 // variable with this exact name. Parsed once at start; a bad value stops the process
 // with a message naming the variable.
 const bool = z
@@ -52,7 +52,7 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   PROVIDERS_MODE: z.enum(['auto', 'simulated', 'live']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Extensions (documented in README): the sliding window length, for tests and demos.
+  // Extensions (documented in docs/self-hosting.md): the sliding window length, for tests and demos.
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
   // How long an API process trusts a cached key record before reading it again.
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
@@ -197,7 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   );
   const retired = Object.entries(RETIRED).filter(([name]) => source[name] !== undefined && source[name] !== '');
   if (retired.length) {
-    const lines = retired.map(([name, now]) => `${name}: replaced by ${now} (pg-boss's job heartbeat, in seconds; see README)`);
+    const lines = retired.map(([name, now]) => `${name}: replaced by ${now} (pg-boss's job heartbeat, in seconds; see docs/self-hosting.md)`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const parsed = EnvSchema.safeParse(cleaned);

@@ -17,7 +17,7 @@ import { registerObservability, requestIdOf } from './http/observability.js';
 import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
-import { clientErrorHandler } from './http/client-errors.js';
+import { clientErrorHandler, registerConnectRefusal } from './http/client-errors.js';
 import { clientAddressReader } from './http/client-address.js';
 import { registerDashboard } from './dashboard/serve.js';
 import { registerMcp } from './mcp/route.js';
@@ -104,6 +104,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerConnectRefusal(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(routeSerializerCompiler);
   app.decorate('http', ctx);
@@ -138,7 +139,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
         version: '1.0.0',
         description: 'Tracks how AI answer engines (ChatGPT, Perplexity, Google AI Overviews, Gemini, Claude) talk about a brand.',
       },
-      servers: [{ url: '/' }],
+      // PUBLIC_URL: where clients reach the service (paths carry the /v1 prefix), never the request's Host.
+      servers: [{ url: ctx.services.config.publicUrl, description: 'This Sightline service (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -5,7 +5,7 @@ import type { RouteEntry } from '../src/server.js';
 import { createAccount, createProject, setTeam, startTestApp, type Account, type TestApp, errorBody } from './helpers.js';
 import { isWrite, routeName, sampleBodies, sampleBody, sampleQuery, sampleUrl, uuid } from './route-samples.js';
 
-// The security matrix of spec section 5 and DECISIONS 2-2b, walked over app.routeTable so
+// The security matrix of spec section 5 and docs/decisions.md, walked over app.routeTable so
 // that every route a module registers later is covered without touching this file.
 
 const t: TestApp = await startTestApp();
@@ -161,7 +161,7 @@ describe.each(readRoutes.map((r) => [routeName(r), r] as const))('%s (read)', (_
   });
 });
 
-describe('scopes in the route table (DECISIONS 2: every write under /projects, /webhooks, /keys is admin)', () => {
+describe('scopes in the route table (docs/decisions.md: every write under /projects, /webhooks, /keys is admin)', () => {
   const writes = keyRoutes.filter((r) => isWrite(r.method) && /^\/v1\/(projects|webhooks|keys|account\/projects)\b/.test(r.url));
   it.each(writes.map((r) => [routeName(r), r] as const))('%s needs an admin key', (_name, route) => {
     expect(route.scope).toBe('admin');

@@ -84,7 +84,7 @@ afterAll(() => {
   // Which statuses the fuzz reached per route: a quick way to see it went past validation.
   const lines = [...seen].map(([r, m]) => `${r}: ${[...m].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
   if (process.env.FUZZ_VERBOSE) console.log(lines.join('\n'));
-  // The figures README quotes: routes, runs per route and requests sent, and the time taken.
+  // The figures bench/README.md quotes: routes, runs per route and requests sent, and the time taken.
   console.log(`fuzz: ${routes.length} routes × ${RUNS} runs, ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });
 

@@ -6,7 +6,7 @@ import { BODY_LIMIT } from '../src/server.js';
 import { STORE, createAccount, createProject, startTestApp, type Account, type TestApp, errorBody } from './helpers.js';
 import { routeName } from './route-samples.js';
 
-// The HTTP conventions every route shares (spec sections 1 and 7, DECISIONS 1): JSON
+// The HTTP conventions every route shares (spec sections 1 and 7, docs/self-hosting.md): JSON
 // errors as {detail}, body limits and media types, the OpenAPI document and docs page,
 // health probes, and one round trip over a real socket.
 

@@ -115,3 +115,31 @@ describe('a body that is not valid UTF-8', () => {
     expect(res.json().data.prompts[0].content).toBe('crm für Ärzte 🚀');
   });
 });
+
+describe('a JSON body nested deeper than 64 levels (issue 25: 4,500 deep was a 500 at createAction)', () => {
+  /** `levels` arrays, one inside the other, around a leaf. */
+  const nested = (levels: number, leaf = '"x"') => `${'['.repeat(levels)}${leaf}${']'.repeat(levels)}`;
+  const post = (url: string, body: string) =>
+    t.app.inject({ method: 'POST', url: `/v1${url}`, headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: body });
+
+  it.each([65, 4_500, 200_000])('execution.params nested %i deep → 400 {detail}, nothing stored', async (depth) => {
+    const before = await count('actions');
+    const body = `{"title":"Deep","description":"d","category":"new_content","priority":"high","execution":{"type":"prompt","params":{"deep":${nested(depth - 3)}}}}`;
+    const res = await post(`/projects/${projectId}/actions`, body);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
+    expect(res.json()).toEqual(errorBody('Request body is nested too deeply (at most 64 levels of objects and arrays)', 'invalid_request'));
+    expect(await count('actions')).toBe(before);
+  });
+
+  it('64 levels in all is accepted; brackets inside strings do not count', async () => {
+    const body = `{"title":"[[[[{{{{","description":"d","category":"new_content","priority":"high","execution":{"type":"prompt","params":{"deep":${nested(61, '"]]]\\"[[[["')}}}}`;
+    const res = await post(`/projects/${projectId}/actions`, body);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+  });
+
+  it('a deep body on a route without a body schema is the same 400', async () => {
+    const res = await post('/account/create', `{"email":${nested(100)}}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/nested too deeply/);
+  });
+});

@@ -161,7 +161,7 @@ export async function checkWrites(s: Seeded, connect: Connect): Promise<void> {
     expect(r.isError, `${name}: ${textOf(r)}`).toBeFalsy();
     return r.structuredContent as { data: Record<string, unknown> & { id?: string } };
   };
-  const made = await ok('create_prompts', { project_id: s.pid, prompts: ['Cheapest analytics suite'], topicId: s.topicId });
+  const made = await ok('create_prompts', { project_id: s.pid, prompts: ['Cheapest analytics suite'], topic_id: s.topicId });
   const promptId = (made.data.prompts as Array<{ id: string }>)[0].id;
   const updated = await ok('update_prompt', { project_id: s.pid, prompt_id: promptId, content: 'Cheapest web analytics suite' });
   expect(updated).toEqual((await rest(s, s.acct.key, ['GET', `${p}/prompts/${promptId}`])).body);
@@ -249,12 +249,12 @@ export async function checkErrors(s: Seeded, connect: Connect): Promise<void> {
   const viewer = await connect(s.viewerKey);
   const admin = await connect(s.acct.key);
   const cases: Array<[key: string, c: Client, tool: string, args: Record<string, unknown>, rest: Parameters<typeof rest>[2], status: number]> = [
-    [s.viewerKey, viewer, 'create_prompts', { project_id: s.pid, prompts: ['x'], topicId: s.topicId }, ['POST', `/projects/${s.pid}/prompts`, { prompts: ['x'], topicId: s.topicId }], 403],
+    [s.viewerKey, viewer, 'create_prompts', { project_id: s.pid, prompts: ['x'], topic_id: s.topicId }, ['POST', `/projects/${s.pid}/prompts`, { prompts: ['x'], topicId: s.topicId }], 403],
     [s.acct.key, admin, 'get_project', { project_id: s.otherProject }, ['GET', `/projects/${s.otherProject}`], 403],
     [s.acct.key, admin, 'get_project', { project_id: 'not-a-uuid' }, ['GET', '/projects/not-a-uuid'], 400],
     [s.acct.key, admin, 'get_overview', { project_id: s.pid, duration_days: 0 }, ['GET', `/projects/${s.pid}/overview?duration_days=0`], 400],
     [s.acct.key, admin, 'get_overview', { project_id: s.pid, colour: 'red' }, ['GET', `/projects/${s.pid}/overview?colour=red`], 400],
-    [s.acct.key, admin, 'create_prompts', { project_id: s.pid, prompts: [], topicId: s.topicId }, ['POST', `/projects/${s.pid}/prompts`, { prompts: [], topicId: s.topicId }], 400],
+    [s.acct.key, admin, 'create_prompts', { project_id: s.pid, prompts: [], topic_id: s.topicId }, ['POST', `/projects/${s.pid}/prompts`, { prompts: [], topicId: s.topicId }], 400],
     [s.acct.key, admin, 'create_prompts', { project_id: s.pid, prompts: ['y'] }, ['POST', `/projects/${s.pid}/prompts`, { prompts: ['y'] }], 400],
     [s.acct.key, admin, 'update_competitor', { project_id: s.pid, competitor_id: s.gamma, shade: 1 }, ['PATCH', `/projects/${s.pid}/competitors/${s.gamma}`, { shade: 1 }], 400],
   ];
@@ -262,7 +262,9 @@ export async function checkErrors(s: Seeded, connect: Connect): Promise<void> {
     const expected = await rest(s, key, route);
     expect(expected.status, tool).toBe(status);
     const r = await call(c, tool, args);
-    expect(r, `${tool} ${JSON.stringify(args)}`).toMatchObject({ isError: true, content: [{ type: 'text', text: expected.body.detail }] });
+    // REST's text, with a field REST spells in camelCase named as the tool's argument is.
+    const text = String(expected.body.detail).replace(/\btopicId\b/g, 'topic_id');
+    expect(r, `${tool} ${JSON.stringify(args)}`).toMatchObject({ isError: true, content: [{ type: 'text', text }] });
   }
   // a write tool the viewer was not shown, called anyway; an unknown tool
   expect(textOf(await call(viewer, 'delete_prompt', { project_id: s.pid, prompt_id: s.prompts[0] }))).toBe('This API key is read-only; an admin key is required for this operation');

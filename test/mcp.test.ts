@@ -43,7 +43,7 @@ describe('MCP over Streamable HTTP', { timeout: 60_000 }, () => {
     }
     // the input schema is the route's params + query (+ body), from the same zod schemas
     expect(Object.keys(byName.get('get_overview')!.inputSchema.properties!)).toEqual(['project_id', 'duration_days', 'date_from', 'date_to', 'providers', 'prompt_type']);
-    expect(byName.get('create_prompts')!.inputSchema.required).toEqual(['project_id', 'prompts', 'topicId']);
+    expect(byName.get('create_prompts')!.inputSchema.required).toEqual(['project_id', 'prompts', 'topic_id']);
     expect(byName.get('delete_prompt')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(byName.get('add_competitors')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
   });
@@ -68,6 +68,22 @@ describe('MCP over Streamable HTTP', { timeout: 60_000 }, () => {
 
   it("answers a write with a viewer key, another team's project and bad arguments with REST's detail as a tool error", async () => {
     await checkErrors(s, connect);
+  });
+
+  it('takes snake_case arguments where REST names the field in camelCase, and says so in its errors', async () => {
+    const c = await connect(s.acct.key);
+    const missing = await call(c, 'create_prompts', { project_id: s.pid, prompts: ['Which suite has the best funnels?'] });
+    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'topic_id is required' }] });
+    const camel = await call(c, 'create_prompts', { project_id: s.pid, prompts: ['Which suite has the best funnels?'], topicId: s.topicId });
+    expect(camel).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Unknown field: topicId (this tool calls it topic_id)' }] });
+    const made = await call(c, 'create_prompts', { project_id: s.pid, prompts: ['Which suite has the best funnels?'], topic_id: s.topicId });
+    expect(made.isError, textOf(made)).toBeFalsy();
+    const created = (made.structuredContent as { data: { prompts: Array<{ id: string; topicId: string }> } }).data.prompts[0];
+    expect(created.topicId).toBe(s.topicId);
+    const moved = await call(c, 'update_prompt', { project_id: s.pid, prompt_id: created.id, prompt_type: 'Inactive' });
+    expect(moved.isError, textOf(moved)).toBeFalsy();
+    expect((moved.structuredContent as { data: { prompt_type: string } }).data.prompt_type).toBe('inactive');
+    await call(c, 'delete_prompt', { project_id: s.pid, prompt_id: created.id });
   });
 
   it('counts each tool call on the key\'s window and answers the one over the limit with a tool error that gives the wait in seconds', async () => {

@@ -91,6 +91,59 @@ describe('validity', () => {
   });
 });
 
+describe('operations: ids, tags, servers (issue 25)', () => {
+  it('every operation has a camelCase operationId, and no two share one', () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(70);
+    const missing = ops.filter(([, op]) => !op.operationId).map(([name]) => name);
+    expect(missing).toEqual([]);
+    const notCamel = ops.filter(([, op]) => !/^[a-z][a-zA-Z0-9]*$/.test(op.operationId ?? '')).map(([name, op]) => `${name}: ${op.operationId}`);
+    expect(notCamel).toEqual([]);
+    const seen = new Map<string, string>();
+    const repeated: string[] = [];
+    for (const [name, op] of ops) {
+      const id = op.operationId ?? '';
+      if (seen.has(id)) repeated.push(`${id}: ${seen.get(id)} and ${name}`);
+      seen.set(id, name);
+    }
+    expect(repeated).toEqual([]);
+  });
+
+  it('each id is written in its route, not made up from the path (so it stays when a path changes)', () => {
+    const fromPath = /^(get|post|put|patch|delete)V1/;
+    const wrong = t.app.routeTable
+      .filter((r) => !r.schema?.hide)
+      .filter((r) => {
+        const id = (r.schema as { operationId?: unknown } | undefined)?.operationId;
+        return typeof id !== 'string' || fromPath.test(id);
+      })
+      .map(routeName);
+    expect(wrong).toEqual([]);
+  });
+
+  it('every operation has a tag, and a summary a generated client can use as its doc comment', () => {
+    const untagged = operations().filter(([, op]) => !op.tags?.length || !op.summary).map(([name]) => name);
+    expect(untagged).toEqual([]);
+  });
+
+  it('every operation documents 414 (an over-long path segment) and 429', () => {
+    const missing = operations().flatMap(([name, op]) => ['414', '429'].filter((s) => !op.responses?.[s]).map((s) => `${name} ${s}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('servers is PUBLIC_URL, not the request Host', async () => {
+    const forged = await t.app.inject({ method: 'GET', url: '/v1/openapi.json', headers: { host: 'attacker.example' } });
+    expect(forged.json().servers).toEqual([expect.objectContaining({ url: t.config.publicUrl })]);
+    expect(doc.servers?.[0]?.url).toMatch(/^https?:\/\/[^/]+/);
+  });
+
+  it('an over-long path segment really is a 414 with the error body', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/projects/${'a'.repeat(201)}` });
+    expect(res.statusCode).toBe(414);
+    expect(Object.keys(res.json())).toEqual(['detail', 'code', 'request_id']);
+  });
+});
+
 describe('errors', () => {
   it('the error body is one component: detail, an optional code of lib/errors, an optional request_id', () => {
     const schemas = doc.components?.schemas ?? {};

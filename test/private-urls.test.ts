@@ -79,6 +79,30 @@ describe('with ALLOW_PRIVATE_URLS off', () => {
     expect(res.json().detail).toBe('url must point to a public address (127.0.0.1: loopback)');
   });
 
+  it.each(DISGUISES.slice(0, 12))('POST /account/projects brand_url %s → 400 (its site is fetched too)', async (url) => {
+    const res = await client(strict.app, key).post('/account/projects', { brand_name: 'Acme', brand_url: url, webhook_url: 'https://8.8.8.8/cb' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual(errorBody(expect.stringMatching(/^brand_url must point to a public address \(.+: .+\)$/), 'invalid_request'));
+    expect(await count('projects')).toBe(0);
+  });
+
+  it('PATCH /projects/{id} website_url on a private address → 400, the project unchanged', async () => {
+    await setTeam(strict, teamId, { plan: 'enterprise', rate_limit_tier: 'premium' });
+    const api = client(strict.app, key);
+    const created = await api.post('/account/projects', { brand_name: 'Patchco', brand_url: 'https://patchco.com', webhook_url: 'https://8.8.8.8/cb' });
+    expect(created.statusCode, created.body).toBe(202);
+    const id = created.json().data.project_id;
+    for (const url of ['http://192.168.1.20/', 'https://[::1]/', 'http://localhost:8080/']) {
+      const res = await api.patch(`/projects/${id}`, { website_url: url });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().detail).toMatch(/^website_url must point to a public address/);
+    }
+    expect((await api.get(`/projects/${id}`)).json().data.website_url).toBe('https://patchco.com/');
+    const ok = await api.patch(`/projects/${id}`, { website_url: 'https://www.patchco.com/' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    await api.delete(`/projects/${id}`);
+  });
+
   it('a public name is accepted (DNS is left to the connect-time guard)', async () => {
     const res = await client(strict.app, key).post('/webhooks', { url: 'https://hooks.acme.com/sightline', events: ['action.completed'] });
     expect(res.statusCode, res.body).toBe(201);
@@ -106,5 +130,7 @@ describe('with ALLOW_PRIVATE_URLS on', () => {
     const meta = await api.post('/webhooks', { url: 'https://169.254.169.254/hook', events: ['action.failed'] });
     expect(meta.statusCode).toBe(400);
     expect(meta.json().detail).toBe('url must point to a public address (169.254.169.254: cloud metadata endpoint)');
+    const project = await api.post('/account/projects', { brand_name: 'Local', brand_url: 'http://127.0.0.1:3000/', webhook_url: 'https://127.0.0.1:9/cb' });
+    expect(project.statusCode, project.body).toBe(202);
   });
 });

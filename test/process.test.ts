@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STORE } from './helpers.js';
 
-// The real service as an operator runs it (DECISIONS 1, ARCHITECTURE "known traps"):
+// The real service as an operator runs it (docs/self-hosting.md, docs/architecture.md "Known traps"):
 // `node --import tsx src/main.ts` on an embedded store folder. One folder, one process;
 // SIGTERM stops cleanly; the data is there after a restart (and after a crash).
 

@@ -91,6 +91,11 @@ describe('requests refused by the HTTP parser answer {detail, code, request_id}'
     expectErrorBody(res, 400, /^Unknown HTTP method$/);
   });
 
+  it.each([['CONNECT example.com:443'], ['CONNECT 127.0.0.1:22'], ['CONNECT /v1/projects']])('%s → 400 as an unknown method, not a closed socket', async (line) => {
+    const res = await raw(`${line} HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
+    expectErrorBody(res, 400, /^Unknown HTTP method$/);
+  });
+
   it.each([['abc'], ['-1'], ['1, 2']])('Content-Length: %s → 400', async (length) => {
     const res = await raw(`POST /v1/account/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{}`);
     expectErrorBody(res, 400, /^Invalid Content-Length header$/);

@@ -90,7 +90,7 @@ function institutionalSuffix(suffix: string): boolean {
 }
 
 /**
- * Category of a cited page (DECISIONS 5), first rule that applies:
+ * Category of a cited page (docs/analytics.md), first rule that applies:
  * 1. a tracked brand's domain (own or competitor) → corporate;
  * 2. the curated lists (host or a parent domain) → editorial, institutional, reference, ugc;
  * 3. government and academic suffixes (.gov, .edu, .mil, .int, gov.xx, ac.xx…) → institutional;

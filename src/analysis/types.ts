@@ -22,7 +22,7 @@ export const CATEGORY_IDS = { corporate: 0, editorial: 1, institutional: 2, refe
 export type CategoryName = keyof typeof CATEGORY_IDS;
 export const CATEGORY_NAMES = Object.keys(CATEGORY_IDS) as CategoryName[];
 
-/** Page types of a cited URL (DECISIONS section 5); `url_type` is the index here. */
+/** Page types of a cited URL (docs/analytics.md); `url_type` is the index here. */
 export const URL_TYPES = [
   'homepage',
   'article',

@@ -16,13 +16,13 @@ import { trackedProviders } from '../modules/projects/service.js';
 import { collectAnswers } from './collect.js';
 import { reanalyseProject } from './reanalyse.js';
 
-/** DECISIONS 3: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
+/** docs/decisions.md: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
 export const BOOTSTRAP_PROVIDERS: ProviderName[] = ['chatgpt', 'perplexity', 'google_ai_overview'];
 export const DETECTED_COMPETITORS = 5;
 
 /**
  * The engines the bootstrap asks: those of BOOTSTRAP_PROVIDERS the project tracks, then its
- * other engines, three at most (the budget of DECISIONS 3): a project that chose other
+ * other engines, three at most (the budget of docs/decisions.md): a project that chose other
  * engines is never asked of one it does not track.
  */
 export function bootstrapProviders(stored: readonly string[] | null | undefined): ProviderName[] {
@@ -56,7 +56,7 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
     );
     const providers = bootstrapProviders(project.providers).filter((p) => p in ctx.ports.providers);
     // One sample each, whatever samples_per_run says: the bootstrap's budget is fixed
-    // (DECISIONS 3: 15 credits, 9 on skip_trial); the daily runs take the repeats.
+    // (docs/decisions.md: 15 credits, 9 on skip_trial); the daily runs take the repeats.
     const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day, sample: 1 })));
     const tally = await collectAnswers(ctx, project, keys, runId);
     if (tally.stored + tally.alreadyStored === 0 && tally.failed > 0) {

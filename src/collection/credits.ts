@@ -14,7 +14,7 @@ export interface AnswerKey {
 export const answerKeyOf = (k: AnswerKey) => `${k.promptId}|${k.provider}|${k.day}|${k.sample}`;
 
 /**
- * Credits (DECISIONS section 3): one per stored answer, monthly allowance per plan.
+ * Credits (docs/decisions.md): one per stored answer, monthly allowance per plan.
  * Before a provider is asked, a hold is taken for the answer; storing the answer turns the
  * hold into a spent credit in the same transaction, a failed call releases it. Holds are
  * taken under a lock on the team row, so concurrent runs can never overspend, and a hold

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
 import { selfSignedCert } from '../../test/fixtures/tls.js';
 import { createAccount, startTestApp, until, type TestApp } from '../../test/helpers.js';
 import { emitEvent } from '../modules/deliveries/events.js';
 import { retryDelayMs } from './send.js';
 
-// Registered-webhook delivery (spec 6.2, DECISIONS 8) against local receivers: signed,
+// Registered-webhook delivery (spec 6.2, docs/webhooks.md) against local receivers: signed,
 // retried up to 3 times with backoff, 3xx not followed, 10 s deadline (shortened here),
 // private addresses refused unless ALLOW_PRIVATE_URLS, nothing lost (an outbox row each).
 
@@ -71,6 +72,40 @@ describe('registered webhook delivery', () => {
     const body = JSON.parse(got.body);
     expect(body).toEqual({ event: 'action.failed', timestamp: expect.any(String), data });
     expect((await delivery(acct.teamId)).status).toBe('delivered');
+  });
+
+  it('also carries the Standard Webhooks headers: the official library verifies them with the secret as returned', async () => {
+    const r = await receiver({ replies: [500] });
+    const { acct, webhook } = await registered(r.url);
+    expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    await emit(acct.teamId);
+    const got = await r.waitFor(2, 15_000);
+    const verifier = new Webhook(webhook.secret);
+    for (const g of got) {
+      expect(verifier.verify(g.body, g.headers)).toEqual(JSON.parse(g.body));
+      expect(g.headers['webhook-id']).toBe(g.headers['x-webhook-id']);
+      expect(g.headers['webhook-timestamp']).toBe(g.headers['x-webhook-timestamp']);
+      expect(g.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+      // The contract's header is still there, unchanged.
+      expect(g.headers['x-webhook-signature']).toBe(crypto.createHmac('sha256', webhook.secret).update(g.body).digest('hex'));
+    }
+    // One id across the retry: a receiver drops the second copy of a message it has handled.
+    expect(new Set(got.map((g) => g.headers['webhook-id'])).size).toBe(1);
+    // Tampering with the body, the id or the timestamp, or another secret, fails verification.
+    const [first] = got;
+    expect(() => verifier.verify(first.body.replace('action.failed', 'action.completd'), first.headers)).toThrow(WebhookVerificationError);
+    expect(() => verifier.verify(first.body, { ...first.headers, 'webhook-id': 'msg_other' })).toThrow(WebhookVerificationError);
+    const later = String(Number(first.headers['webhook-timestamp']) + 1);
+    expect(() => verifier.verify(first.body, { ...first.headers, 'webhook-timestamp': later })).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(`whsec_${crypto.randomBytes(24).toString('base64')}`).verify(first.body, first.headers)).toThrow(WebhookVerificationError);
+    // A capture replayed outside the library's five-minute tolerance is refused.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 10 * 60_000);
+      expect(() => verifier.verify(first.body, first.headers)).toThrow(/too old/i);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('retries a receiver that fails twice, then succeeds: 3 attempts, one webhook id', async () => {

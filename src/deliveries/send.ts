@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { deliveryJob } from '../jobs/catalog.js';
 import { stableUuid } from '../lib/crypto.js';
 import { OutboundError, safeRequest } from '../ports/http/safe-request.js';
-import { standardWebhookHeaders, webhookHeaders } from './sign.js';
+import { registeredWebhookHeaders, standardWebhookHeaders } from './sign.js';
 
 /** Retries after the first attempt (spec 6.2: up to 3). */
 export const MAX_RETRIES = 3;
@@ -55,10 +55,14 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
     await finish(ctx, d.id, 'failed', null, 'webhook removed or inactive', attempt);
     return;
   }
+  const now = new Date();
+  // Registered webhooks carry the contract's X-Webhook-* headers and, beside them, the
+  // Standard Webhooks ones: their signature covers the id and the timestamp too, so a
+  // receiver can refuse a replayed delivery (see docs/webhooks.md).
   const headers =
     d.kind === 'callback'
-      ? standardWebhookHeaders(ctx.callbackSecret, d.message_id, d.body)
-      : webhookHeaders(ctx.box.open(d.secret_encrypted!), d.message_id, d.body);
+      ? standardWebhookHeaders(ctx.callbackSecret, d.message_id, d.body, now)
+      : registeredWebhookHeaders(ctx.box.open(d.secret_encrypted!), d.message_id, d.body, now);
   let status: number | null = null;
   let error: string | null = null;
   let retryAfter: string | undefined;

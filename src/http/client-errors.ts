@@ -60,6 +60,26 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   const { status, detail, code } = refusalOf(err.code);
   // The raw bytes (err.rawPacket) are never logged: they may hold an API key.
   this.log.info({ request_id: requestId, status, parser_error: err.code ?? null }, 'request refused by the HTTP parser');
+  writeRefusal(socket, requestId, { status, detail, code });
+  socket.destroy(err);
+}
+
+/**
+ * HTTP CONNECT (a proxy tunnel): Node hands it to the server's 'connect' listeners, never to
+ * Fastify, and closes the socket in silence when there is none. This server is no proxy: the
+ * method is answered as an unknown one (FOO) is, with the API's error body.
+ */
+export function registerConnectRefusal(app: FastifyInstance): void {
+  app.server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
+    const requestId = crypto.randomUUID();
+    app.log.info({ request_id: requestId, status: 400, method: 'CONNECT' }, 'CONNECT refused: not a proxy');
+    socket.on('error', () => {}); // the client may reset first
+    writeRefusal(socket, requestId, refusalOf('HPE_INVALID_METHOD'));
+    socket.end();
+  });
+}
+
+function writeRefusal(socket: Socket, requestId: string, { status, detail, code }: Refusal): void {
   if (socket.writable) {
     const body = JSON.stringify({ detail, code, request_id: requestId });
     socket.write(
@@ -71,5 +91,4 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
         body,
     );
   }
-  socket.destroy(err);
 }

@@ -51,6 +51,7 @@ const ERROR_MEANINGS: Record<string, string> = {
   '404': 'No such record',
   '409': 'Conflicts with an existing record or a run in progress',
   '413': 'The request body is over 1 MiB',
+  '414': 'A path segment is over 200 characters',
   '415': 'The request body is not application/json',
   '422': 'The target page could not be fetched',
   '429': 'Rate limit exceeded (code rate_limited, with Retry-After), or a plan quota reached (waiting does not help)',
@@ -68,21 +69,28 @@ const ERROR_RESPONSES = Object.fromEntries(
 );
 
 /**
+ * Statuses any operation can send whatever its route says, so routes added later document
+ * them too: 414 (an over-long path segment, refused by the router before routing, whatever
+ * the path), 429 (the limiter runs before every route), 503 (the store is unreachable),
+ * and 413 and 415 where it takes a body.
+ */
+const GENERIC_STATUSES = (op: DocOperation): string[] => ['414', '429', '503', ...(op.requestBody ? ['413', '415'] : [])];
+
+/**
  * transformObject: the library's jsonSchemaTransformObject, which writes each schema of the
  * zod registry with an id as two components (`X` as responses are serialized, `XInput` as
  * requests are parsed), then what the route schemas leave out:
  * - only the components an operation reaches: routes use the registered schemas as
  *   responses only, so each unused `XInput` twin would be an orphan copy;
- * - the answers any route can give besides its own: 503 (store unreachable), and 413 and
- *   415 where it takes a body. They are documented here, not in the routes' response maps,
- *   which also choose the serializer;
+ * - the answers any route can give besides its own (GENERIC_STATUSES). They are
+ *   documented here, not in the routes' response maps, which also choose the serializer;
  * - a description and the headers of every response; error statuses as shared responses.
  */
 export const completeDocument: SwaggerTransformObject = (input) => {
   const doc = jsonSchemaTransformObject(input) as Doc;
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
-      const generic = ['503', ...(op.requestBody ? ['413', '415'] : [])];
+      const generic = GENERIC_STATUSES(op);
       const responses: Record<string, DocResponse> = { ...Object.fromEntries(generic.map((s) => [s, {}])), ...op.responses };
       op.responses = Object.fromEntries(
         Object.keys(responses)

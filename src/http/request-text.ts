@@ -57,7 +57,30 @@ function undecodable(query: unknown): string | undefined {
   return (query as { [UNDECODABLE]?: string[] } | null)?.[UNDECODABLE]?.[0];
 }
 
-/** The JSON body parser: Fastify's own (proto-poisoning checks, its errors), on bytes checked to be UTF-8. */
+/** Objects and arrays a JSON body may nest: no route's schema needs more than a handful. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether a parsed JSON value nests objects and arrays more than `limit` deep, walked with
+ * an explicit stack (no recursion), stopping at the first level past the limit. JSON.parse
+ * itself takes any depth, but every recursive walk after it (validation, the text rule,
+ * JSON.stringify into the store) would overflow the stack: a 500 instead of a 400. The
+ * walk visits objects and arrays only, so a body of long strings costs next to nothing
+ * (cheaper than scanning the text's characters).
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[object, number]> = value !== null && typeof value === 'object' ? [[value, 1]] : [];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** The JSON body parser: Fastify's own (proto-poisoning checks, its errors), on bytes checked to be UTF-8 and not nested too deep. */
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -67,7 +90,13 @@ function registerJsonParser(app: FastifyInstance): void {
       done(new Invalid(`Request body is not valid UTF-8 text (invalid byte at offset ${firstInvalidUtf8(bytes)})`), undefined);
       return;
     }
-    parseJson(req, bytes.toString('utf8'), done);
+    parseJson(req, bytes.toString('utf8'), (err, parsed) => {
+      if (!err && nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
+        done(new Invalid(`Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays)`), undefined);
+        return;
+      }
+      done(err, parsed);
+    });
   });
 }
 

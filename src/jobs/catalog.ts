@@ -103,7 +103,7 @@ export const reanalyseJob = spec({
 
 /**
  * One delivery attempt. Retries are scheduled by the handler itself (delays with jitter
- * and Retry-After, DECISIONS 8), each as a new job with a fixed id per attempt.
+ * and Retry-After, docs/webhooks.md), each as a new job with a fixed id per attempt.
  */
 export const deliveryJob = spec({
   name: 'delivery-attempt',

@@ -1,4 +1,4 @@
-/** Plans (DECISIONS section 3). One table, read by quotas, credits and the operator API. */
+/** Plans (docs/decisions.md). One table, read by quotas, credits and the operator API. */
 export const PLANS = {
   skip_trial: { credits: 10, projects: 1, activePrompts: 25, samplesPerRun: 1 },
   basic: { credits: 200, projects: 3, activePrompts: 100, samplesPerRun: 2 },

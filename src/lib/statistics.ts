@@ -1,5 +1,5 @@
 /**
- * The statistics behind the uncertainty shown beside every figure (DECISIONS 4), each
+ * The statistics behind the uncertainty shown beside every figure (docs/analytics.md), each
  * implemented once: the Wilson score interval of a proportion, the t interval of a mean,
  * Student t quantiles and the two-proportion z-test. All at the 95% level.
  */

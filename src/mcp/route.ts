@@ -42,7 +42,7 @@ async function callerOf(http: HttpContext, req: FastifyRequest, reply: FastifyRe
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each POST carries its own key and gets a
  * fresh protocol server, so any API process can answer any request and nothing of a
- * session lives in memory (README: decisions). GET (a server-to-client stream) and
+ * session lives in memory (docs/mcp.md). GET (a server-to-client stream) and
  * DELETE (ending a session) have nothing to serve here: 405, as the transport's spec
  * allows. Registered as explicit routes, ahead of the dashboard's catch-all.
  */

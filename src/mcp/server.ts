@@ -100,8 +100,8 @@ export async function callTool(caller: Caller, name: string, args: Record<string
 }
 
 /**
- * A protocol server for one caller. Stateless: made for each HTTP request (README:
- * decisions), so nothing of a session lives in this process.
+ * A protocol server for one caller. Stateless: made for each HTTP request (docs/mcp.md),
+ * so nothing of a session lives in this process.
  */
 export function mcpServerFor(caller: Caller, version: string): Server {
   const server = new Server(

@@ -42,7 +42,16 @@ export interface Tool {
   /** The JSON Schemas of tools/list, made once. */
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
+  /** Argument name → the REST field it stands for, where the two differ (`topic_id` → `topicId`). */
+  restNames: Map<string, string>;
 }
+
+/**
+ * Tool arguments are snake_case, every one of them: the REST contract names a few body
+ * fields in camelCase (`topicId`, `promptType`), and an agent should not have to guess
+ * which convention each tool follows. The tool takes `topic_id` and hands REST `topicId`.
+ */
+export const argumentName = (restName: string): string => restName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A part's object schema (an optional body is unwrapped: MCP arguments are one object). */
 function objectOf(schema: Part): z.ZodObject | undefined {
@@ -53,14 +62,18 @@ function objectOf(schema: Part): z.ZodObject | undefined {
   return inner;
 }
 
-/** The JSON Schema an MCP client reads: draft-7, as the SDK's own conversion makes it. */
+/**
+ * The JSON Schema an MCP client reads, in JSON Schema 2020-12, the dialect MCP names for
+ * tool schemas (a tuple is `prefixItems`, not draft-07's array form of `items`). No
+ * `$schema`: 2020-12 is MCP's default, and clients on a draft-07 validator still read it.
+ */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
   // A schema registered with an id comes back as a $ref to itself; MCP wants the object at
   // the root (type: object), so the definition is lifted there (and kept for inner refs).
-  const ref = typeof rest.$ref === 'string' ? rest.$ref.replace('#/definitions/', '') : null;
-  const definitions = rest.definitions as Record<string, Record<string, unknown>> | undefined;
-  if (ref && definitions?.[ref]) return { ...definitions[ref], definitions };
+  const ref = typeof rest.$ref === 'string' ? rest.$ref.replace('#/$defs/', '') : null;
+  const defs = rest.$defs as Record<string, Record<string, unknown>> | undefined;
+  if (ref && defs?.[ref]) return { ...defs[ref], $defs: defs };
   return rest;
 }
 
@@ -68,17 +81,27 @@ export function tool<P extends Part = undefined, Q extends Part = undefined, B e
   spec: ToolSpec<P, Q, B, O>,
 ): Tool {
   const shape = { ...objectOf(spec.params)?.shape, ...objectOf(spec.query)?.shape, ...objectOf(spec.body)?.shape };
+  const restNames = new Map(Object.keys(shape).filter((k) => argumentName(k) !== k).map((k) => [argumentName(k), k]));
+  const argShape = Object.fromEntries(Object.entries(shape).map(([k, v]) => [argumentName(k), v]));
   return {
     spec: spec as unknown as Tool['spec'],
-    inputSchema: jsonSchemaOf(z.strictObject(shape), 'input'),
+    inputSchema: jsonSchemaOf(z.strictObject(argShape), 'input'),
     outputSchema: jsonSchemaOf(spec.output, 'output'),
+    restNames,
   };
 }
 
-function parsePart(schema: Part, value: Record<string, unknown>, part: 'params' | 'querystring' | 'body'): unknown {
+/** A REST message about a renamed field, in the tool's words (`topicId is required` → `topic_id is required`). */
+function inArgumentNames(t: Tool, detail: string): string {
+  let out = detail;
+  for (const [arg, restName] of t.restNames) out = out.replace(new RegExp(`\\b${restName}\\b`, 'g'), arg);
+  return out;
+}
+
+function parsePart(t: Tool, schema: Part, value: Record<string, unknown>, part: 'params' | 'querystring' | 'body'): unknown {
   if (!schema) return {};
   const r = schema.safeParse(value);
-  if (!r.success) throw new Invalid(zodIssuesDetail(r.error.issues, part));
+  if (!r.success) throw new Invalid(inArgumentNames(t, zodIssuesDetail(r.error.issues, part)));
   return r.data;
 }
 
@@ -98,7 +121,11 @@ export function parseArgs(t: Tool, ctx: RequestContext, raw: Record<string, unkn
   const params: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
   const body: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) {
+  const restNameOf = new Set(t.restNames.values());
+  for (const [arg, v] of Object.entries(raw)) {
+    // The REST spelling of a renamed argument is not an alias: one name per argument.
+    if (restNameOf.has(arg)) throw new Invalid(`Unknown field: ${arg} (this tool calls it ${argumentName(arg)})`);
+    const k = t.restNames.get(arg) ?? arg;
     if (paramKeys.has(k)) params[k] = v;
     else if (queryKeys.has(k) || (!spec.body && spec.query)) query[k] = v;
     else body[k] = v;
@@ -108,9 +135,9 @@ export function parseArgs(t: Tool, ctx: RequestContext, raw: Record<string, unkn
     throw new Invalid(`Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`);
   }
   return {
-    params: parsePart(spec.params, params, 'params') as never,
-    body: parsePart(spec.body, body, 'body') as never,
-    query: parsePart(spec.query, query, 'querystring') as never,
+    params: parsePart(t, spec.params, params, 'params') as never,
+    body: parsePart(t, spec.body, body, 'body') as never,
+    query: parsePart(t, spec.query, query, 'querystring') as never,
   };
 }
 

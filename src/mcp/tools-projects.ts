@@ -167,7 +167,7 @@ export const projectTools = [
   tool({
     name: 'update_prompt',
     title: 'Update a prompt',
-    description: "Change a prompt's content, country, topicId or promptType (Active, Inactive, Suggested); send only what changes. Returns the prompt with the last 7 days' metrics.",
+    description: "Change a prompt's content, country, topic_id or prompt_type (Active, Inactive, Suggested); send only what changes. Returns the prompt with the last 7 days' metrics.",
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: pr.PromptParams,

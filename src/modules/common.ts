@@ -22,7 +22,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 /** A 95% interval [low, high], or null when the figure has too few responses for one. */
 export const Ci = (description: string) => z.tuple([z.number(), z.number()]).nullable().meta({ description });
 
-/** The uncertainty beside a window's visibility, position and sentiment (extension fields, DECISIONS 4). */
+/** The uncertainty beside a window's visibility, position and sentiment (extension fields, docs/analytics.md). */
 export const UncertaintyShape = {
   responses: z.number().int().meta({ description: 'Extension: the responses (answers) in the window that visibility is computed over.' }),
   visibility_ci: Ci('Extension: 95% Wilson score interval of visibility, [low, high] in percent, 2 decimals; null when responses is 0.'),

@@ -10,7 +10,7 @@ import { STORE, startTestApp, type TestApp } from '../helpers.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserTestsOff = STORE !== 'pglite' || !fs.existsSync(CHROMIUM) || process.env.SKIP_BROWSER_TESTS === '1';
 
-/** The flags that work on this machine (ARCHITECTURE.md); Playwright adds a fresh profile folder. */
+/** The flags that work on this machine (docs/architecture.md); Playwright adds a fresh profile folder. */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -34,6 +34,8 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = t.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  // The links the service writes (invitations) point at PUBLIC_URL: here, this server.
+  if (overrides.publicUrl === undefined) t.config.publicUrl = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   return {
     t,

@@ -1,5 +1,5 @@
 /**
- * News and media sites: cited pages on these domains are `editorial` (DECISIONS 5).
+ * News and media sites: cited pages on these domains are `editorial` (docs/analytics.md).
  * Registrable domains (or full host names), lower-case. Analyst firms whose reports are
  * published research (Gartner, Forrester) count as media here.
  */

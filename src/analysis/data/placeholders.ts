@@ -1,6 +1,6 @@
 /**
  * Hosts that stand for "some site" in examples: a URL on them is not a citation
- * (DECISIONS 5). A host matches when it equals an entry or ends with "." + entry.
+ * (docs/analytics.md). A host matches when it equals an entry or ends with "." + entry.
  */
 export const PLACEHOLDER_HOSTS: readonly string[] = [
   'example.com', 'example.org', 'example.net', 'example.edu', 'yourcompany.com', 'yourdomain.com', 'yoursite.com',

@@ -66,7 +66,7 @@ export class RedisRateLimiter implements RateLimiter {
       return { allowed: false, limit, remaining: 0, retryAfter: Math.max(1, Math.ceil(waitUs / 1_000_000)) };
     } catch (err) {
       // Fail open: a Redis outage must not take the API down with it. The request is
-      // served and logged; the limit resumes when Redis answers again (README).
+      // served and logged; the limit resumes when Redis answers again (docs/decisions.md, "Rate limits").
       this.onError(err);
       return { allowed: true, limit, remaining: limit, retryAfter: 0 };
     }

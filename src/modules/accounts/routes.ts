@@ -14,6 +14,7 @@ export default async function accountRoutes(base: FastifyInstance) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'createAccount',
         tags: ['account'],
         summary: 'Create an account (team on the skip_trial plan) and its first user',
         security: [],
@@ -29,6 +30,7 @@ export default async function accountRoutes(base: FastifyInstance) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'getAccountApiKey',
         tags: ['account'],
         summary: "Get the account's admin API key, creating one when it has none",
         security: [],
@@ -44,6 +46,7 @@ export default async function accountRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'createProject',
         tags: ['account'],
         summary: 'Create a project and start its bootstrap pipeline',
         body: s.CreateProjectBody,
@@ -57,6 +60,7 @@ export default async function accountRoutes(base: FastifyInstance) {
     '/account',
     {
       schema: {
+        operationId: 'getAccount',
         tags: ['account'],
         summary: "The caller's team: plan, credits used and left this month, rate-limit tier (extension)",
         response: { 200: s.AccountSummaryEnvelope, ...errors(401, 429) },

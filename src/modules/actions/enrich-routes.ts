@@ -6,7 +6,7 @@ import { ctxOf } from '../../http/request.js';
 import { Uuid } from '../common.js';
 import { enrichContent, enrichForum } from './enrich-content.js';
 
-// Envelope A, admin scope (DECISIONS section 2). Both fetch a page and call the writer,
+// Envelope A, admin scope (docs/decisions.md). Both fetch a page and call the writer,
 // so they can take several seconds.
 
 const Params = z.strictObject({ project_id: Uuid, action_id: Uuid });
@@ -38,6 +38,7 @@ export default async function enrichRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'enrichContent',
         tags,
         summary: "Edit suggestions for a content_update action's target page",
         description:
@@ -54,6 +55,7 @@ export default async function enrichRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'enrichForum',
         tags,
         summary: "A reply draft for a forum_engagement action's thread",
         params: Params,

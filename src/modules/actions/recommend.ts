@@ -21,7 +21,7 @@ export const RULES = {
   rareMaxCitations: 3,
   /** forum_engagement: threads cited at least this often in answers that do not name the brand. */
   forumMinUnmentioned: 2,
-  /** on_page_seo: opportunity domains (DECISIONS 5) and site gaps. */
+  /** on_page_seo: opportunity domains (docs/analytics.md) and site gaps. */
   opportunityMin: OPPORTUNITY_THRESHOLD,
   siteMinResponses: 20,
   siteCvrGap: 10,

@@ -7,7 +7,7 @@ import * as s from './schema.js';
 import * as svc from './service.js';
 
 /**
- * Actions (spec 4.7; Envelope A throughout, DECISIONS 2). The routes under
+ * Actions (spec 4.7; Envelope A throughout, docs/decisions.md). The routes under
  * /actions/{action_id}/enrich-content, enrich-forum and execute live in their own modules.
  */
 export default async function actionRoutes(base: FastifyInstance) {
@@ -19,6 +19,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     '/projects/:project_id/actions',
     {
       schema: {
+        operationId: 'listActions',
         tags,
         summary: "The project's actions, newest first, optionally by status or group",
         params: ProjectParams,
@@ -34,6 +35,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     {
       config: admin,
       schema: {
+        operationId: 'createAction',
         tags,
         summary: 'Create an action (status suggested)',
         params: ProjectParams,
@@ -49,6 +51,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     {
       config: admin,
       schema: {
+        operationId: 'transitionActions',
         tags,
         summary: 'Apply one operation to up to 100 actions, each on its own',
         params: ProjectParams,
@@ -64,6 +67,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     {
       config: admin,
       schema: {
+        operationId: 'recommendActions',
         tags,
         summary: "Derive actions from the project's last 30 days in the background; poll the task",
         params: ProjectParams,
@@ -77,6 +81,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     '/projects/:project_id/actions/tasks/:task_id',
     {
       schema: {
+        operationId: 'getRecommendationTask',
         tags,
         summary: 'Status of a recommendation task',
         params: s.TaskParams,
@@ -91,6 +96,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     {
       config: admin,
       schema: {
+        operationId: 'draftAction',
         tags,
         summary: "Have the writer fill in an action's fields, grounded in the project's data",
         params: ProjectParams,
@@ -105,6 +111,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     '/projects/:project_id/actions/:action_id',
     {
       schema: {
+        operationId: 'getAction',
         tags,
         summary: 'One action',
         params: s.ActionParams,
@@ -119,6 +126,7 @@ export default async function actionRoutes(base: FastifyInstance) {
     {
       config: admin,
       schema: {
+        operationId: 'transitionAction',
         tags,
         summary: 'Move an action: accept, start, complete, ignore (reason?, feedback?) or reopen',
         params: s.TransitionParams,

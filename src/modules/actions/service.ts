@@ -153,7 +153,7 @@ export async function transitionAction(ctx: RequestContext, projectId: string, a
   return presentAction(await moveAction(ctx.store, projectId, actionId, op, body));
 }
 
-/** DECISIONS 7: each id on its own; unknown ids and invalid moves count as failed. */
+/** docs/decisions.md: each id on its own; unknown ids and invalid moves count as failed. */
 export async function batchTransition(ctx: RequestContext, projectId: string, input: { ids: string[]; action: Operation }) {
   await requireProject(ctx, projectId);
   let succeeded = 0;

@@ -60,7 +60,7 @@ export interface Signals {
   project: {
     responses: number;
     visibility: number | null;
-    /** Percent of answers citing the own site (DECISIONS 4, cvr). */
+    /** Percent of answers citing the own site (docs/analytics.md, cvr). */
     cvr: number | null;
     /** The competitor site cited in the most answers, with that share in percent. */
     bestSite: { name: string; domain: string; rate: number } | null;

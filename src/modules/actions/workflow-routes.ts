@@ -5,7 +5,7 @@ import { ctxOf } from '../../http/request.js';
 import * as s from './workflow-schema.js';
 import * as svc from './workflow-service.js';
 
-/** The article workflow of an action (DECISIONS 7): execute, read, answer a checkpoint. */
+/** The article workflow of an action (docs/decisions.md): execute, read, answer a checkpoint. */
 export default async function workflowRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['actions'];
@@ -15,6 +15,7 @@ export default async function workflowRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'executeAction',
         tags,
         summary: 'Start the article workflow (outline, draft, final with approval checkpoints)',
         params: s.ActionParams,
@@ -27,7 +28,7 @@ export default async function workflowRoutes(base: FastifyInstance) {
   app.get(
     '/projects/:project_id/actions/:action_id/workflow',
     {
-      schema: { tags, summary: "The action's latest workflow", params: s.ActionParams, response: { 200: s.WorkflowEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'getWorkflow', tags, summary: "The action's latest workflow", params: s.ActionParams, response: { 200: s.WorkflowEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.getWorkflow(ctxOf(req), req.params.project_id, req.params.action_id)),
   );
@@ -37,6 +38,7 @@ export default async function workflowRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'respondToCheckpoint',
         tags,
         summary: 'Approve, edit, regenerate or reject the checkpoint that waits',
         params: s.ActionParams,

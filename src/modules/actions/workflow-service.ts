@@ -39,7 +39,7 @@ export function presentWorkflow(w: WorkflowRow) {
 }
 
 /**
- * Starts the article workflow of a `publishable_content` action (DECISIONS 7): the action
+ * Starts the article workflow of a `publishable_content` action (docs/decisions.md): the action
  * moves to in_progress and the outline is written in the background.
  */
 export async function executeAction(ctx: RequestContext, projectId: string, actionId: string) {
@@ -97,7 +97,7 @@ export interface RespondInput {
   feedback?: string;
 }
 
-/** A reviewer's answer to the checkpoint that waits (DECISIONS 7). */
+/** A reviewer's answer to the checkpoint that waits (docs/decisions.md). */
 export async function respond(ctx: RequestContext, projectId: string, actionId: string, input: RespondInput) {
   await requireProject(ctx, projectId);
   if (input.action === 'edit' && !input.content?.trim()) throw new Invalid('content is required to edit a checkpoint');

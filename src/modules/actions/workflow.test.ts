@@ -7,7 +7,7 @@ import { startReceiver, type Receiver, type Received } from '../../../test/fakes
 import { selfSignedCert } from '../../../test/fixtures/tls.js';
 import { client, createAccount, createProject, STORE, startTestApp, until, type TestApp } from '../../../test/helpers.js';
 
-// The article workflow of DECISIONS 7 over HTTP, with an HTTPS receiver that checks every
+// The article workflow of docs/decisions.md over HTTP, with an HTTPS receiver that checks every
 // signature: approve, edit, regenerate and reject paths, the 4xx cases, and a restart of
 // the whole process while a checkpoint waits.
 

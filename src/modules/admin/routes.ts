@@ -6,7 +6,7 @@ import * as s from './schema.js';
 import * as svc from './service.js';
 import { providerUsage } from './usage.js';
 
-/** The operator API (DECISIONS section 6): Bearer ADMIN_TOKEN, off while it is unset. */
+/** The operator API (docs/decisions.md): Bearer ADMIN_TOKEN, off while it is unset. */
 export default async function adminRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['operator'];
@@ -17,6 +17,7 @@ export default async function adminRoutes(base: FastifyInstance) {
     {
       config: { auth: 'operator' },
       schema: {
+        operationId: 'adminUpdateTeam',
         tags,
         security,
         summary: "Change a team's plan or rate-limit tier",
@@ -33,6 +34,7 @@ export default async function adminRoutes(base: FastifyInstance) {
     {
       config: { auth: 'operator' },
       schema: {
+        operationId: 'adminRefreshProject',
         tags,
         security,
         summary: "Run a project's collection now, as the daily scheduler would",
@@ -47,7 +49,7 @@ export default async function adminRoutes(base: FastifyInstance) {
     '/admin/jobs/:job_id',
     {
       config: { auth: 'operator' },
-      schema: { tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errors(400, 401, 404, 429) } },
+      schema: { operationId: 'adminGetJob', tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errors(400, 401, 404, 429) } },
     },
     async (req) => a(await svc.getJob(servicesOf(req), req.params.job_id)),
   );
@@ -57,6 +59,7 @@ export default async function adminRoutes(base: FastifyInstance) {
     {
       config: { auth: 'operator' },
       schema: {
+        operationId: 'adminGetCallbackSecret',
         tags,
         security,
         summary: 'The secret that signs bootstrap callbacks (never written to the log)',
@@ -71,6 +74,7 @@ export default async function adminRoutes(base: FastifyInstance) {
     {
       config: { auth: 'operator' },
       schema: {
+        operationId: 'adminGetUsage',
         tags,
         security,
         summary: 'Tokens, searches and stated cost the vendors reported, by provider and UTC day',

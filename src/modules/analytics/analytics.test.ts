@@ -2,8 +2,8 @@
 //
 // The answers are written through the real write path (storeAnswers: responses, citations
 // and every daily rollup, provider '*' rows summing all providers) with hand-made Analysis
-// objects, so the expected figures depend only on the definitions of DECISIONS sections 4
-// and 5, not on the text analyser. The same checks run on PGlite and on PostgreSQL
+// objects, so the expected figures depend only on the definitions of docs/analytics.md,
+// not on the text analyser. The same checks run on PGlite and on PostgreSQL
 // (TEST_STORE=postgres).
 //
 // The process runs in a time zone far from UTC: every date must still be a UTC date.
@@ -167,7 +167,7 @@ const info = (id: string) => brandInfo(NAMES()[id], DOMAINS()[id]);
 const byName = <T extends { name: string }>(xs: T[]) => [...xs].sort((a, b) => a.name.localeCompare(b.name));
 
 // ---------------------------------------------------------------------------------------
-describe('prompts list and get: window metrics (DECISIONS 4)', () => {
+describe('prompts list and get: window metrics (docs/analytics.md)', () => {
   // P1 in W: 8 responses (A1..A8); mentioned A1 A3 A4 A7 = 4 -> visibility 4/8 = 50.
   //   position (1+2+1+3)/4 = 1.75; sentiment (80+60+90+45)/4 = 68.75 -> integer 69;
   //   cvr: A1, A4 cite acme.com -> 2/8 = 25; volume 8.
@@ -502,7 +502,7 @@ describe('GET /prompts/{id}/chats', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-describe('GET /prompts/{id}/domains (DECISIONS 5 DomainItem)', () => {
+describe('GET /prompts/{id}/domains (docs/analytics.md DomainItem)', () => {
   const item = (domain: string, domain_type: number, citation_count: number, avg_citations: number, used_percentage: number, mentioned: boolean, brands: string[]) => ({
     domain,
     domain_type,
@@ -562,7 +562,7 @@ describe('GET /prompts/{id}/domains (DECISIONS 5 DomainItem)', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-describe('GET /prompts/{id}/urls (DECISIONS 5 UrlItem)', () => {
+describe('GET /prompts/{id}/urls (docs/analytics.md UrlItem)', () => {
   const item = (url: string, title: string, domain: string, url_type: number | null, url_type_name: string, mentioned_count: number, brands: string[], first: string, last: string) => ({
     url,
     title,
@@ -813,7 +813,7 @@ describe('GET /overview', () => {
 
 // ---------------------------------------------------------------------------------------
 describe('GET /visibility: daily series aligned to the window', () => {
-  // A day's value follows the one definition of DECISIONS 4 over all responses of that day
+  // A day's value follows the one definition of docs/analytics.md over all responses of that day
   // (all providers and prompts): "averaged" across providers means averaged over their
   // responses. Example, Acme on D2: chatgpt A4 y, B2 n, S1 y; google B3 y; perplexity A5 n
   // -> 3/5 = 60 (the mean of the per-provider percentages, (66.67+100+0)/3 = 55.56, would

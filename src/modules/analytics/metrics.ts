@@ -1,7 +1,7 @@
 import { meanInterval, significantChange, wilson, type Interval } from '../../lib/statistics.js';
 
 /**
- * The metric definitions (DECISIONS section 4), implemented once. Every endpoint that
+ * The metric definitions (docs/analytics.md), implemented once. Every endpoint that
  * shows one of these numbers computes it here from rollup sums, so two endpoints can
  * never disagree about the same window.
  */

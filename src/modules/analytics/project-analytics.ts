@@ -116,7 +116,7 @@ export async function brandSums(tx: Tx, projectId: string, w: Pick<Window, 'from
 /**
  * A brand's metrics for the window. Share of voice is over `allMentions`, the mentions of
  * every tracked brand (the active ones). No mention: 0 % visibility, no position or
- * sentiment (DECISIONS 4), yet the interval of that 0 % over the window's responses.
+ * sentiment (docs/analytics.md), yet the interval of that 0 % over the window's responses.
  */
 export function brandMetrics(w: Window, responses: number, b: BrandSums | undefined, allMentions: number): CompetitorMetrics {
   const s = {

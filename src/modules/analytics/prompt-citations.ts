@@ -7,7 +7,7 @@ import * as m from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
 import { daysOf, providerFilter, wholeBuckets, type Window } from './window.js';
 
-// The domains and URLs a prompt's answers cite (DECISIONS 5 DomainItem, UrlItem).
+// The domains and URLs a prompt's answers cite (docs/analytics.md DomainItem, UrlItem).
 
 /** Brands named beside a page travel as an int whose bit i stands for bitIds[i]; 31 bits. */
 const MASK_BITS = 31;
@@ -63,7 +63,7 @@ function rollupBits(numbers: Map<string, number>, brands: Map<string, BrandInfo>
   return bitIds;
 }
 
-/** Domains cited in the prompt's answers (DECISIONS 5 DomainItem), most cited first. */
+/** Domains cited in the prompt's answers (docs/analytics.md DomainItem), most cited first. */
 export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
   const [brands, numbers] = await Promise.all([brandInfo(ctx.store, projectId), loadBrandNumbers(ctx.store, projectId)]);
@@ -167,7 +167,7 @@ interface PageRow extends Page {
   rank: number;
 }
 
-/** URLs cited in the prompt's answers (DECISIONS 5 UrlItem), most cited first. */
+/** URLs cited in the prompt's answers (docs/analytics.md UrlItem), most cited first. */
 export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
   const brands = await brandInfo(ctx.store, projectId);

@@ -33,7 +33,7 @@ export async function promptDayRows(tx: Tx, projectId: string, providers: string
 
 /**
  * Every prompt of the project (by creation, as the prompt list), each with one point per
- * day of the window: visibility as DECISIONS 4 defines it (metrics.visibility), null on a
+ * day of the window: visibility as docs/analytics.md defines it (metrics.visibility), null on a
  * day without answers, and the responses it rests on.
  */
 export async function promptSeries(ctx: RequestContext, projectId: string, w: Window) {

@@ -19,7 +19,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id/analytics',
-    { schema: { tags, summary: 'Daily visibility, position and sentiment of a prompt per provider', params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptAnalytics, ...errs } } },
+    { schema: { operationId: 'getPromptAnalytics', tags, summary: 'Daily visibility, position and sentiment of a prompt per provider', params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptAnalytics, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
@@ -30,6 +30,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     '/projects/:project_id/prompts/series',
     {
       schema: {
+        operationId: 'getPromptSeries',
         tags,
         summary: 'Daily visibility of every prompt of the project over the window (extension; for sparklines)',
         params: ProjectParams,
@@ -47,6 +48,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     '/projects/:project_id/prompts/:prompt_id/chats',
     {
       schema: {
+        operationId: 'listChats',
         tags,
         summary: "The prompt's AI answers in the window, newest first (paged: page, page_size)",
         params: s.PromptParams,
@@ -63,7 +65,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id/domains',
-    { schema: { tags, summary: "Domains cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Domains, ...errs } } },
+    { schema: { operationId: 'listPromptDomains', tags, summary: "Domains cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Domains, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await pc.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
@@ -72,7 +74,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id/urls',
-    { schema: { tags, summary: "URLs cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Urls, ...errs } } },
+    { schema: { operationId: 'listPromptUrls', tags, summary: "URLs cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Urls, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await pc.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
@@ -81,7 +83,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/overview',
-    { schema: { tags, summary: 'Per-prompt figures of the window', params: ProjectParams, querystring: s.OverviewQuery, response: { 200: s.Overview, ...errs } } },
+    { schema: { operationId: 'getProjectOverview', tags, summary: 'Per-prompt figures of the window', params: ProjectParams, querystring: s.OverviewQuery, response: { 200: s.Overview, ...errs } } },
     async (req, reply) => {
       const { prompt_type, ...window } = req.query;
       const w = resolveWindow(window);
@@ -91,7 +93,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/visibility',
-    { schema: { tags, summary: 'Daily visibility, sentiment and position of each active brand', params: ProjectParams, querystring: WindowQuery, response: { 200: s.Visibility, ...errs } } },
+    { schema: { operationId: 'getProjectVisibility', tags, summary: 'Daily visibility, sentiment and position of each active brand', params: ProjectParams, querystring: WindowQuery, response: { 200: s.Visibility, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await pj.visibilitySeries(ctxOf(req), req.params.project_id, w)));

@@ -55,7 +55,7 @@ export function daysOf(w: Pick<Window, 'from' | 'days'>): string[] {
 }
 
 /**
- * DECISIONS section 4: date_from/date_to (inclusive, UTC) override duration_days; the
+ * docs/analytics.md: date_from/date_to (inclusive, UTC) override duration_days; the
  * default window is the last 7 days ending today; an unknown provider is a 400.
  */
 export function resolveWindow(q: WindowQueryInput, today = utcDay()): Window {

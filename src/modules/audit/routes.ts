@@ -13,6 +13,7 @@ export default async function auditRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'listAuditEvents',
         tags: ['team'],
         summary: "The team's audit log, newest first: every write of a person or key (kept 400 days)",
         querystring: s.AuditQuery,

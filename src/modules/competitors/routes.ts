@@ -18,6 +18,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     '/projects/:project_id/competitors',
     {
       schema: {
+        operationId: 'listCompetitors',
         tags,
         summary: "Active competitors, own brand first, with the window's metrics",
         params: ProjectParams,
@@ -35,6 +36,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     '/projects/:project_id/competitors/suggestions',
     {
       schema: {
+        operationId: 'suggestCompetitors',
         tags,
         summary: 'Brands that recur in the answers of the window and are not tracked, most named first (extension)',
         params: ProjectParams,
@@ -54,6 +56,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'addCompetitors',
         tags,
         summary: 'Add 1 to 20 competitors',
         params: ProjectParams,
@@ -69,6 +72,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'updateCompetitor',
         tags,
         summary: "Change a competitor's name, website or aliases",
         params: s.CompetitorParams,
@@ -84,6 +88,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'removeCompetitor',
         tags,
         summary: 'Delete a competitor',
         params: s.CompetitorParams,

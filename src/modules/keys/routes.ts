@@ -5,14 +5,14 @@ import { ctxOf } from '../../http/request.js';
 import * as s from './schema.js';
 import * as svc from './service.js';
 
-/** Key management for team admins (DECISIONS 2b, an extension; Envelope A). */
+/** Key management for team admins (docs/decisions.md, an extension; Envelope A). */
 export default async function keyRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['keys'];
 
   app.get(
     '/keys',
-    { config: { scope: 'admin' }, schema: { tags, summary: "List the team's API keys (never the full key)", response: { 200: s.KeyListEnvelope, ...errors(401, 403, 429) } } },
+    { config: { scope: 'admin' }, schema: { operationId: 'listKeys', tags, summary: "List the team's API keys (never the full key)", response: { 200: s.KeyListEnvelope, ...errors(401, 403, 429) } } },
     async (req) => a(await svc.listKeys(ctxOf(req))),
   );
 
@@ -20,7 +20,7 @@ export default async function keyRoutes(base: FastifyInstance) {
     '/keys',
     {
       config: { scope: 'admin' },
-      schema: { tags, summary: 'Create an API key; the full key is shown only in this response', body: s.CreateKeyBody, response: { 201: s.KeyCreatedEnvelope, ...errors(400, 401, 403, 429) } },
+      schema: { operationId: 'createKey', tags, summary: 'Create an API key; the full key is shown only in this response', body: s.CreateKeyBody, response: { 201: s.KeyCreatedEnvelope, ...errors(400, 401, 403, 429) } },
     },
     async (req, reply) => reply.status(201).send(a(await svc.createTeamKey(ctxOf(req), req.body))),
   );
@@ -29,7 +29,7 @@ export default async function keyRoutes(base: FastifyInstance) {
     '/keys/:key_id',
     {
       config: { scope: 'admin' },
-      schema: { tags, summary: 'Activate or deactivate a key', params: s.KeyParams, body: s.PatchKeyBody, response: { 200: s.KeyEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'updateKey', tags, summary: 'Activate or deactivate a key', params: s.KeyParams, body: s.PatchKeyBody, response: { 200: s.KeyEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.setKeyActive(ctxOf(req), req.params.key_id, req.body.is_active)),
   );
@@ -38,7 +38,7 @@ export default async function keyRoutes(base: FastifyInstance) {
     '/keys/:key_id',
     {
       config: { scope: 'admin' },
-      schema: { tags, summary: 'Delete a key', params: s.KeyParams, response: { 200: s.KeyDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'deleteKey', tags, summary: 'Delete a key', params: s.KeyParams, response: { 200: s.KeyDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.deleteKey(ctxOf(req), req.params.key_id)),
   );

@@ -57,7 +57,7 @@ describe('POST /account/projects with providers', () => {
 });
 
 describe('bootstrapProviders', () => {
-  it('keeps the three of DECISIONS 3 for a default project, and never an engine the project does not track', () => {
+  it('keeps the three of docs/decisions.md for a default project, and never an engine the project does not track', () => {
     expect(bootstrapProviders([])).toEqual(['chatgpt', 'perplexity', 'google_ai_overview']);
     expect(bootstrapProviders(null)).toEqual(['chatgpt', 'perplexity', 'google_ai_overview']);
     expect(bootstrapProviders(['claude', 'perplexity', 'grok', 'copilot', 'gemini'])).toEqual(['perplexity', 'gemini', 'claude']);

@@ -11,14 +11,14 @@ export default async function projectRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects',
-    { schema: { tags, summary: "The team's projects, oldest first", response: { 200: s.ProjectListEnvelope, ...errors(401, 429) } } },
+    { schema: { operationId: 'listProjects', tags, summary: "The team's projects, oldest first", response: { 200: s.ProjectListEnvelope, ...errors(401, 429) } } },
     async (req) => a(await svc.listProjects(ctxOf(req))),
   );
 
   app.get(
     '/projects/:project_id',
     {
-      schema: { tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'getProject', tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.getProject(ctxOf(req), req.params.project_id)),
   );
@@ -28,6 +28,7 @@ export default async function projectRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'updateProject',
         tags,
         summary: "Edit a project's names, aliases, website or market (extension); a brand change re-analyses its answers",
         params: s.ProjectParams,
@@ -43,6 +44,7 @@ export default async function projectRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'deleteProject',
         tags,
         summary: 'Delete a project and everything under it (extension); its plan slot is free again',
         params: s.ProjectParams,

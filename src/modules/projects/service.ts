@@ -105,6 +105,8 @@ export interface CreateProjectInput {
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   const limit = planOf(ctx.auth.plan).projects;
   await assertDeliverableUrl(ctx, 'webhook_url', input.webhook_url);
+  // The brand's site is fetched (bootstrap, site audit): the same address policy as webhooks.
+  await assertDeliverableUrl(ctx, 'brand_url', input.brand_url);
   return ctx.store.tx(async (tx) => {
     // Serialise creations of one team so two concurrent requests cannot both pass the limit.
     await tx.query(`select id from teams where id = $1 for update`, [ctx.auth.teamId]);
@@ -146,6 +148,7 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
  */
 export async function updateProject(ctx: RequestContext, projectId: string, input: PatchProjectInput) {
   if (Object.keys(input).length === 0) throw new Invalid('Request body must change at least one field');
+  if (input.website_url) await assertDeliverableUrl(ctx, 'website_url', input.website_url);
   const updated = await ctx.store.tx(async (tx) => {
     const current = await requireProject(ctx, projectId, tx);
     await tx.query(`select id from projects where id = $1 for update`, [projectId]);

@@ -1,5 +1,5 @@
 /**
- * Search intent of a prompt, from rules on its wording (DECISIONS section 4), checked in
+ * Search intent of a prompt, from rules on its wording (docs/analytics.md), checked in
  * this order: a purchase step is transactional even when it also compares.
  */
 export type Intent = 'informational' | 'commercial' | 'navigational' | 'transactional';

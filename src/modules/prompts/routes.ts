@@ -14,7 +14,7 @@ export default async function promptRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts',
-    { schema: { tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    { schema: { operationId: 'listPrompts', tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await svc.listPrompts(ctxOf(req), req.params.project_id, w)));
@@ -23,7 +23,7 @@ export default async function promptRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id',
-    { schema: { tags, summary: "One prompt, with the window's metrics", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    { schema: { operationId: 'getPrompt', tags, summary: "One prompt, with the window's metrics", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
@@ -35,6 +35,7 @@ export default async function promptRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'createPrompts',
         tags,
         summary: 'Create 1 to 50 prompts; tracking begins immediately',
         params: ProjectParams,
@@ -50,6 +51,7 @@ export default async function promptRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'updatePrompt',
         tags,
         summary: 'Change a prompt (send only the changes)',
         params: s.PromptParams,
@@ -64,7 +66,7 @@ export default async function promptRoutes(base: FastifyInstance) {
     '/projects/:project_id/prompts/:prompt_id',
     {
       config: { scope: 'admin' },
-      schema: { tags, summary: 'Delete a prompt and its history', params: s.PromptParams, response: { 200: s.PromptDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'deletePrompt', tags, summary: 'Delete a prompt and its history', params: s.PromptParams, response: { 200: s.PromptDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => b(await svc.deletePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id)),
   );

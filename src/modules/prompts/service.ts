@@ -24,7 +24,7 @@ export interface PromptRow {
   created_at: Date;
 }
 
-/** Window metrics of a prompt (DECISIONS section 4); all null until answers exist. */
+/** Window metrics of a prompt (docs/analytics.md); all null until answers exist. */
 
 export const NO_METRICS: PromptMetrics = {
   visibility: null,

@@ -23,6 +23,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'signIn',
         tags,
         summary: `Sign in (sets the HttpOnly ${SESSION_COOKIE} cookie); at most ${SIGN_IN_LIMIT} attempts a minute per address`,
         security: [],
@@ -53,7 +54,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.get(
     '/session',
-    { schema: { tags, summary: 'The current session and its CSRF token', response: { 200: s.SessionEnvelope, ...errors(401, 404, 429) } } },
+    { schema: { operationId: 'getSession', tags, summary: 'The current session and its CSRF token', response: { 200: s.SessionEnvelope, ...errors(401, 404, 429) } } },
     async (req) => {
       const cur = currentSession(req);
       const auth = ctxOf(req).auth;
@@ -70,7 +71,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.delete(
     '/session',
-    { schema: { tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 404, 429) } } },
+    { schema: { operationId: 'signOut', tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 404, 429) } } },
     async (req, reply) => {
       const cur = currentSession(req);
       await svc.revokeSession(ctxOf(req), cur.id);
@@ -81,7 +82,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.get(
     '/sessions',
-    { config: { scope: 'admin' }, schema: { tags, summary: "The team's open sessions", response: { 200: s.SessionListEnvelope, ...errors(401, 403, 429) } } },
+    { config: { scope: 'admin' }, schema: { operationId: 'listSessions', tags, summary: "The team's open sessions", response: { 200: s.SessionListEnvelope, ...errors(401, 403, 429) } } },
     async (req) => a(await svc.listSessions(ctxOf(req))),
   );
 
@@ -89,7 +90,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
     '/sessions/:session_id',
     {
       config: { scope: 'admin' },
-      schema: { tags, summary: 'End one session of the team', params: s.SessionParams, response: { 200: s.RevokedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'revokeSession', tags, summary: 'End one session of the team', params: s.SessionParams, response: { 200: s.RevokedEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => {
       await svc.revokeSession(ctxOf(req), req.params.session_id);
@@ -99,7 +100,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.delete(
     '/sessions',
-    { config: { scope: 'admin' }, schema: { tags, summary: 'End every open session of the team', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 429) } } },
+    { config: { scope: 'admin' }, schema: { operationId: 'revokeAllSessions', tags, summary: 'End every open session of the team', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 429) } } },
     async (req) => a({ revoked: await svc.revokeTeamSessions(ctxOf(req)) }),
   );
 }

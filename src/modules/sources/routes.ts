@@ -18,6 +18,7 @@ export default async function sourceRoutes(base: FastifyInstance) {
     '/projects/:project_id/sources',
     {
       schema: {
+        operationId: 'listSources',
         tags,
         summary: 'Cited domains by citations, a page at a time (fetch until an empty page)',
         params: ProjectParams,
@@ -35,7 +36,7 @@ export default async function sourceRoutes(base: FastifyInstance) {
   app.get(
     '/projects/:project_id/sources/analytics',
     {
-      schema: { tags, summary: 'Citation stats, categories, top domains, daily shares and opportunities', params: ProjectParams, querystring: WindowQuery, response: { 200: s.SourcesAnalytics, ...errs } },
+      schema: { operationId: 'getSourcesAnalytics', tags, summary: 'Citation stats, categories, top domains, daily shares and opportunities', params: ProjectParams, querystring: WindowQuery, response: { 200: s.SourcesAnalytics, ...errs } },
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);

@@ -18,6 +18,7 @@ export default async function personRoutes(base: FastifyInstance) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'acceptInvitation',
         tags,
         summary: 'Accept an invitation (no key): creates the user or adds an existing one to the team, once',
         security: [],
@@ -50,6 +51,7 @@ export default async function personRoutes(base: FastifyInstance) {
     {
       config: { audit: { action: 'password.change', targetType: 'user' } },
       schema: {
+        operationId: 'changePassword',
         tags,
         summary: "Change the signed-in person's password (the current one is required); their other sessions end",
         body: s.ChangePasswordBody,
@@ -64,6 +66,7 @@ export default async function personRoutes(base: FastifyInstance) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'resetPassword',
         tags,
         summary: "Set a new password with an operator's one-time reset link (no key); every session of the user ends",
         security: [],

@@ -30,14 +30,18 @@ const SELECT = `select i.id, i.email, i.role, u.email as invited_by, i.created_a
                   from invitations i left join users u on u.id = i.invited_by`;
 const PENDING = 'i.accepted_at is null and i.revoked_at is null and i.expires_at > now()';
 
-/** The dashboard page that accepts an invitation; the token rides in the fragment, never sent to a server log. */
-export const acceptUrl = (origin: string, token: string) => `${origin}/accept-invitation#${token}`;
+/**
+ * The dashboard page that accepts an invitation; the token rides in the fragment, never sent
+ * to a server log. The origin is PUBLIC_URL, never the request's Host or forwarded headers:
+ * a forged Host would otherwise put an attacker's host in the mailed link.
+ */
+export const acceptUrl = (publicUrl: string, token: string) => `${publicUrl}/accept-invitation#${token}`;
 
 /**
  * Invites a person by email. A pending invitation for the same address is replaced (its
  * link stops working). The token is returned here once and mailed when SMTP is set up.
  */
-export async function createInvitation(ctx: RequestContext, input: { email: string; role: Role }, origin: string) {
+export async function createInvitation(ctx: RequestContext, input: { email: string; role: Role }) {
   const member = await ctx.store.query(
     'select 1 from team_members m join users u on u.id = m.user_id where m.team_id = $1 and u.email = $2',
     [ctx.auth.teamId, input.email],
@@ -57,7 +61,7 @@ export async function createInvitation(ctx: RequestContext, input: { email: stri
     return rows[0].id;
   });
   const row = (await ctx.store.query<InvitationRow>(`${SELECT} where i.id = $1`, [id])).rows[0];
-  const url = acceptUrl(origin, token);
+  const url = acceptUrl(ctx.config.publicUrl, token);
   let mailed = false;
   const mailer = ctx.ports.mailer;
   if (mailer) {

@@ -1,13 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, errors } from '../envelope.js';
 import { ctxOf } from '../../http/request.js';
 import * as s from './schema.js';
 import * as inv from './invitations.js';
 import * as members from './members.js';
-
-/** The origin the dashboard is served from: the same one as the API. */
-export const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
 /** Team, members and invitations (issue 17; extensions, Envelope A). */
 export default async function teamRoutes(base: FastifyInstance) {
@@ -16,13 +13,13 @@ export default async function teamRoutes(base: FastifyInstance) {
 
   app.get(
     '/team',
-    { schema: { tags, summary: 'The team: plan, credits, tier, member count', response: { 200: s.TeamEnvelope, ...errors(401, 429) } } },
+    { schema: { operationId: 'getTeam', tags, summary: 'The team: plan, credits, tier, member count', response: { 200: s.TeamEnvelope, ...errors(401, 429) } } },
     async (req) => a(await members.getTeam(ctxOf(req))),
   );
 
   app.get(
     '/team/members',
-    { schema: { tags, summary: "The team's members and their roles", response: { 200: s.MemberListEnvelope, ...errors(401, 429) } } },
+    { schema: { operationId: 'listTeamMembers', tags, summary: "The team's members and their roles", response: { 200: s.MemberListEnvelope, ...errors(401, 429) } } },
     async (req) => a(await members.listMembers(ctxOf(req))),
   );
 
@@ -31,6 +28,7 @@ export default async function teamRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin', audit: { action: 'member.role_change', targetType: 'user' } },
       schema: {
+        operationId: 'updateTeamMember',
         tags,
         summary: "Change a member's role; the last admin cannot be demoted (409)",
         params: s.MemberParams,
@@ -46,6 +44,7 @@ export default async function teamRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin', audit: { action: 'member.remove', targetType: 'user' } },
       schema: {
+        operationId: 'removeTeamMember',
         tags,
         summary: 'Remove a member (their sessions end at once; keys they made stay); the last admin cannot be removed (409)',
         params: s.MemberParams,
@@ -57,7 +56,7 @@ export default async function teamRoutes(base: FastifyInstance) {
 
   app.get(
     '/team/invitations',
-    { config: { scope: 'admin' }, schema: { tags, summary: 'Pending invitations', response: { 200: s.InvitationListEnvelope, ...errors(401, 403, 429) } } },
+    { config: { scope: 'admin' }, schema: { operationId: 'listInvitations', tags, summary: 'Pending invitations', response: { 200: s.InvitationListEnvelope, ...errors(401, 403, 429) } } },
     async (req) => a(await inv.listInvitations(ctxOf(req))),
   );
 
@@ -66,13 +65,14 @@ export default async function teamRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin', audit: { action: 'invitation.create', targetType: 'invitation' } },
       schema: {
+        operationId: 'createInvitation',
         tags,
         summary: 'Invite a person by email with a role: a single-use link valid 7 days (mailed when SMTP is set up)',
         body: s.CreateInvitationBody,
         response: { 201: s.InvitationCreatedEnvelope, ...errors(400, 401, 403, 409, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(a(await inv.createInvitation(ctxOf(req), req.body, originOf(req)))),
+    async (req, reply) => reply.status(201).send(a(await inv.createInvitation(ctxOf(req), req.body))),
   );
 
   app.delete(
@@ -80,6 +80,7 @@ export default async function teamRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin', audit: { action: 'invitation.revoke', targetType: 'invitation' } },
       schema: {
+        operationId: 'revokeInvitation',
         tags,
         summary: 'Revoke a pending invitation',
         params: s.InvitationParams,

@@ -41,7 +41,7 @@ const accept = (app: FastifyInstance, token: string, body: object = {}) =>
   app.inject({ method: 'POST', url: `/v1/account/invitations/${token}/accept`, payload: body, remoteAddress: ip() });
 
 beforeAll(async () => {
-  t = await startTestApp({ role: 'api' });
+  t = await startTestApp({ role: 'api', publicUrl: 'https://sightline.example.test' });
 });
 afterAll(async () => t?.stop());
 
@@ -98,11 +98,26 @@ describe('invitations', () => {
     projectId = await createProject(t.app, owner.key, { brand_name: 'Gamma', brand_url: 'https://gamma-brand.com' });
   });
 
+  it('the accept_url takes its origin from PUBLIC_URL, never from a forged Host or forwarded header', async () => {
+    expect(t.config.publicUrl).toBe('https://sightline.example.test');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/team/invitations',
+      headers: { 'x-api-key': owner.key, host: 'attacker.example', 'x-forwarded-host': 'attacker.example', 'x-forwarded-proto': 'http' },
+      payload: { email: uniqueEmail('forged'), role: 'viewer' },
+      remoteAddress: ip(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { accept_url: url, token } = res.json().data;
+    expect(url).toBe(`https://sightline.example.test/accept-invitation#${token}`);
+    expect(url).not.toContain('attacker');
+  });
+
   it('a viewer accepts once, reads everything, writes nothing; removing them ends their session at once', async () => {
     const email = uniqueEmail('viewer');
     const inv = await invite(t.app, owner.key, email, 'viewer');
     expect(inv.token).toMatch(/^sli_[0-9A-Za-z]{32}$/); // 32 base62 characters: about 190 bits
-    expect(inv.accept_url).toContain(`/accept-invitation#${inv.token}`);
+    expect(inv.accept_url).toBe(`${t.config.publicUrl}/accept-invitation#${inv.token}`);
     expect(inv.mailed).toBe(false);
     const pending = (await asKey(t.app, owner.key, 'GET', '/v1/team/invitations')).json().data;
     expect(pending.map((i: { id: string }) => i.id)).toContain(inv.id);

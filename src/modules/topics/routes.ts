@@ -11,7 +11,7 @@ export default async function topicRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/topics',
-    { schema: { tags, summary: "The project's topics", params: s.ProjectParams, response: { 200: s.TopicListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    { schema: { operationId: 'listTopics', tags, summary: "The project's topics", params: s.ProjectParams, response: { 200: s.TopicListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
     async (req) => a(await svc.listTopics(ctxOf(req), req.params.project_id)),
   );
 
@@ -20,6 +20,7 @@ export default async function topicRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'createTopic',
         tags,
         summary: 'Create a topic (extension)',
         params: s.ProjectParams,
@@ -35,6 +36,7 @@ export default async function topicRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'updateTopic',
         tags,
         summary: 'Rename a topic or change its description (extension)',
         params: s.TopicParams,
@@ -50,6 +52,7 @@ export default async function topicRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'deleteTopic',
         tags,
         summary: 'Delete a topic (extension); one that holds prompts needs move_to',
         params: s.TopicParams,

@@ -14,6 +14,7 @@ export default async function webhookRoutes(base: FastifyInstance) {
     {
       config: { scope: 'admin' },
       schema: {
+        operationId: 'createWebhook',
         tags,
         summary: 'Register an HTTPS endpoint for action events; the secret is shown only here',
         body: s.CreateWebhookBody,
@@ -25,7 +26,7 @@ export default async function webhookRoutes(base: FastifyInstance) {
 
   app.get(
     '/webhooks',
-    { schema: { tags, summary: "The team's webhooks (without secrets)", response: { 200: s.WebhookListEnvelope, ...errors(401, 429) } } },
+    { schema: { operationId: 'listWebhooks', tags, summary: "The team's webhooks (without secrets)", response: { 200: s.WebhookListEnvelope, ...errors(401, 429) } } },
     async (req) => a(await svc.listWebhooks(ctxOf(req))),
   );
 
@@ -33,6 +34,7 @@ export default async function webhookRoutes(base: FastifyInstance) {
     '/webhooks/:webhook_id/deliveries',
     {
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags,
         summary: "A webhook's recent deliveries, newest first: status, attempts, last error",
         description: 'Up to `limit` (default 50) deliveries. A delivery is `pending` while retries remain, then `delivered` or `failed`.',
@@ -48,7 +50,7 @@ export default async function webhookRoutes(base: FastifyInstance) {
     '/webhooks/:webhook_id',
     {
       config: { scope: 'admin' },
-      schema: { tags, summary: 'Delete a webhook; deliveries to it stop', params: s.WebhookParams, response: { 200: s.WebhookDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'deleteWebhook', tags, summary: 'Delete a webhook; deliveries to it stop', params: s.WebhookParams, response: { 200: s.WebhookDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
     },
     async (req) => a(await svc.deleteWebhook(ctxOf(req), req.params.webhook_id)),
   );

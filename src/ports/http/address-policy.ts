@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-// Which destinations an outbound request may reach (DECISIONS section 8). The check runs
+// Which destinations an outbound request may reach (docs/webhooks.md). The check runs
 // on the resolved address at connect time, so a public name that resolves to a private
 // address is refused as well as a private literal.
 

@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { blockedAddressReason, isMetadataHost, normalizeHost } from './address-policy.js';
 
 // Every outbound request the service makes to an address a user gave it (callbacks,
-// webhooks, page fetches) goes through here (DECISIONS section 8). The address check
+// webhooks, page fetches) goes through here (docs/webhooks.md). The address check
 // runs inside the socket's own DNS lookup, so the address that is checked is the address
 // that is connected to: no window for DNS rebinding between check and connect.
 

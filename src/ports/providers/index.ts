@@ -25,7 +25,7 @@ export {
 };
 
 /**
- * The environment variables of each provider (DECISIONS section 1). The SerpApi engines share
+ * The environment variables of each provider (docs/self-hosting.md). The SerpApi engines share
  * SERPAPI_API_KEY; each has its own base URL, falling back to SERPAPI_BASE_URL.
  */
 export const PROVIDER_ENV = {

@@ -7,7 +7,7 @@ import { builtinSuggestEdits } from './builtin-edits.js';
 import { builtinForumComment } from './builtin-forum.js';
 import type { SuggestInput, SuggestedPrompt, SuggestedTopic, Suggestions, Writer } from './types.js';
 
-// The writer used when no model is configured (DECISIONS section 1). It infers the
+// The writer used when no model is configured (docs/self-hosting.md). It infers the
 // brand's market from its site and fills templated buyer questions, so the same input
 // always gives the same prompts. Most prompts do not name the brand: they measure whether
 // an engine brings the brand up on its own. English only.

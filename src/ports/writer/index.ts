@@ -14,7 +14,7 @@ type WriterEnv = Pick<Env, 'LLM_PROVIDER' | 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_B
 /**
  * The writer for this process: the model named by LLM_PROVIDER / LLM_MODEL behind an
  * OpenAI-compatible Chat Completions API, or the deterministic built-in writer when no
- * provider is set (DECISIONS section 1). Incomplete model settings throw ConfigError.
+ * provider is set (docs/self-hosting.md). Incomplete model settings throw ConfigError.
  */
 export function createWriter(
   config: { env: WriterEnv },

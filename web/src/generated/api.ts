@@ -14,44 +14,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an account (team on the skip_trial plan) and its first user */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        /** @description Ignored: a secure password is generated */
-                        password?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AccountCreated"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -68,44 +31,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Get the account's admin API key, creating one when it has none */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKeyResult"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalServerError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["getAccountApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -122,49 +48,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a project and start its bootstrap pipeline */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        brand_name: string;
-                        brand_url: string;
-                        webhook_url: string;
-                        language?: string;
-                        location?: string;
-                        /** @description Extension: the engines the project tracks (duplicates dropped); default the five of the contract (chatgpt, perplexity, google_ai_overview, gemini, claude). The bootstrap asks those of chatgpt, perplexity and google_ai_overview it tracks, else its first three. */
-                        providers?: components["schemas"]["ProviderNameInput"][];
-                    };
-                };
-            };
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ProjectAccepted"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -179,37 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's team: plan, credits used and left this month, rate-limit tier (extension) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["AccountSummary"];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,85 +80,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the team's API keys (never the full key) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ApiKey"][];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listKeys"];
         put?: never;
         /** Create an API key; the full key is shown only in this response */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        scope: "admin" | "viewer";
-                        name?: string;
-                        /** Format: date-time */
-                        expires_at?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ApiKeyCreated"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -322,93 +101,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a key */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    key_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deleteKey"];
         options?: never;
         head?: never;
         /** Activate or deactivate a key */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    key_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        is_active: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ApiKey"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/v1/session": {
@@ -419,114 +116,12 @@ export interface paths {
             cookie?: never;
         };
         /** The current session and its CSRF token */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Session"];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getSession"];
         put?: never;
         /** Sign in (sets the HttpOnly sightline_session cookie); at most 10 attempts a minute per address */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SignInBodyInput"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Session"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["signIn"];
         /** Sign out: ends the current session and clears its cookie */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                revoked: number;
-                            };
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -540,85 +135,11 @@ export interface paths {
             cookie?: never;
         };
         /** The team's open sessions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** @enum {string} */
-                                scope: "admin" | "viewer";
-                                email: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                expires_at: string;
-                            }[];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listSessions"];
         put?: never;
         post?: never;
         /** End every open session of the team */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                revoked: number;
-                            };
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["revokeAllSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -635,44 +156,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** End one session of the team */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                revoked: number;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["revokeSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -686,37 +170,7 @@ export interface paths {
             cookie?: never;
         };
         /** The team: plan, credits, tier, member count */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["TeamSummary"];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getTeam"];
         put?: never;
         post?: never;
         delete?: never;
@@ -733,37 +187,7 @@ export interface paths {
             cookie?: never;
         };
         /** The team's members and their roles */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["TeamMember"][];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listTeamMembers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -783,97 +207,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a member (their sessions end at once; keys they made stay); the last admin cannot be removed (409) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    user_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                user_id: string;
-                                message: string;
-                                sessions_ended: number;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["removeTeamMember"];
         options?: never;
         head?: never;
         /** Change a member's role; the last admin cannot be demoted (409) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    user_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        role: "admin" | "viewer";
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["TeamMember"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["updateTeamMember"];
         trace?: never;
     };
     "/v1/team/invitations": {
@@ -884,102 +222,10 @@ export interface paths {
             cookie?: never;
         };
         /** Pending invitations */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["TeamInvitation"][];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listInvitations"];
         put?: never;
         /** Invite a person by email with a role: a single-use link valid 7 days (mailed when SMTP is set up) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        /** @enum {string} */
-                        role: "admin" | "viewer";
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                /** @enum {string} */
-                                role: "admin" | "viewer";
-                                /** @description Email of the admin who invited, null when made with an API key */
-                                invited_by: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                expires_at: string;
-                                /** @description Single-use; shown only in this response. Never stored, only its hash. */
-                                token: string;
-                                /** @description The dashboard page that accepts the invitation */
-                                accept_url: string;
-                                /** @description Whether the invitation was mailed (SMTP_URL and MAIL_FROM set) */
-                                mailed: boolean;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -997,46 +243,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke a pending invitation */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    invitation_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1052,62 +259,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation (no key): creates the user or adds an existing one to the team, once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description For a new user; generated and returned once when omitted */
-                        password?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                user_id: string;
-                                /** Format: uuid */
-                                team_id: string;
-                                email: string;
-                                /** @enum {string} */
-                                role: "admin" | "viewer";
-                                /** @description true when the invitation created the user */
-                                created: boolean;
-                                /** @description Generated password of a new user who sent none (shown once); null otherwise */
-                                password: string | null;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1124,51 +276,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change the signed-in person's password (the current one is required); their other sessions end */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        current_password: string;
-                        new_password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                message: string;
-                                sessions_ended: number;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1185,49 +293,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set a new password with an operator's one-time reset link (no key); every session of the user ends */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        token: string;
-                        new_password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                message: string;
-                                sessions_ended: number;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["resetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1242,53 +308,7 @@ export interface paths {
             cookie?: never;
         };
         /** The team's audit log, newest first: every write of a person or key (kept 400 days) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A user id, key id, email or key prefix */
-                    actor?: string;
-                    /** @description An action (member.remove) or a family (member) */
-                    action?: string;
-                    date_from?: string;
-                    date_to?: string;
-                    page?: number;
-                    page_size?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                total: number;
-                                page: number;
-                                page_size: number;
-                                items: components["schemas"]["AuditEntry"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1305,37 +325,7 @@ export interface paths {
             cookie?: never;
         };
         /** The team's projects, oldest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Project"][];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listProjects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1352,134 +342,15 @@ export interface paths {
             cookie?: never;
         };
         /** One project, with its brand aliases and how its bootstrap and callback went */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ProjectDetail"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getProject"];
         put?: never;
         post?: never;
         /** Delete a project and everything under it (extension); its plan slot is free again */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ProjectDeleted"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deleteProject"];
         options?: never;
         head?: never;
         /** Edit a project's names, aliases, website or market (extension); a brand change re-analyses its answers */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        brand_name?: string;
-                        /** @description Other names of the brand, matched like the brand name (replaces the list) */
-                        brand_aliases?: string[];
-                        website_url?: string;
-                        location?: string | null;
-                        language?: string | null;
-                        /** @description The engines the project tracks from its next run (replaces the list); answers already stored stay */
-                        providers?: components["schemas"]["ProviderNameInput"][];
-                        /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
-                        samples_per_run?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ProjectDetail"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["updateProject"];
         trace?: never;
     };
     "/v1/projects/{project_id}/topics": {
@@ -1490,90 +361,10 @@ export interface paths {
             cookie?: never;
         };
         /** The project's topics */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Topic"][];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listTopics"];
         put?: never;
         /** Create a topic (extension) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        description?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Topic"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createTopic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1591,93 +382,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a topic (extension); one that holds prompts needs move_to */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description A topic of the same project that takes this topic's prompts */
-                    move_to?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                    topic_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TopicDeleted"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deleteTopic"];
         options?: never;
         head?: never;
         /** Rename a topic or change its description (extension) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    topic_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        description?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Topic"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["updateTopic"];
         trace?: never;
     };
     "/v1/projects/{project_id}/prompts": {
@@ -1688,110 +397,10 @@ export interface paths {
             cookie?: never;
         };
         /** The project's prompts, by creation date, with the window's metrics */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                project_id: string;
-                                total: number;
-                                prompts: components["schemas"]["Prompt"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listPrompts"];
         put?: never;
         /** Create 1 to 50 prompts; tracking begins immediately */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        prompts: string[];
-                        /** Format: uuid */
-                        topicId: string;
-                        country?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: number;
-                            message: string;
-                            data: {
-                                /** Format: uuid */
-                                projectId: string;
-                                created: number;
-                                prompts: components["schemas"]["PromptCreated"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createPrompts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1806,149 +415,15 @@ export interface paths {
             cookie?: never;
         };
         /** One prompt, with the window's metrics */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Prompt"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPrompt"];
         put?: never;
         post?: never;
         /** Delete a prompt and its history */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: number;
-                            message: string;
-                            data: {
-                                /** Format: uuid */
-                                promptId: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deletePrompt"];
         options?: never;
         head?: never;
         /** Change a prompt (send only the changes) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        content?: string;
-                        country?: string;
-                        /** Format: uuid */
-                        topicId?: string;
-                        /** @enum {string} */
-                        promptType?: "Active" | "Inactive" | "Suggested";
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Prompt"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["updatePrompt"];
         trace?: never;
     };
     "/v1/projects/{project_id}/competitors": {
@@ -1959,110 +434,10 @@ export interface paths {
             cookie?: never;
         };
         /** Active competitors, own brand first, with the window's metrics */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                active_competitors: components["schemas"]["Competitor"][];
-                                total_active: number;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listCompetitors"];
         put?: never;
         /** Add 1 to 20 competitors */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        competitors: {
-                            name: string;
-                            website: string;
-                            /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
-                            aliases?: string[];
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: number;
-                            message: string;
-                            data: {
-                                /** Format: uuid */
-                                projectId: string;
-                                created: number;
-                                competitors: components["schemas"]["CompetitorCreated"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["addCompetitors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2077,51 +452,7 @@ export interface paths {
             cookie?: never;
         };
         /** Brands that recur in the answers of the window and are not tracked, most named first (extension) */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["CompetitorSuggestions"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["suggestCompetitors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2141,99 +472,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a competitor */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    competitor_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: number;
-                            message: string;
-                            data: {
-                                /** Format: uuid */
-                                competitorId: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["removeCompetitor"];
         options?: never;
         head?: never;
         /** Change a competitor's name, website or aliases */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    competitor_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        website?: string;
-                        /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
-                        aliases?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Competitor"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["updateCompetitor"];
         trace?: never;
     };
     "/v1/projects/{project_id}/prompts/{prompt_id}/analytics": {
@@ -2244,71 +487,7 @@ export interface paths {
             cookie?: never;
         };
         /** Daily visibility, position and sentiment of a prompt per provider */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                prompt_id: string;
-                                prompt_content: string;
-                                volume: number | null;
-                                sentiment: number | null;
-                                /** @description Extension: 95% t interval of the mean sentiment over the responses that mention the brand, [low, high] within 0..100, 2 decimals; null with fewer than 2 such responses. */
-                                sentiment_ci: [
-                                    number,
-                                    number
-                                ] | null;
-                                visibility_chart: {
-                                    [key: string]: components["schemas"]["ProviderMetric"][];
-                                };
-                                position_chart: {
-                                    [key: string]: components["schemas"]["ProviderMetric"][];
-                                };
-                                sentiment_chart: {
-                                    [key: string]: components["schemas"]["ProviderMetric"][];
-                                };
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPromptAnalytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2325,50 +504,7 @@ export interface paths {
             cookie?: never;
         };
         /** Daily visibility of every prompt of the project over the window (extension; for sparklines) */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["PromptSeries"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPromptSeries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2385,55 +521,7 @@ export interface paths {
             cookie?: never;
         };
         /** The prompt's AI answers in the window, newest first (paged: page, page_size) */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                    page?: number;
-                    page_size?: number;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["ChatItem"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listChats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2450,53 +538,7 @@ export interface paths {
             cookie?: never;
         };
         /** Domains cited in the prompt's answers, most cited first */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["DomainItem"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listPromptDomains"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2513,53 +555,7 @@ export interface paths {
             cookie?: never;
         };
         /** URLs cited in the prompt's answers, most cited first */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                    prompt_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["UrlItem"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listPromptUrls"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2576,53 +572,7 @@ export interface paths {
             cookie?: never;
         };
         /** Per-prompt figures of the window */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                    prompt_type?: "active" | "suggested";
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["OverviewItem"][];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getProjectOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2639,81 +589,7 @@ export interface paths {
             cookie?: never;
         };
         /** Daily visibility, sentiment and position of each active brand */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                dates: string[];
-                                period: string;
-                                series: {
-                                    /** Format: uuid */
-                                    competitor_id: string;
-                                    name: string;
-                                    website: string;
-                                    icon_url: string | null;
-                                    is_own_brand: boolean;
-                                    visibility: (number | null)[];
-                                    sentiment: (number | null)[];
-                                    position: (number | null)[];
-                                    /** @description Extension: the project's responses of each day, aligned to dates. */
-                                    responses: number[];
-                                    /** @description Extension: 95% Wilson score interval of each day's visibility, aligned to dates; null on a day without responses. */
-                                    visibility_ci: ([
-                                        number,
-                                        number
-                                    ] | null)[];
-                                    /** @description Extension: 95% t interval of each day's mean position, aligned to dates; null below 2 responses that mention the brand. */
-                                    position_ci: ([
-                                        number,
-                                        number
-                                    ] | null)[];
-                                    /** @description Extension: 95% t interval of each day's mean sentiment, aligned to dates; null below 2 responses that mention the brand. */
-                                    sentiment_ci: ([
-                                        number,
-                                        number
-                                    ] | null)[];
-                                }[];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getProjectVisibility"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2730,52 +606,7 @@ export interface paths {
             cookie?: never;
         };
         /** Cited domains by citations, a page at a time (fetch until an empty page) */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                    page?: number;
-                    page_size?: number;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["SourceDomain"][];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listSources"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2792,77 +623,7 @@ export interface paths {
             cookie?: never;
         };
         /** Citation stats, categories, top domains, daily shares and opportunities */
-        get: {
-            parameters: {
-                query?: {
-                    duration_days?: number;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_from?: string;
-                    /** @description YYYY-MM-DD (UTC), inclusive */
-                    date_to?: string;
-                    /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
-                    providers?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                stats: {
-                                    total_sources: number;
-                                    total_citations: number;
-                                };
-                                category_breakdown: {
-                                    corporate: number;
-                                    editorial: number;
-                                    institutional: number;
-                                    reference: number;
-                                    ugc: number;
-                                    other: number;
-                                };
-                                performance_chart: {
-                                    dates: string[];
-                                    series: {
-                                        domain: string;
-                                        values: (number | null)[];
-                                    }[];
-                                };
-                                top_domains: components["schemas"]["SourceDomain"][];
-                                opportunities: {
-                                    domain: string;
-                                    citation_count: number;
-                                    category: number;
-                                    category_name: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getSourcesAnalytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2879,114 +640,10 @@ export interface paths {
             cookie?: never;
         };
         /** The project's actions, newest first, optionally by status or group */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "suggested" | "accepted" | "in_progress" | "completed" | "ignored";
-                    group?: string;
-                };
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ActionItem"][];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listActions"];
         put?: never;
         /** Create an action (status suggested) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title: string;
-                        description: string;
-                        /** @enum {string} */
-                        category: "on_page_seo" | "new_content" | "content_update" | "forum_engagement";
-                        /** @enum {string} */
-                        priority: "critical" | "high" | "medium" | "low";
-                        execution: {
-                            /** @enum {string} */
-                            type: "prompt" | "publishable_content" | "forum_reply" | "manual";
-                            prompt?: string | null;
-                            skill?: string | null;
-                            params?: {
-                                [key: string]: unknown;
-                            } | null;
-                        };
-                        targets?: {
-                            /** @enum {string} */
-                            type: "url" | "keyword" | "page_type" | "domain";
-                            value: string;
-                        }[];
-                        effort?: ("quick-win" | "moderate" | "major") | null;
-                        expected_impact_min?: number | null;
-                        expected_impact_max?: number | null;
-                        group?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ActionItem"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3003,56 +660,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Apply one operation to up to 100 actions, each on its own */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        ids: string[];
-                        /** @enum {string} */
-                        action: "accept" | "start" | "complete" | "ignore" | "reopen";
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                succeeded: number;
-                                failed: number;
-                                total: number;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["transitionActions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3069,45 +677,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Derive actions from the project's last 30 days in the background; poll the task */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                task_id: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["recommendActions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3122,48 +692,7 @@ export interface paths {
             cookie?: never;
         };
         /** Status of a recommendation task */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    task_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** @enum {string} */
-                                status: "running" | "completed" | "failed";
-                                item_count: number;
-                                error: string | null;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getRecommendationTask"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3182,57 +711,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Have the writer fill in an action's fields, grounded in the project's data */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        action_type: "on_page_seo" | "new_content" | "content_update" | "forum_engagement";
-                        title?: string;
-                        description?: string;
-                        /** Format: uri */
-                        target_url?: string;
-                        keywords?: string[];
-                        instructions?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["EnrichedAction"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["draftAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3247,43 +726,7 @@ export interface paths {
             cookie?: never;
         };
         /** One action */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ActionItem"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3306,54 +749,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Move an action: accept, start, complete, ignore (reason?, feedback?) or reopen */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                    action: "accept" | "start" | "complete" | "ignore" | "reopen";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                        feedback?: string;
-                    } | null;
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ActionItem"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["transitionAction"];
         trace?: never;
     };
     "/v1/projects/{project_id}/actions/{action_id}/enrich-content": {
@@ -3369,45 +765,7 @@ export interface paths {
          * Edit suggestions for a content_update action's target page
          * @description Fetches the target page, reads its main text and returns edits grounded in it and in the project's prompts: citing sources, adding statistics and quotations, fluency (the GEO study, Aggarwal et al., KDD 2024), answering a prompt, comparing with competitors. `before` quotes the page. 422 when the page cannot be fetched.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Edit"][];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                422: components["responses"]["UnprocessableEntity"];
-                429: components["responses"]["TooManyRequests"];
-                502: components["responses"]["BadGateway"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["enrichContent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3424,49 +782,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A reply draft for a forum_engagement action's thread */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                comment: string;
-                                comment_word_count: number;
-                                thread_title: string;
-                                thread_url: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                502: components["responses"]["BadGateway"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["enrichForum"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3481,82 +797,10 @@ export interface paths {
             cookie?: never;
         };
         /** The team's webhooks (without secrets) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Webhook"][];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listWebhooks"];
         put?: never;
         /** Register an HTTPS endpoint for action events; the secret is shown only here */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        url: string;
-                        events: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["WebhookCreated"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3574,43 +818,7 @@ export interface paths {
          * A webhook's recent deliveries, newest first: status, attempts, last error
          * @description Up to `limit` (default 50) deliveries. A delivery is `pending` while retries remain, then `delivered` or `failed`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["WebhookDelivery"][];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3630,45 +838,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a webhook; deliveries to it stop */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                id: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3684,49 +854,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start the article workflow (outline, draft, final with approval checkpoints) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                workflow_id: string;
-                                /** @enum {string} */
-                                status: "running";
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["executeAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3741,43 +869,7 @@ export interface paths {
             cookie?: never;
         };
         /** The action's latest workflow */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Workflow"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWorkflow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3796,59 +888,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Approve, edit, regenerate or reject the checkpoint that waits */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                    action_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        workflow_id: string;
-                        /** @enum {string} */
-                        checkpoint: "outline" | "draft" | "final";
-                        /** @enum {string} */
-                        action: "approve" | "edit" | "regenerate" | "reject";
-                        content?: string;
-                        feedback?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Workflow"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["respondToCheckpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3869,52 +909,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Change a team's plan or rate-limit tier */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    team_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        plan?: "skip_trial" | "basic" | "pro" | "enterprise";
-                        /** @enum {string} */
-                        rate_limit_tier?: "standard" | "premium";
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Team"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        patch: operations["adminUpdateTeam"];
         trace?: never;
     };
     "/v1/admin/projects/{project_id}/refresh": {
@@ -3927,44 +922,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Run a project's collection now, as the daily scheduler would */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: {
-                                /** Format: uuid */
-                                job_id: string;
-                            };
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["adminRefreshProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3979,41 +937,7 @@ export interface paths {
             cookie?: never;
         };
         /** Status of a background job */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    job_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["Job"];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["adminGetJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4030,38 +954,7 @@ export interface paths {
             cookie?: never;
         };
         /** The secret that signs bootstrap callbacks (never written to the log) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["CallbackSecret"];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["adminGetCallbackSecret"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4078,44 +971,7 @@ export interface paths {
             cookie?: never;
         };
         /** Tokens, searches and stated cost the vendors reported, by provider and UTC day */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description First UTC day (default: 29 days before `to`) */
-                    from?: string;
-                    /** @description Last UTC day (default: today) */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                        "X-Credit-Available": components["headers"]["X-Credit-Available"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            data: components["schemas"]["ProviderUsageDay"][];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                404: components["responses"]["NotFound"];
-                429: components["responses"]["TooManyRequests"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["adminGetUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4887,6 +1743,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A path segment is over 200 characters */
+        URITooLong: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is not application/json */
         UnsupportedMediaType: {
             headers: {
@@ -4985,4 +1854,3297 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @description Ignored: a secure password is generated */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brand_name: string;
+                    brand_url: string;
+                    webhook_url: string;
+                    language?: string;
+                    location?: string;
+                    /** @description Extension: the engines the project tracks (duplicates dropped); default the five of the contract (chatgpt, perplexity, google_ai_overview, gemini, claude). The bootstrap asks those of chatgpt, perplexity and google_ai_overview it tracks, else its first three. */
+                    providers?: components["schemas"]["ProviderNameInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountSummary"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    scope: "admin" | "viewer";
+                    name?: string;
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ApiKeyCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    is_active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            scope: "admin" | "viewer";
+                            email: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeAllSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamSummary"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTeamMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamMember"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            user_id: string;
+                            message: string;
+                            sessions_ended: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "admin" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamMember"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamInvitation"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "admin" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "viewer";
+                            /** @description Email of the admin who invited, null when made with an API key */
+                            invited_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description Single-use; shown only in this response. Never stored, only its hash. */
+                            token: string;
+                            /** @description The dashboard page that accepts the invitation */
+                            accept_url: string;
+                            /** @description Whether the invitation was mailed (SMTP_URL and MAIL_FROM set) */
+                            mailed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For a new user; generated and returned once when omitted */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            user_id: string;
+                            /** Format: uuid */
+                            team_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "viewer";
+                            /** @description true when the invitation created the user */
+                            created: boolean;
+                            /** @description Generated password of a new user who sent none (shown once); null otherwise */
+                            password: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            message: string;
+                            sessions_ended: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            message: string;
+                            sessions_ended: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description A user id, key id, email or key prefix */
+                actor?: string;
+                /** @description An action (member.remove) or a family (member) */
+                action?: string;
+                date_from?: string;
+                date_to?: string;
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            total: number;
+                            page: number;
+                            page_size: number;
+                            items: components["schemas"]["AuditEntry"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Project"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProjectDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    brand_name?: string;
+                    /** @description Other names of the brand, matched like the brand name (replaces the list) */
+                    brand_aliases?: string[];
+                    website_url?: string;
+                    location?: string | null;
+                    language?: string | null;
+                    /** @description The engines the project tracks from its next run (replaces the list); answers already stored stay */
+                    providers?: components["schemas"]["ProviderNameInput"][];
+                    /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
+                    samples_per_run?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProjectDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Topic"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Topic"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteTopic: {
+        parameters: {
+            query?: {
+                /** @description A topic of the same project that takes this topic's prompts */
+                move_to?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Topic"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPrompts: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            project_id: string;
+                            total: number;
+                            prompts: components["schemas"]["Prompt"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    prompts: string[];
+                    /** Format: uuid */
+                    topicId: string;
+                    country?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        message: string;
+                        data: {
+                            /** Format: uuid */
+                            projectId: string;
+                            created: number;
+                            prompts: components["schemas"]["PromptCreated"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPrompt: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Prompt"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        message: string;
+                        data: {
+                            /** Format: uuid */
+                            promptId: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    country?: string;
+                    /** Format: uuid */
+                    topicId?: string;
+                    /** @enum {string} */
+                    promptType?: "Active" | "Inactive" | "Suggested";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Prompt"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCompetitors: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            active_competitors: components["schemas"]["Competitor"][];
+                            total_active: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addCompetitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    competitors: {
+                        name: string;
+                        website: string;
+                        /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
+                        aliases?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        message: string;
+                        data: {
+                            /** Format: uuid */
+                            projectId: string;
+                            created: number;
+                            competitors: components["schemas"]["CompetitorCreated"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    suggestCompetitors: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CompetitorSuggestions"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeCompetitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                competitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        message: string;
+                        data: {
+                            /** Format: uuid */
+                            competitorId: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCompetitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                competitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    website?: string;
+                    /** @description Extension: other names of the competitor ("Freshworks CRM", "Sendinblue"), matched in answers like its name; duplicates (any case) are dropped; on update the list replaces the old one */
+                    aliases?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Competitor"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPromptAnalytics: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            prompt_id: string;
+                            prompt_content: string;
+                            volume: number | null;
+                            sentiment: number | null;
+                            /** @description Extension: 95% t interval of the mean sentiment over the responses that mention the brand, [low, high] within 0..100, 2 decimals; null with fewer than 2 such responses. */
+                            sentiment_ci: [
+                                number,
+                                number
+                            ] | null;
+                            visibility_chart: {
+                                [key: string]: components["schemas"]["ProviderMetric"][];
+                            };
+                            position_chart: {
+                                [key: string]: components["schemas"]["ProviderMetric"][];
+                            };
+                            sentiment_chart: {
+                                [key: string]: components["schemas"]["ProviderMetric"][];
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPromptSeries: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PromptSeries"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChats: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ChatItem"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPromptDomains: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["DomainItem"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPromptUrls: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["UrlItem"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProjectOverview: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                prompt_type?: "active" | "suggested";
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["OverviewItem"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProjectVisibility: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            dates: string[];
+                            period: string;
+                            series: {
+                                /** Format: uuid */
+                                competitor_id: string;
+                                name: string;
+                                website: string;
+                                icon_url: string | null;
+                                is_own_brand: boolean;
+                                visibility: (number | null)[];
+                                sentiment: (number | null)[];
+                                position: (number | null)[];
+                                /** @description Extension: the project's responses of each day, aligned to dates. */
+                                responses: number[];
+                                /** @description Extension: 95% Wilson score interval of each day's visibility, aligned to dates; null on a day without responses. */
+                                visibility_ci: ([
+                                    number,
+                                    number
+                                ] | null)[];
+                                /** @description Extension: 95% t interval of each day's mean position, aligned to dates; null below 2 responses that mention the brand. */
+                                position_ci: ([
+                                    number,
+                                    number
+                                ] | null)[];
+                                /** @description Extension: 95% t interval of each day's mean sentiment, aligned to dates; null below 2 responses that mention the brand. */
+                                sentiment_ci: ([
+                                    number,
+                                    number
+                                ] | null)[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSources: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SourceDomain"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSourcesAnalytics: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            stats: {
+                                total_sources: number;
+                                total_citations: number;
+                            };
+                            category_breakdown: {
+                                corporate: number;
+                                editorial: number;
+                                institutional: number;
+                                reference: number;
+                                ugc: number;
+                                other: number;
+                            };
+                            performance_chart: {
+                                dates: string[];
+                                series: {
+                                    domain: string;
+                                    values: (number | null)[];
+                                }[];
+                            };
+                            top_domains: components["schemas"]["SourceDomain"][];
+                            opportunities: {
+                                domain: string;
+                                citation_count: number;
+                                category: number;
+                                category_name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listActions: {
+        parameters: {
+            query?: {
+                status?: "suggested" | "accepted" | "in_progress" | "completed" | "ignored";
+                group?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ActionItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description: string;
+                    /** @enum {string} */
+                    category: "on_page_seo" | "new_content" | "content_update" | "forum_engagement";
+                    /** @enum {string} */
+                    priority: "critical" | "high" | "medium" | "low";
+                    execution: {
+                        /** @enum {string} */
+                        type: "prompt" | "publishable_content" | "forum_reply" | "manual";
+                        prompt?: string | null;
+                        skill?: string | null;
+                        params?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                    targets?: {
+                        /** @enum {string} */
+                        type: "url" | "keyword" | "page_type" | "domain";
+                        value: string;
+                    }[];
+                    effort?: ("quick-win" | "moderate" | "major") | null;
+                    expected_impact_min?: number | null;
+                    expected_impact_max?: number | null;
+                    group?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ActionItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transitionActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    /** @enum {string} */
+                    action: "accept" | "start" | "complete" | "ignore" | "reopen";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            succeeded: number;
+                            failed: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recommendActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            task_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRecommendationTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed";
+                            item_count: number;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    draftAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action_type: "on_page_seo" | "new_content" | "content_update" | "forum_engagement";
+                    title?: string;
+                    description?: string;
+                    /** Format: uri */
+                    target_url?: string;
+                    keywords?: string[];
+                    instructions?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EnrichedAction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ActionItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transitionAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+                action: "accept" | "start" | "complete" | "ignore" | "reopen";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                    feedback?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ActionItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enrichContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Edit"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enrichForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            comment: string;
+                            comment_word_count: number;
+                            thread_title: string;
+                            thread_url: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    executeAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            workflow_id: string;
+                            /** @enum {string} */
+                            status: "running";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    respondToCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    workflow_id: string;
+                    /** @enum {string} */
+                    checkpoint: "outline" | "draft" | "final";
+                    /** @enum {string} */
+                    action: "approve" | "edit" | "regenerate" | "reject";
+                    content?: string;
+                    feedback?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminUpdateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    plan?: "skip_trial" | "basic" | "pro" | "enterprise";
+                    /** @enum {string} */
+                    rate_limit_tier?: "standard" | "premium";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Team"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminRefreshProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminGetJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminGetCallbackSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CallbackSecret"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminGetUsage: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (default: 29 days before `to`) */
+                from?: string;
+                /** @description Last UTC day (default: today) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProviderUsageDay"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

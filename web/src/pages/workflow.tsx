@@ -6,7 +6,7 @@ import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { CopyButton, ErrorBox, Field, Loading } from '../ui';
 
-// The article workflow of a publishable_content action (DECISIONS 7): execute it, follow it
+// The article workflow of a publishable_content action (docs/decisions.md): execute it, follow it
 // (polled while it runs, and while a checkpoint waits so that an answer given elsewhere, by
 // a webhook's consumer or through the API, shows here), and answer each checkpoint.
 
