@@ -5,6 +5,7 @@ import type { Data, Item } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite, useSession } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Credits } from './credits';
 import { Plan, Webhooks } from './webhooks';
 
 type Key = Item<Data<'/v1/keys'>>;
@@ -105,6 +106,7 @@ export function Settings() {
           </form>
         ) : null}
       </Section>
+      <Credits />
       <Plan />
       <Webhooks />
     </>
