@@ -30,9 +30,10 @@ describe('npm run admin against the running embedded service', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-admin-cli-'));
-    svc = await startService({ DATA_DIR: dataDir, PROVIDERS_MODE: 'simulated' });
+    // A first start migrates a new store: minutes on a busy machine.
+    svc = await startService({ DATA_DIR: dataDir, PROVIDERS_MODE: 'simulated' }, 240_000);
     env = { PORT: String(svc.port), DATA_DIR: dataDir };
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await svc?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
