@@ -134,10 +134,10 @@ describe.skipIf(browserTestsOff)('the dashboard for a marketing team’s first w
     const { page, context } = await newPage(b, 390);
     await signIn(page, seed.email, seed.password);
     await page.goto('/settings');
-    const box = page.locator('[data-credits-left]');
+    const box = page.locator('[data-team-credits-left]');
     await box.waitFor();
     const credits = await fetch(`${b.base}/v1/team/credits`, { headers: { 'x-api-key': seed.apiKey } }).then((r) => r.json());
-    expect(await box.getAttribute('data-credits-left')).toBe(String(credits.data.credits_left));
+    expect(await box.getAttribute('data-team-credits-left')).toBe(String(credits.data.credits_left));
     const text = await box.innerText();
     expect(text).toContain(`A day of tracking costs ${credits.data.credits_per_day} credits`);
     expect(text).toMatch(/They reset on \d{1,2} \w+ \d{4}/);

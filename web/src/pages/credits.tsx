@@ -18,7 +18,7 @@ export function Credits() {
       {q.isPending ? <Loading /> : null}
       <ErrorBox error={q.error} />
       {c ? (
-        <div data-credits-left={c.credits_left} data-days-left={c.days_of_tracking_left ?? ''}>
+        <div data-team-credits-left={c.credits_left} data-days-left={c.days_of_tracking_left ?? ''}>
           <p class="kpi-value">
             {c.credits_left} <span class="muted small">of {c.credits_included} credits left ({c.plan} plan)</span>
           </p>
