@@ -35,6 +35,7 @@ export function Settings() {
           Signed in as <strong>{session?.email ?? 'an API key'}</strong> with <strong>{session?.scope}</strong> rights until {session?.expires_at.replace('T', ' ').slice(0, 16)} UTC.
         </p>
       </Section>
+      <Credits />
       <Section
         title="API keys"
         actions={keys.data ? <CsvButton filename="keys.csv" header={['id', 'key_prefix', 'name', 'scope', 'is_active', 'expires_at', 'created_at']} rows={() => keys.data.map((k) => [k.id, k.key_prefix, k.name, k.scope, k.is_active, k.expires_at, k.created_at])} /> : null}
@@ -106,7 +107,6 @@ export function Settings() {
           </form>
         ) : null}
       </Section>
-      <Credits />
       <Plan />
       <Webhooks />
     </>
