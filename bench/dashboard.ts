@@ -143,6 +143,7 @@ export const dashboardSuite: Suite = {
       } finally {
         await close();
       }
+      const perPage = await pageWeights(base, seed);
       const section = [
         `### Dashboard (issue 13), ${machine.date.slice(0, 10)}`,
         '',
@@ -157,11 +158,45 @@ export const dashboardSuite: Suite = {
         'Where the time goes (Resource Timing in the page; "server" is the time to the first byte of the answer):',
         '',
         ...timelines,
+        '',
+        `Requests and bytes per page (a new document each time, the scripts already in the browser's cache; goal: at most 4 \`/v1\` requests on the overview). "API bytes" are the \`/v1\` bodies as sent (compressed where the server compressed them), "all bytes" every resource's body, scripts included:`,
+        '',
+        table(['page', '/v1 requests', 'API bytes', 'all bytes', 'settled in'], perPage),
       ].join('\n');
       updateReadmeSection('dashboard', section);
     });
   },
 };
+
+/** Every signed-in page once at 1280 px: its /v1 requests, their bytes, every resource's bytes. */
+async function pageWeights(base: string, seed: Awaited<ReturnType<typeof seedProject>>): Promise<(string | number)[][]> {
+  const prompts = await (await fetch(`${base}/v1/projects/${seed.projectId}/prompts`, { headers: { 'x-api-key': seed.apiKey } })).json();
+  const promptId = prompts.data.prompts[0].id as string;
+  const { page, close } = await signedInPage(base, seed, 1280);
+  const rows: (string | number)[][] = [];
+  try {
+    for (const [name, url] of PAGES.filter(([n]) => n !== 'sign-in')) {
+      // Once to warm the browser's cache of the page's scripts, then the load that is measured.
+      await page.goto(url(seed.projectId, promptId));
+      await page.waitForLoadState('networkidle');
+      await page.goto('about:blank');
+      const t0 = Date.now();
+      await page.goto(url(seed.projectId, promptId));
+      await page.waitForLoadState('networkidle');
+      const settled = Date.now() - t0;
+      const r = await page.evaluate(() => {
+        const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const api = res.filter((x) => new URL(x.name).pathname.startsWith('/v1/'));
+        return { api: api.length, apiBytes: api.reduce((n, x) => n + x.encodedBodySize, 0), all: res.reduce((n, x) => n + x.encodedBodySize, 0) };
+      });
+      rows.push([name, r.api, `${fmt.int(r.apiBytes / 1024)} KB`, `${fmt.int(r.all / 1024)} KB`, `${settled} ms`]);
+      console.log(`   ${name}: ${r.api} /v1 requests, ${fmt.int(r.apiBytes)} B from the API, ${fmt.int(r.all)} B in all, settled in ${settled} ms`);
+    }
+  } finally {
+    await close();
+  }
+  return rows;
+}
 
 const PAGES: Array<[string, (p: string, prompt: string) => string]> = [
   ['sign-in', () => '/sign-in'],

@@ -45,4 +45,16 @@ describe('startupBanner', () => {
     expect(browsableBase('http://10.1.2.3:8080')).toBe('http://10.1.2.3:8080');
     expect(storeLabel({ databaseUrl: 'postgres://x:y@[bad', dataDir: '.' })).toBe('PostgreSQL (DATABASE_URL)');
   });
+
+  it('names the plan new teams get and how to change it; where the operator token is', () => {
+    const plain = startupBanner(loadConfig({}), 'http://0.0.0.0:8080');
+    expect(plain).toContain('new teams get skip_trial (10 credits a month; set SIGNUP_PLAN to change it)');
+    expect(plain).toContain('npm run admin -- plan <email|team_id> <plan>');
+    expect(plain).toContain('Operator   off: set ADMIN_TOKEN');
+    const pro = startupBanner({ ...loadConfig({ SIGNUP_PLAN: 'pro' }), adminTokenFile: '/srv/data/admin.token', adminToken: 'x'.repeat(20) }, 'http://0.0.0.0:8080');
+    expect(pro).toContain('new teams get pro (500 credits a month');
+    expect(pro).toContain('Bearer <token in /srv/data/admin.token>');
+    expect(pro).not.toContain('x'.repeat(20));
+    expect(() => loadConfig({ SIGNUP_PLAN: 'platinum' })).toThrow(/SIGNUP_PLAN: must be one of skip_trial, basic, pro, enterprise/);
+  });
 });

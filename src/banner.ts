@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { PROVIDER_ENV, PROVIDERS, providerModes } from './ports/providers/index.js';
 import { llmSettings } from './ports/writer/index.js';
+import { planOf } from './lib/plans.js';
 
 // What a person at a terminal sees once `npm start` is up: where to go, what it runs on,
 // what is real and what is simulated, and how to change that. Printed only to a TTY; the
@@ -52,7 +53,13 @@ export function startupBanner(config: Config, listenAddress: string): string {
   lines.push(
     `  Writer     ${writer ? `${writer.model} (LLM_PROVIDER=${config.env.LLM_PROVIDER})` : 'built-in, deterministic (set LLM_PROVIDER and LLM_MODEL for a model)'}`,
   );
-  if (config.adminToken) lines.push(`  Operator   ${base}/v1/admin (Authorization: Bearer $ADMIN_TOKEN)`);
+  lines.push(
+    `  Plans      new teams get ${config.signupPlan ?? 'skip_trial'} (${planOf(config.signupPlan ?? 'skip_trial').credits} credits a month; set SIGNUP_PLAN to change it)`,
+    '             change a team\'s plan: npm run admin -- plan <email|team_id> <plan>   (teams: npm run admin -- teams)',
+  );
+  if (config.adminTokenFile) lines.push(`  Operator   ${base}/v1/admin (Authorization: Bearer <token in ${config.adminTokenFile}>)`);
+  else if (config.adminToken) lines.push(`  Operator   ${base}/v1/admin (Authorization: Bearer $ADMIN_TOKEN)`);
+  else lines.push('  Operator   off: set ADMIN_TOKEN (16+ characters) for the operator API and npm run admin');
   if (config.role === 'api') lines.push('  Role       API only (ROLE=api): jobs run in worker processes');
   if (config.allowPrivateUrls) {
     lines.push('  Warning    ALLOW_PRIVATE_URLS=true: callbacks, webhooks and page fetches may reach this machine and its network (development only)');

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { PROVIDERS, type ProviderName } from './ports/providers/types.js';
+import { callbackSecretFromService, registerAdminCommands } from './admin-cli.js';
 
 // The service's modules load inside the commands that need them: `sightline mcp` starts
 // in a moment and loads none of them.
@@ -89,7 +90,14 @@ program
       return;
     }
     const { openStore, resolveCallbackSecret } = await service();
-    const store = await openStore(config);
+    const { StoreLockedError } = await import('./store/lock.js');
+    // While `npm start` holds the embedded store, ask the running service instead.
+    const store = await openStore(config).catch(async (err) => {
+      if (!(err instanceof StoreLockedError)) throw err;
+      console.log(await callbackSecretFromService());
+      return null;
+    });
+    if (!store) return;
     try {
       console.log((await resolveCallbackSecret(config, store)).secret);
     } finally {
@@ -126,6 +134,8 @@ program
     const { runStdioProxy } = await import('./mcp/stdio.js');
     await runStdioProxy();
   });
+
+registerAdminCommands(program);
 
 program.parseAsync().catch((err) => {
   console.error(err instanceof Error ? err.message : err);

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
+import { PLAN_NAMES, type PlanName } from './lib/plans.js';
 
 // The operator contract (docs/self-hosting.md): every setting comes from one environment
 // variable with this exact name. Parsed once at start; a bad value stops the process
@@ -45,6 +46,10 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SECRET_KEY: z.string().min(16).optional(),
   ADMIN_TOKEN: z.string().min(16).optional(),
+  // The plan of every team made by POST /v1/account/create (the contract's skip_trial by default).
+  SIGNUP_PLAN: z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` }).default('skip_trial'),
+  // Requests per window of one signed-in dashboard session (its own budget, not the team key's).
+  DASHBOARD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(600),
   CALLBACK_SIGNING_SECRET: z.string().startsWith('whsec_').optional(),
   ALLOW_PRIVATE_URLS: bool.default(false),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
@@ -116,6 +121,12 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   secretKey?: string;
   adminToken?: string;
+  /** Where the embedded service keeps the ADMIN_TOKEN it generated (unset: from the environment or none). */
+  adminTokenFile?: string;
+  /** SIGNUP_PLAN: the plan of every team created by sign-up. */
+  signupPlan: PlanName;
+  /** DASHBOARD_RATE_LIMIT: requests per rate-limit window of one dashboard session. */
+  dashboardRateLimit: number;
   callbackSigningSecret?: string;
   allowPrivateUrls: boolean;
   webhookRetryBaseMs: number;
@@ -219,6 +230,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     role: env.ROLE,
     secretKey: env.SECRET_KEY,
     adminToken: env.ADMIN_TOKEN,
+    signupPlan: env.SIGNUP_PLAN,
+    dashboardRateLimit: env.DASHBOARD_RATE_LIMIT,
     callbackSigningSecret: env.CALLBACK_SIGNING_SECRET,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
     webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       await runtime.stop().catch(() => {});
       process.exit(1);
     }
-    if (atTerminal) process.stdout.write(`${startupBanner(config, address)}\n`);
+    if (atTerminal) process.stdout.write(`${startupBanner(runtime.ctx.config, address)}\n`);
     else {
       log.info(
         { store: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})`, role: config.role },

@@ -18,7 +18,7 @@ import { createWriter } from './ports/writer/index.js';
 import { createMailer } from './ports/mail/index.js';
 import { buildServer } from './server.js';
 import { openStore } from './store/index.js';
-import { resolveCallbackSecret, resolveSecretKey } from './store/secrets.js';
+import { resolveAdminToken, resolveCallbackSecret, resolveSecretKey } from './store/secrets.js';
 
 export interface Runtime {
   /** What services and job handlers run with. */
@@ -35,10 +35,13 @@ export interface Runtime {
  * scheduler unless ROLE=api) and builds the HTTP API (unless ROLE=worker). Listening is
  * the caller's choice.
  */
-export async function createRuntime(config: Config, log?: Logger, ports?: Partial<Ports>): Promise<Runtime> {
-  const logger = log ?? createLogger(config);
-  const store = await openStore(config);
+export async function createRuntime(given: Config, log?: Logger, ports?: Partial<Ports>): Promise<Runtime> {
+  const logger = log ?? createLogger(given);
+  const store = await openStore(given);
   try {
+    // After the store's lock is held: only the process that owns DATA_DIR writes its token.
+    const admin = resolveAdminToken(given);
+    const config: Config = { ...given, adminToken: admin.token, adminTokenFile: admin.file };
     const box = new SecretBox(resolveSecretKey(config));
     const callback = await resolveCallbackSecret(config, store);
     if (callback.created && !config.memoryStore) {

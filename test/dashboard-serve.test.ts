@@ -58,4 +58,25 @@ describe('the dashboard', () => {
     expect((await t.app.inject({ url: '/docs/' })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/v1/openapi.json' })).statusCode).toBe(200);
   });
+
+  it('a browser asking for an unknown path gets the app with a 404 (it says "Page not found"); programs keep the JSON 404', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const url of ['/nope', '/projectsx', '/a/b/c?x=1']) {
+      const res = await t.app.inject({ url, headers: html });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('<div id="app">');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+    }
+    for (const url of ['/v1/nope', '/assets/missing.js']) {
+      const res = await t.app.inject({ url, headers: html });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/json/);
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/nope', headers: html });
+    expect(post.headers['content-type']).toMatch(/json/);
+  });
 });

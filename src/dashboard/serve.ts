@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 // The dashboard (web/, built by scripts/build.mjs into dist/web) served at `/` by every API
 // process. Its client routes are listed here one by one, so the app never shadows /v1,
@@ -32,6 +32,29 @@ const CSP = {
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sightline</title></head>
 <body><h1>Sightline</h1><p>The dashboard is not built: run <code>npm run build</code>. The API is at <a href="/docs">/docs</a>.</p></body></html>`;
+
+const NOT_APP = /^\/(v1|mcp|docs|assets|healthz|readyz|llms\.txt)(\/|$|\?)/;
+const CSP_HEADER = Object.entries(CSP)
+  .filter(([, v]) => v !== null)
+  .map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${(v as string[]).join(' ')}`)
+  .join('; ');
+let indexHtml: string | null | undefined;
+
+/**
+ * A person's browser asking for a path the app does not have gets the app with a 404
+ * status, and the app says "Page not found" with a way home. Programs (no text/html in
+ * Accept) and the API's, docs' and probes' paths keep the JSON 404.
+ */
+export function sendAppNotFound(req: FastifyRequest, reply: FastifyReply): boolean {
+  if (req.method !== 'GET' || NOT_APP.test(req.url) || !String(req.headers.accept ?? '').includes('text/html')) return false;
+  if (indexHtml === undefined) {
+    const file = path.join(WEB_DIR, 'index.html');
+    indexHtml = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+  }
+  if (!indexHtml) return false;
+  reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', CSP_HEADER).send(indexHtml);
+  return true;
+}
 
 export async function registerDashboard(app: FastifyInstance): Promise<void> {
   await app.register(async (web) => {

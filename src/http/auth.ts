@@ -120,7 +120,10 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
       await limitByAddress(ctx, req, reply);
       throw new Unauthorized('Invalid session: sign in again');
     }
-    const d = await ctx.limiter.hit(`key:${record.keyId}`, TIER_LIMITS[record.tier] ?? TIER_LIMITS.standard);
+    // Each signed-in session has its own window (DASHBOARD_RATE_LIMIT): a page makes several
+    // reads at once, and people browsing together must not starve each other or the team's
+    // API key, which keeps the contract's per-key limits for its own clients.
+    const d = await ctx.limiter.hit(`session:${record.sessionId}`, config.dashboardRateLimit);
     setRateHeaders(reply, d, Math.max(0, planOf(record.plan).credits - record.creditsUsed));
     if (record.revoked) throw new Unauthorized('This session was signed out: sign in again');
     if (record.expiresAt <= Date.now()) throw new Unauthorized('This session has expired: sign in again');

@@ -1,3 +1,4 @@
+import { sendAppNotFound } from '../dashboard/serve.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, codeOfStatus, type ErrorCode, isUnavailableError } from '../lib/errors.js';
@@ -94,6 +95,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => {
+    if (sendAppNotFound(req, reply)) return;
     reply.status(404).send(errorBody(req, `No route for ${req.method} ${req.url.split('?')[0]}`, 'not_found'));
   });
 }

@@ -16,6 +16,8 @@ import auditRoutes from './audit/routes.js';
 import personRoutes from './team/account-routes.js';
 import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
+import overviewRoutes from './overview/routes.js';
+import creditRoutes from './credits/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -23,6 +25,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   keyRoutes,
   sessionRoutes,
   teamRoutes,
+  creditRoutes,
   personRoutes,
   auditRoutes,
   projectRoutes,
@@ -30,6 +33,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   promptRoutes,
   competitorRoutes,
   analyticsRoutes,
+  overviewRoutes,
   sourceRoutes,
   actionRoutes,
   enrichRoutes,

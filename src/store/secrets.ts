@@ -23,6 +23,31 @@ export function resolveSecretKey(config: Config): string {
   }
 }
 
+export const ADMIN_TOKEN_FILE = 'admin.token';
+
+/**
+ * The operator API's bearer token: ADMIN_TOKEN when set. The embedded service (one
+ * machine, one DATA_DIR) without it generates one into DATA_DIR once, as it does
+ * SECRET_KEY, so `npm run admin` works out of the box by reading that file. Server mode
+ * never generates one: several machines would each invent their own; there the operator
+ * API stays off until ADMIN_TOKEN is set.
+ */
+export function resolveAdminToken(config: Config): { token?: string; file?: string } {
+  if (config.adminToken) return { token: config.adminToken };
+  if (config.databaseUrl || config.memoryStore) return {};
+  const file = path.resolve(config.dataDir, ADMIN_TOKEN_FILE);
+  try {
+    const token = fs.readFileSync(file, 'utf8').trim();
+    if (token.length >= 16) return { token, file };
+  } catch {
+    // not there yet: made below
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const token = `adm_${crypto.randomBytes(24).toString('base64url')}`;
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return { token, file };
+}
+
 /**
  * The secret that signs bootstrap callbacks: CALLBACK_SIGNING_SECRET when set, else one
  * generated at first start and kept in the store (so every process signs alike).

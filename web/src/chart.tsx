@@ -92,6 +92,44 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
 }
 
 /**
+ * Day one: a single day with answers drawn as one bar per series (with its 95% interval),
+ * labelled "first data today", instead of a lone dot at the edge of a 30-day axis.
+ */
+export function FirstDayBars(props: { title: string; date: string; dates: string[]; lines: Line[]; unit?: string }) {
+  const i = props.dates.indexOf(props.date);
+  const today = new Date().toISOString().slice(0, 10);
+  const rows = props.lines
+    .map((l, k) => ({ label: l.label, value: l.values[i] ?? null, band: l.band?.[i] ?? null, color: PALETTE[k % PALETTE.length] }))
+    .filter((r) => r.value !== null);
+  return (
+    <>
+      <div class="first-day" data-chart={props.title} data-first-day={props.date}>
+        <p class="small">
+          <strong>{props.date === today ? 'First data today' : `First data on ${props.date}`}</strong>
+          <span class="muted"> · the line over time appears from the second day of answers</span>
+        </p>
+        <ul class="bars">
+          {rows.map((r) => (
+            <li key={r.label} data-brand={r.label}>
+              <span class="bar-label">{r.label}</span>
+              <span class="bar-track" aria-hidden="true">
+                <span class="bar-fill" style={{ width: `${Math.max(0, Math.min(100, r.value ?? 0))}%`, background: r.color }} />
+              </span>
+              <span class="bar-value">
+                {(r.value ?? 0).toFixed(1)}
+                {props.unit ?? ''}
+                {r.band ? <span class="muted small"> ({r.band[0].toFixed(1)}–{r.band[1].toFixed(1)})</span> : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <ChartTable title={props.title} dates={props.dates} lines={props.lines} yLabel={props.unit} />
+    </>
+  );
+}
+
+/**
  * The chart's text alternative: every point in a table (date × series, with the 95%
  * interval), inside a disclosure that builds the table only when opened, so a year of days
  * costs nothing until someone asks for it.

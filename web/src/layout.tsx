@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Link, match, useLocation } from './router';
 import { useSession } from './session';
 import { RateLimitNotice } from './ui';
+import { SimulatedNotice } from './simulated-notice';
 
 // The frame of every signed-in page: a skip link first, then the header. At 1280 px the
 // main links and the project's tabs are shown; at 600 px and less they collapse behind a
@@ -92,6 +93,7 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
       </header>
       <main id="main" tabIndex={-1} ref={main}>
         <RateLimitNotice />
+        {project && /^[0-9a-f-]{36}$/i.test(project.id) ? <SimulatedNotice projectId={project.id} /> : null}
         {children}
       </main>
     </>

@@ -54,7 +54,14 @@ function App() {
     onSessionLost(() => setSession(null));
     void firstSession.then(setSession);
   }, []);
-  if (session === undefined) return <Loading what="Opening Sightline" />;
+  // A 429 on GET /session is asked again after its Retry-After: say when, never a silent wait.
+  if (session === undefined)
+    return (
+      <main id="main" class="narrow" tabIndex={-1}>
+        <RateLimitNotice />
+        <Loading what="Opening Sightline" />
+      </main>
+    );
   const ctx = { session, setSession };
   // Opened from a link, signed in or not: accept an invitation, set a password.
   const linkPage = LINK_PAGES[loc.path];

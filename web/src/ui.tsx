@@ -88,7 +88,7 @@ export function Field(props: { label: string; children: ComponentChildren; hint?
 export const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 export const ci = (c: [number, number] | null | undefined, digits = 1) => (c ? `${c[0].toFixed(digits)}–${c[1].toFixed(digits)}` : '');
 
-export function Kpi(props: { label: string; value: number | null | undefined; unit?: string; interval?: [number, number] | null; change?: number | null; changePending?: boolean; digits?: number; lowerIsBetter?: boolean }) {
+export function Kpi(props: { label: string; value: number | null | undefined; unit?: string; interval?: [number, number] | null; change?: number | null; changePending?: boolean; digits?: number; lowerIsBetter?: boolean; hideChange?: boolean }) {
   const d = props.digits ?? 1;
   const ch = props.change;
   const good = ch === null || ch === undefined || ch === 0 ? '' : (ch > 0) !== !!props.lowerIsBetter ? 'up' : 'down';
@@ -100,9 +100,12 @@ export function Kpi(props: { label: string; value: number | null | undefined; un
         {props.unit ?? ''}
       </div>
       {props.interval ? <div class="muted small">95%: {ci(props.interval, d)}</div> : <div class="muted small">no interval</div>}
-      <div class={`kpi-change ${good}`}>
-        {props.changePending ? 'vs previous: loading…' : ch === null || ch === undefined ? 'no previous window' : `${ch > 0 ? '+' : ''}${ch.toFixed(d)} vs previous`}
-      </div>
+      {/* hideChange: the page says once that there is no earlier period, not on every card. */}
+      {props.hideChange ? null : (
+        <div class={`kpi-change ${good}`}>
+          {props.changePending ? 'vs previous: loading…' : ch === null || ch === undefined ? 'no previous window' : `${ch > 0 ? '+' : ''}${ch.toFixed(d)} vs previous`}
+        </div>
+      )}
     </div>
   );
 }

@@ -66,6 +66,7 @@ export function WindowControls() {
   const w = useWindow();
   const { query } = useLocation();
   const custom = query.has('from');
+  const all = w.providers.length === 0;
   return (
     <fieldset class="controls" aria-label="Window and providers">
       <label class="inline">
@@ -99,15 +100,22 @@ export function WindowControls() {
       ) : null}
       <fieldset class="providers">
         <legend>Providers</legend>
+        {/* "All" is a choice of its own, shown checked, never the silent meaning of nothing ticked. */}
+        <label class="check all-providers">
+          <input type="checkbox" data-all-providers checked={all} onChange={() => setQuery({ providers: null })} />
+          All engines
+        </label>
         {PROVIDERS.map((p) => (
           <label key={p} class="check">
             <input
               type="checkbox"
-              checked={w.providers.includes(p)}
+              checked={all || w.providers.includes(p)}
               onChange={(e) => {
                 const on = (e.currentTarget as HTMLInputElement).checked;
-                const next = on ? [...w.providers, p] : w.providers.filter((x) => x !== p);
-                setQuery({ providers: next.length ? next.join(',') : null });
+                const current = all ? [...PROVIDERS] : w.providers;
+                const next = on ? [...current, p] : current.filter((x) => x !== p);
+                // Ticking every engine one by one is "all" again; unticking the last one too.
+                setQuery({ providers: next.length && next.length < PROVIDERS.length ? next.join(',') : null });
               }}
             />
             {PROVIDER_NAMES[p]}

@@ -20,7 +20,8 @@ export async function createAccount(ctx: ServiceContext, input: { email: string 
   const passwordHash = await hashPassword(password);
   try {
     return await ctx.store.tx(async (tx) => {
-      const team = await tx.query<{ id: string }>(`insert into teams (plan) values ('skip_trial') returning id`);
+      // SIGNUP_PLAN: the operator chooses what a new team starts with (the contract's skip_trial by default).
+      const team = await tx.query<{ id: string }>(`insert into teams (plan) values ($1) returning id`, [ctx.config.signupPlan ?? 'skip_trial']);
       const teamId = team.rows[0].id;
       const user = await tx.query<{ id: string }>(
         `insert into users (team_id, email, password_hash, role) values ($1, $2, $3, 'admin') returning id`,

@@ -12,6 +12,22 @@ export default async function adminRoutes(base: FastifyInstance) {
   const tags = ['operator'];
   const security = [{ Operator: [] }];
 
+  app.get(
+    '/admin/teams',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags,
+        security,
+        operationId: 'listAdminTeams',
+        summary: 'Every team (or the teams of one email) with its plan, credits and members',
+        querystring: s.TeamsQuery,
+        response: { 200: s.TeamsEnvelope, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => a(await svc.listTeams(servicesOf(req), req.query)),
+  );
+
   app.patch(
     '/admin/teams/:team_id',
     {

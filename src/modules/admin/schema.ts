@@ -23,6 +23,15 @@ export const Team = z
 
 export const TeamEnvelope = envA(Team);
 
+export const TeamsQuery = z.strictObject({
+  email: z.string().trim().min(3).max(320).optional().meta({ description: 'Only the teams this person (email) belongs to' }),
+});
+export const TeamListEntry = Team.extend({
+  members: z.array(z.string()).meta({ description: "Members' emails, earliest first" }),
+  projects: z.number().int(),
+}).meta({ id: 'TeamListEntry' });
+export const TeamsEnvelope = envA(z.array(TeamListEntry));
+
 export const AdminProjectParams = z.strictObject({ project_id: Uuid });
 export const JobParams = z.strictObject({ job_id: Uuid });
 export const CallbackSecretEnvelope = envA(

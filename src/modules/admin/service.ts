@@ -31,6 +31,36 @@ export async function patchTeam(ctx: ServiceContext, teamId: string, input: { pl
   };
 }
 
+/**
+ * Every team (or the teams an email belongs to) with its plan, this month's credits and
+ * members: what `npm run admin -- teams` prints and how `plan <email>` finds the team.
+ */
+export async function listTeams(ctx: ServiceContext, input: { email?: string }) {
+  const email = input.email?.trim().toLowerCase();
+  const { rows } = await ctx.store.query<{
+    id: string; plan: string; rate_limit_tier: string; created_at: Date; used: number | null; emails: string[] | null; projects: number;
+  }>(
+    `select t.id, t.plan, t.rate_limit_tier, t.created_at, c.used,
+            (select array_agg(u.email order by m.created_at) from team_members m join users u on u.id = m.user_id where m.team_id = t.id) as emails,
+            (select count(*)::int from projects p where p.team_id = t.id) as projects
+       from teams t left join credit_usage c on c.team_id = t.id and c.month = $1
+      where $2::text is null or exists (
+              select 1 from team_members m join users u on u.id = m.user_id where m.team_id = t.id and u.email = $2)
+      order by t.created_at, t.id`,
+    [utcMonth(), email ?? null],
+  );
+  return rows.map((r) => ({
+    team_id: r.id,
+    plan: r.plan,
+    rate_limit_tier: r.rate_limit_tier,
+    monthly_credits: planOf(r.plan).credits,
+    credits_used: Number(r.used ?? 0),
+    created_at: iso(r.created_at),
+    members: r.emails ?? [],
+    projects: Number(r.projects),
+  }));
+}
+
 /** Runs a project's collection now, as the daily scheduler would. */
 export async function refreshProject(ctx: ServiceContext, projectId: string) {
   const { rows } = await ctx.store.query(`select id from projects where id = $1`, [projectId]);

@@ -7,6 +7,7 @@ import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSess
 import * as s from './schema.js';
 import * as svc from './service.js';
 import { recordAudit } from '../audit/service.js';
+import { engineModes } from '../overview/service.js';
 
 function currentSession(req: FastifyRequest) {
   if (!req.session) throw new NotFound('No session: this request was authenticated with an API key, not a session cookie');
@@ -48,7 +49,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
         requestId: req.id,
       });
       setSessionCookie(req, reply, opened.token, new Date(opened.session.expires_at));
-      return reply.status(201).send(a(opened.session));
+      return reply.status(201).send(a({ ...opened.session, engines: engineModes(ctx.config) }));
     },
   );
 
@@ -65,6 +66,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
         email: cur.email,
         expires_at: new Date(cur.expiresAt).toISOString(),
         csrf_token: svc.csrfTokenOf(cur.token),
+        engines: engineModes(ctxOf(req).config),
       });
     },
   );

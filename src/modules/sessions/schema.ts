@@ -22,6 +22,10 @@ export const Session = z
     email: z.string().nullable().meta({ description: 'The signed-in user; null for a session opened with an API key' }),
     expires_at: IsoDate,
     csrf_token: z.string().meta({ description: 'Send it as the X-CSRF-Token header on every write made with the session cookie' }),
+    engines: z
+      .array(z.object({ provider: z.string(), mode: z.enum(['live', 'simulated']), live_with: z.string() }))
+      .optional()
+      .meta({ description: 'Each engine this service knows, whether it is asked for real, and the environment variable that makes it live (the dashboard flags simulated data)' }),
   })
   .meta({ id: 'Session' });
 

@@ -39,7 +39,7 @@ describe('sign in', () => {
     expect(me.json().data).toMatchObject({ team_id: acct.teamId, scope: 'admin', csrf_token: res.json().data.csrf_token });
     const projects = await t.app.inject({ url: '/v1/projects', headers: as(cookie) });
     expect(projects.statusCode).toBe(200);
-    expect(projects.headers['x-ratelimit-limit']).toBe('70');
+    expect(projects.headers['x-ratelimit-limit']).toBe('600');
   });
 
   it('with a viewer key: a viewer session that reads and cannot write (403 even with its CSRF token)', async () => {

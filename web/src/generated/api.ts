@@ -249,6 +249,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/team/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credits left this month, what a day of tracking costs, the days it pays for and when the credits reset */
+        get: operations["getTeamCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account/invitations/{token}/accept": {
         parameters: {
             query?: never;
@@ -598,6 +615,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/overview/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The window's and the previous window's competitor tables and the own brand per engine, in one read (extension) */
+        get: operations["getOverviewSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/sources": {
         parameters: {
             query?: never;
@@ -889,6 +923,23 @@ export interface paths {
         put?: never;
         /** Approve, edit, regenerate or reject the checkpoint that waits */
         post: operations["respondToCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every team (or the teams of one email) with its plan, credits and members */
+        get: operations["listAdminTeams"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1333,6 +1384,35 @@ export interface components {
                 icon_urls: string[];
             }[];
         };
+        OverviewSummary: {
+            /** @description GET /competitors for the window, as it answers it */
+            current: {
+                date_from: string;
+                date_to: string;
+                active_competitors: components["schemas"]["Competitor"][];
+                total_active: number;
+            };
+            /** @description The same for the window of the same length just before it (for the changes) */
+            previous: {
+                date_from: string;
+                date_to: string;
+                active_competitors: components["schemas"]["Competitor"][];
+                total_active: number;
+            };
+            /** @description The own brand's metrics per engine: the window's providers filter, else the project's engines */
+            by_provider: {
+                provider: string;
+                own_brand: components["schemas"]["CompetitorMetrics"] | null;
+            }[];
+            /** @description The project's engines and whether this service asks them for real */
+            engines: {
+                provider: string;
+                /** @enum {string} */
+                mode: "live" | "simulated";
+                /** @description The environment variable that makes this engine live */
+                live_with: string;
+            }[];
+        };
         Project: {
             /** Format: uuid */
             id: string;
@@ -1508,6 +1588,13 @@ export interface components {
             expires_at: string;
             /** @description Send it as the X-CSRF-Token header on every write made with the session cookie */
             csrf_token: string;
+            /** @description Each engine this service knows, whether it is asked for real, and the environment variable that makes it live (the dashboard flags simulated data) */
+            engines?: {
+                provider: string;
+                /** @enum {string} */
+                mode: "live" | "simulated";
+                live_with: string;
+            }[];
         };
         /** @description Email and password (a session on the account admin key) or an API key (a session of that key scope). */
         SignInBodyInput: {
@@ -1538,6 +1625,30 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        TeamCredits: {
+            plan: string;
+            /** @description The plan's credits per calendar month (UTC) */
+            credits_included: number;
+            credits_used: number;
+            credits_left: number;
+            /** @description When the credits reset: the first day of the next UTC month, 00:00 UTC */
+            resets_at: string;
+            days_to_reset: number;
+            /** @description A day of tracking: per project, active prompts × engines × samples per run (the plan's cap), summed */
+            credits_per_day: number;
+            /** @description Whole days the credits left pay for at that rate; null when nothing is tracked */
+            days_of_tracking_left: number | null;
+            enough_until_reset: boolean;
+            projects: {
+                /** Format: uuid */
+                project_id: string;
+                name: string;
+                active_prompts: number;
+                engines: number;
+                samples_per_run: number;
+                credits_per_day: number;
+            }[];
+        };
         TeamInvitation: {
             /** Format: uuid */
             id: string;
@@ -1550,6 +1661,19 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        TeamListEntry: {
+            /** Format: uuid */
+            team_id: string;
+            plan: string;
+            rate_limit_tier: string;
+            monthly_credits: number;
+            credits_used: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Members' emails, earliest first */
+            members: string[];
+            projects: number;
         };
         TeamMember: {
             /** Format: uuid */
@@ -2685,6 +2809,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeamCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamCredits"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             414: components["responses"]["URITooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4079,6 +4235,51 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getOverviewSummary: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OverviewSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSources: {
         parameters: {
             query?: {
@@ -4949,6 +5150,43 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAdminTeams: {
+        parameters: {
+            query?: {
+                /** @description Only the teams this person (email) belongs to */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamListEntry"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -9,19 +9,20 @@ import type { ProjectDetail } from './projects';
 export type Metrics = Schemas['CompetitorMetrics'];
 export type Competitor = Item<Data<'/v1/projects/{project_id}/competitors'>['active_competitors']>;
 export type Visibility = Data<'/v1/projects/{project_id}/visibility'>;
+export type OverviewSummary = Data<'/v1/projects/{project_id}/overview/summary'>;
 
 export const competitorsOf = (projectId: string, q: string) => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${q}`);
 /**
- * The overview's first requests. The app starts them (prefetchQuery) as soon as its script
- * runs on an overview URL, beside GET /session, instead of after the session and the
- * page's first render: the charts then wait for the slowest answer only.
+ * The overview's requests: the project, the chart's series and one summary (this window's
+ * and the previous window's competitors, the own brand per engine). With GET /session that
+ * is every request an overview load makes (4), so a team browsing together never meets its
+ * rate limit. The app starts them (prefetchQuery) as soon as its script runs on an overview
+ * URL, beside GET /session, instead of after the session and the page's first render.
  */
 export function overviewQueries(projectId: string, w: ViewWindow) {
   return {
     project: { queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) },
-    now: { queryKey: ['competitors', projectId, w.query], queryFn: () => competitorsOf(projectId, w.query) },
+    summary: { queryKey: ['overview-summary', projectId, w.query], queryFn: () => get<OverviewSummary>(`/projects/${projectId}/overview/summary${w.query}`) },
     vis: { queryKey: ['visibility', projectId, w.query], queryFn: () => get<Visibility>(`/projects/${projectId}/visibility${w.query}`) },
-    prev: { queryKey: ['competitors', projectId, w.prevQuery], queryFn: () => competitorsOf(projectId, w.prevQuery) },
   };
 }
-

@@ -1,43 +1,38 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'preact/hooks';
-import { type Line, LineChart } from '../chart';
+import { FirstDayBars, type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { Empty, ErrorBox, Kpi, Loading, Section, TableWrap, ci, fmt } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
-import { type Competitor, overviewQueries, competitorsOf } from './overview-data';
+import { type Competitor, overviewQueries } from './overview-data';
 
 export type { Competitor, Metrics } from './overview-data';
 
-const own = (list?: { active_competitors: Competitor[] }) => list?.active_competitors.find((c) => c.is_own_brand)?.metrics ?? null;
+const own = (list?: { active_competitors: Competitor[] } | null) => list?.active_competitors.find((c) => c.is_own_brand)?.metrics ?? null;
 const diff = (a: number | null | undefined, b: number | null | undefined) => (a === null || a === undefined || b === null || b === undefined ? null : a - b);
 
 export function Overview({ projectId }: { projectId: string }) {
   const w = useWindow();
   const oq = overviewQueries(projectId, w);
   const project = useQuery(oq.project);
-  const now = useQuery(oq.now);
+  const summary = useQuery(oq.summary);
   const vis = useQuery(oq.vis);
-  // The previous window only gives the changes: asked after the figures, never before them.
-  const prev = useQuery({ ...oq.prev, enabled: !!now.data && !!vis.data });
-  // No filter: the engines the project tracks (not every engine the API knows).
-  const shown = w.providers.length ? w.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
-  const perProvider = useQueries({
-    queries: shown.map((p) => ({
-      // After the figures and the chart: the breakdown never delays the first drawing.
-      enabled: !!now.data && !!vis.data,
-      queryKey: ['competitors', projectId, `p:${p}`, w.from, w.to],
-      queryFn: () => competitorsOf(projectId, `?date_from=${w.from}&date_to=${w.to}&providers=${p}`),
-    })),
-  });
-  const m = own(now.data);
+  const now = summary.data?.current;
+  const m = own(now);
   // A previous window without answers has nothing to compare with (not a change from 0).
-  const prevOwn = own(prev.data);
+  const prevOwn = own(summary.data?.previous);
   const pm = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
+  const byProvider = summary.data?.by_provider ?? [];
+  // No filter: the engines the project tracks (not every engine the API knows).
+  const shown = summary.data ? byProvider.map((r) => r.provider) : w.providers.length ? w.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
   const lines: Line[] = useMemo(
     () => (vis.data?.series ?? []).map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci })),
     [vis.data],
   );
   const noAnswers = !!vis.data && vis.data.series.every((s) => s.responses.every((n) => !n));
+  // Day one: the days that have any answer. A single such day is drawn as bars, not as a
+  // dot at the right edge of a 30-day axis.
+  const daysWithData = vis.data ? vis.data.dates.filter((_, i) => vis.data.series.some((s) => (s.responses[i] ?? 0) > 0)) : [];
   if (project.error)
     return (
       <>
@@ -76,18 +71,25 @@ export function Overview({ projectId }: { projectId: string }) {
           ) : null
         }
       >
-        {now.isPending ? <Loading /> : null}
-        <ErrorBox error={now.error} />
-        {now.data && (!m || m.responses === 0) ? (
+        {summary.isPending ? <Loading /> : null}
+        <ErrorBox error={summary.error} />
+        {now && (!m || m.responses === 0) ? (
           <Empty>No answers in this window yet. Answers are collected every day for the active prompts; try a longer window or come back after the next run.</Empty>
         ) : null}
         {m && m.responses > 0 ? (
-          <div class="kpis">
-            <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} changePending={prev.isPending} />
-            <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} changePending={prev.isPending} />
-            <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} changePending={prev.isPending} lowerIsBetter />
-            <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} changePending={prev.isPending} />
-          </div>
+          <>
+            <div class="kpis">
+              <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} hideChange={!pm} />
+              <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} hideChange={!pm} />
+              <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} hideChange={!pm} lowerIsBetter />
+              <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} hideChange={!pm} />
+            </div>
+            {pm ? null : (
+              <p class="muted small" data-no-previous>
+                No earlier period to compare: the changes appear once {w.prevFrom} to {w.prevTo} has answers.
+              </p>
+            )}
+          </>
         ) : null}
       </Section>
       <Section
@@ -107,7 +109,11 @@ export function Overview({ projectId }: { projectId: string }) {
         {noAnswers ? <Empty>No answers in this window yet: the chart appears with the first answers.</Empty> : null}
         {vis.data && lines.length && !noAnswers ? (
           <>
-            <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} />
+            {daysWithData.length === 1 ? (
+              <FirstDayBars title="Visibility over time" date={daysWithData[0] ?? ''} dates={vis.data.dates} lines={lines} unit="%" />
+            ) : (
+              <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} />
+            )}
             <details>
               <summary>Summary table</summary>
               <TableWrap label="Visibility summary">
@@ -149,8 +155,9 @@ export function Overview({ projectId }: { projectId: string }) {
             filename="providers.csv"
             header={['provider', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'sentiment', 'responses']}
             rows={() =>
-              shown.map((p, i) => {
-                const pm2 = own(perProvider[i]?.data);
+              byProvider.map((r) => {
+                const p = r.provider;
+                const pm2 = r.own_brand;
                 return [p, pm2?.visibility, pm2?.visibility_ci?.[0], pm2?.visibility_ci?.[1], pm2?.share_of_voice, pm2?.position, pm2?.sentiment, pm2?.responses];
               })
             }
@@ -170,26 +177,31 @@ export function Overview({ projectId }: { projectId: string }) {
               </tr>
             </thead>
             <tbody>
-              {shown.map((p, i) => {
-                const q = perProvider[i];
-                const x = own(q?.data);
+              {shown.map((p) => {
+                const x = byProvider.find((r) => r.provider === p)?.own_brand;
                 return (
                   <tr key={p} data-provider={p}>
-                    <th scope="row">{PROVIDER_NAMES[p]}</th>
-                    {q?.isPending ? (
+                    <th scope="row">{PROVIDER_NAMES[p] ?? p}</th>
+                    {summary.isPending ? (
                       <td colSpan={5} class="muted">
                         Loading…
                       </td>
-                    ) : q?.error ? (
+                    ) : summary.error ? (
                       <td colSpan={5}>
-                        <ErrorBox error={q.error} />
+                        <ErrorBox error={summary.error} />
                       </td>
                     ) : (
                       <>
                         <td data-value={x?.visibility ?? ''}>
-                          {fmt(x?.visibility)}% <span class="muted small">{ci(x?.visibility_ci)}</span>
+                          {x && x.responses > 0 ? (
+                            <>
+                              {fmt(x.visibility)}% <span class="muted small">{ci(x.visibility_ci)}</span>
+                            </>
+                          ) : (
+                            <span class="muted">unmeasured</span>
+                          )}
                         </td>
-                        <td>{fmt(x?.share_of_voice)}%</td>
+                        <td>{x && x.responses > 0 ? `${fmt(x.share_of_voice)}%` : '–'}</td>
                         <td>{fmt(x?.position)}</td>
                         <td>{fmt(x?.sentiment)}</td>
                         <td>{x?.responses ?? 0}</td>

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { match, useLocation } from '../router';
+import { Link, match, navigate, useLocation } from '../router';
 import { Empty, ErrorBox, Loading } from '../ui';
 import { windowOf } from '../window';
 import { overviewQueries } from './overview-data';
@@ -65,7 +65,7 @@ export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchPar
     quiet(Overview.preload());
     const q = overviewQueries(m.id, windowOf(query));
     quiet(qc.prefetchQuery(q.project));
-    quiet(qc.prefetchQuery(q.now));
+    quiet(qc.prefetchQuery(q.summary));
     quiet(qc.prefetchQuery(q.vis));
   } else if (path === '/settings') quiet(Settings.preload());
   else if (path === '/team') quiet(Members.preload());
@@ -95,17 +95,24 @@ export function Pages() {
   if ((m = match('/projects/:id/sources', path))) return <Sources projectId={m.id} />;
   if ((m = match('/projects/:id/actions', path))) return <Actions projectId={m.id} />;
   if ((m = match('/projects/:id/settings', path))) return <ProjectSettings projectId={m.id} />;
-  if (match('/projects/:id/:tab', path))
-    return (
-      <>
-        <h1>Not built yet</h1>
-        <Empty>This page is not built yet.</Empty>
-      </>
-    );
+  // The answers feed moved to /answers (the old /chats links keep working).
+  if ((m = match('/projects/:id/chats', path))) return <Redirect to={`/projects/${m.id}/answers`} />;
+  return <NotFound />;
+}
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, true), [to]);
+  return <Loading what="Opening the page" />;
+}
+
+/** Any path the dashboard does not have: said plainly, with a way back. */
+export function NotFound() {
   return (
-    <>
+    <div data-not-found>
       <h1>Page not found</h1>
-      <Empty>Page not found.</Empty>
-    </>
+      <Empty>
+        There is no page at this address. <Link href="/projects">Go to your projects</Link>
+      </Empty>
+    </div>
   );
 }

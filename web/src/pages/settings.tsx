@@ -5,6 +5,7 @@ import type { Data, Item } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite, useSession } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
+import { Credits } from './credits';
 import { Plan, Webhooks } from './webhooks';
 
 type Key = Item<Data<'/v1/keys'>>;
@@ -34,6 +35,7 @@ export function Settings() {
           Signed in as <strong>{session?.email ?? 'an API key'}</strong> with <strong>{session?.scope}</strong> rights until {session?.expires_at.replace('T', ' ').slice(0, 16)} UTC.
         </p>
       </Section>
+      <Credits />
       <Section
         title="API keys"
         actions={keys.data ? <CsvButton filename="keys.csv" header={['id', 'key_prefix', 'name', 'scope', 'is_active', 'expires_at', 'created_at']} rows={() => keys.data.map((k) => [k.id, k.key_prefix, k.name, k.scope, k.is_active, k.expires_at, k.created_at])} /> : null}

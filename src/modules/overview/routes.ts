@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cachedRead } from '../../http/cached-read.js';
+import { ctxOf } from '../../http/request.js';
+import { resolveWindow, WindowQuery } from '../analytics/window.js';
+import { ProjectParams } from '../common.js';
+import { a, errors } from '../envelope.js';
+import * as s from './schema.js';
+import { overviewSummary } from './service.js';
+
+/** The dashboard overview's aggregate read (extension): one request instead of two plus one per engine. */
+export default async function overviewRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/projects/:project_id/overview/summary',
+    {
+      schema: {
+        tags: ['analytics'],
+        operationId: 'getOverviewSummary',
+        summary: "The window's and the previous window's competitor tables and the own brand per engine, in one read (extension)",
+        params: ProjectParams,
+        querystring: WindowQuery,
+        response: { 200: s.OverviewSummaryEnvelope, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await overviewSummary(ctxOf(req), req.params.project_id, w)));
+    },
+  );
+}
