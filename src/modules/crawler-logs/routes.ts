@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, Invalid } from '../../lib/errors.js';
 import { ctxOf } from '../../http/request.js';
 import { ProjectParams } from '../common.js';
+import { requireProject } from '../projects/service.js';
 import { a, envA, errors } from '../envelope.js';
 import { aiTrafficReport, crawlerReport } from './reads.js';
 import * as s from './schema.js';
@@ -37,6 +38,8 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
       },
     },
     async (req) => {
+      // the project first: a caller learns nothing of the body rules of a project not theirs
+      await requireProject(ctxOf(req), req.params.project_id);
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const body = req.body as Readable | undefined;
       if (!body || typeof (body as Readable).pipe !== 'function') {
