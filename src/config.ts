@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   // uncompressed log one request may send, in MiB.
   CRAWLER_RANGES_DIR: z.string().min(1).optional(),
   CRAWLER_LOG_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(20_480),
+  // Site audit (docs/site-audit.md): the most pages one audit fetches (each as a browser and as every agent).
+  SITE_AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(200).default(10),
   // Prefix of the rate-limit keys in Redis: several deployments (or test runs) can share
   // one Redis without sharing windows.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('sightline:rl:'),
