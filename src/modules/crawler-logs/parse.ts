@@ -20,9 +20,10 @@ export interface LogHit {
 
 const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
 
-// [vhost] address ident user [time] "request" status bytes ["referrer" "user agent"]
-const COMBINED =
-  /^(?:(\S+) )?(\S+) \S+ \S+ \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-]\d{4})\] "((?:[^"\\]|\\.)*)" (\d{3}) \S+(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?/;
+// [time] "request" status bytes ["referrer" "user agent"], from the `[`; what comes before it
+// (`[vhost] address ident user`) is split by hand: an optional leading group in the regular
+// expression made it backtrack over every token, a third of the parse time.
+const COMBINED_REST = /^\[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-]\d{4})\] "((?:[^"\\]|\\.)*)" (\d{3}) \S+(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?/;
 
 /** The UTC day of a local time with its offset; most lines of a log share their hour, so days are remembered. */
 const dayCache = new Map<string, string>();
@@ -46,17 +47,23 @@ function utcDayOf(d: string, mon: string, y: string, h: string, mi: string, s: s
 }
 
 export function parseCombined(line: string): LogHit | null {
-  const m = COMBINED.exec(line);
+  const bracket = line.indexOf(' [');
+  if (bracket < 0) return null;
+  const head = line.slice(0, bracket).split(' ');
+  if (head.length !== 3 && head.length !== 4) return null;
+  const m = COMBINED_REST.exec(line.slice(bracket + 1));
   if (!m) return null;
-  const day = utcDayOf(m[3], m[4], m[5], m[6], m[7], m[8], m[9]);
+  const vhost = head.length === 4 ? head[0] : null;
+  const address = head[head.length - 3];
+  const day = utcDayOf(m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
   if (!day) return null;
-  const request = m[10];
+  const request = m[8];
   const sp1 = request.indexOf(' ');
   if (sp1 <= 0) return null;
   const sp2 = request.indexOf(' ', sp1 + 1);
   const method = request.slice(0, sp1);
   let target = sp2 < 0 ? request.slice(sp1 + 1) : request.slice(sp1 + 1, sp2);
-  let host = m[1] ? hostOf(m[1]) : null;
+  let host = vhost ? hostOf(vhost) : null;
   if (!target.startsWith('/')) {
     // an absolute URL in the request line (a proxy's log) names its host
     const abs = /^[a-z]+:\/\/([^/]+)(\/.*)?$/i.exec(target);
@@ -64,7 +71,7 @@ export function parseCombined(line: string): LogHit | null {
     host = hostOf(abs[1]);
     target = abs[2] ?? '/';
   }
-  return { day, host, method, target, status: Number(m[11]), address: m[2], userAgent: m[13] ?? '', referrer: m[12] ?? '' };
+  return { day, host, method, target, status: Number(m[9]), address, userAgent: m[11] ?? '', referrer: m[10] ?? '' };
 }
 
 /** Host without port or trailing dot, lower case. */
