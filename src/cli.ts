@@ -136,6 +136,20 @@ program
   });
 
 registerAdminCommands(program);
+const logs = program.command('logs').description('AI crawler and AI referral logs');
+logs
+  .command('ingest')
+  .description("Send an access log (combined format or CDN NDJSON, plain or gzip) to the running service's crawler-logs route")
+  .argument('<file>', 'the log file (.gz is sent compressed)')
+  .requiredOption('--project <id>', 'the project the log belongs to')
+  .option('--api-key <key>', 'an admin API key (default SIGHTLINE_API_KEY)')
+  .option('--url <url>', 'where the service runs (default SIGHTLINE_URL, else http://localhost:PORT)')
+  .option('--format <format>', 'combined or ndjson (default: by the file name; .ndjson/.jsonl/.json are NDJSON)')
+  .action(async (file: string, o: { project: string; apiKey?: string; url?: string; format?: string }) => {
+    const { ingestFile } = await import('./logs-cli.js');
+    const port = Number(process.env.PORT ?? 8080);
+    console.log(JSON.stringify(await ingestFile(file, { ...o, port }), null, 2));
+  });
 
 program.parseAsync().catch((err) => {
   console.error(err instanceof Error ? err.message : err);

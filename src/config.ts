@@ -63,6 +63,13 @@ const EnvSchema = z.object({
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   // Per-process cache of serialized analytics responses, in MiB (0: off); see src/http/read-cache.ts.
   READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
+  // Crawler logs (docs/crawler-logs.md): a folder of newer published address files
+  // (gptbot.json, searchbot.json, ...) that replace the bundled ones, and the largest
+  // uncompressed log one request may send, in MiB.
+  CRAWLER_RANGES_DIR: z.string().min(1).optional(),
+  CRAWLER_LOG_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(20_480),
+  // Site audit (docs/site-audit.md): the most pages one audit fetches (each as a browser and as every agent).
+  SITE_AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(200).default(10),
   // Prefix of the rate-limit keys in Redis: several deployments (or test runs) can share
   // one Redis without sharing windows.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('sightline:rl:'),

@@ -133,6 +133,25 @@ export const recommendJob = spec({
   concurrency: 2,
 });
 
+/** One site audit (issue 28): polite fetches of up to SITE_AUDIT_MAX_PAGES pages; a restart reruns it. */
+export const siteAuditJob = spec({
+  name: 'site-audit',
+  payload: z.object({ auditId: z.uuid() }),
+  retry: { limit: 2, delaySeconds: 30, backoff: true },
+  expireInSeconds: 15 * 60,
+  concurrency: 2,
+});
+
+/** Weekly (Monday 05:30 UTC): a site audit of every project with a website. */
+export const siteAuditWeeklyJob = spec({
+  name: 'site-audit-weekly',
+  payload: z.looseObject({}),
+  retry: { limit: 2, delaySeconds: 300, backoff: false },
+  expireInSeconds: 10 * 60,
+  policy: 'singleton',
+  cron: '30 5 * * 1',
+});
+
 /** Every job the service knows, in the order their queues are created. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
-export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob];
+export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, siteAuditJob, siteAuditWeeklyJob];

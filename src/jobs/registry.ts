@@ -6,6 +6,7 @@ import { attemptDelivery } from '../deliveries/send.js';
 import { runRecommendTask } from '../modules/actions/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
 import { runStep } from '../workflows/engine.js';
+import { runSiteAudit, scheduleWeeklyAudits } from '../modules/site-audit/service.js';
 import * as C from './catalog.js';
 
 export interface JobMeta {
@@ -34,4 +35,6 @@ export const jobRegistry: BoundJob[] = [
   bind(C.workflowStepJob, (ctx, p, meta) => runStep(ctx, p.workflowId, p.version, meta.retryCount >= C.WORKFLOW_RETRIES)),
   bind(C.auditRetentionJob, async (ctx) => ({ removed: await pruneAudit(ctx) })),
   bind(C.recommendJob, (ctx, p, meta) => runRecommendTask(ctx, p, meta.retryCount >= C.RECOMMEND_RETRIES)),
+  bind(C.siteAuditJob, (ctx, p) => runSiteAudit(ctx, p.auditId)),
+  bind(C.siteAuditWeeklyJob, async (ctx) => ({ queued: await scheduleWeeklyAudits(ctx) })),
 ];

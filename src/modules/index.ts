@@ -18,6 +18,8 @@ import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
 import overviewRoutes from './overview/routes.js';
 import creditRoutes from './credits/routes.js';
+import crawlerLogRoutes from './crawler-logs/routes.js';
+import siteAuditRoutes from './site-audit/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -40,4 +42,6 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   webhookRoutes,
   workflowRoutes,
   adminRoutes,
+  crawlerLogRoutes,
+  siteAuditRoutes,
 ];

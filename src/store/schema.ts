@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -709,4 +710,68 @@ export const auditLog = pgTable(
     index('audit_log_team_idx').on(t.teamId, t.createdAt),
     index('audit_log_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * Crawler logs (issue 28): each ingested log file once, by the SHA-256 of its uncompressed
+ * bytes, so a re-sent file adds nothing. Its lines are not kept, only the counts below.
+ */
+export const crawlerLogFiles = pgTable(
+  'crawler_log_files',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    lines: integer('lines').notNull(),
+    parsed: integer('parsed').notNull(),
+    rejected: integer('rejected').notNull(),
+    botHits: integer('bot_hits').notNull(),
+    referrals: integer('referrals').notNull(),
+    ingestedAt: timestamp('ingested_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sha256] })],
+);
+
+/** AI crawler requests per project, day, page and agent; verified: from the operator's published addresses. */
+export const crawlerHitsDaily = pgTable(
+  'crawler_hits_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    path: text('path').notNull(),
+    agent: text('agent').notNull(),
+    hits: integer('hits').notNull(),
+    verifiedHits: integer('verified_hits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.path, t.agent] })],
+);
+
+/** Visits referred by AI engines per project, day, landing page and engine (the referrer's host). */
+export const aiReferralsDaily = pgTable(
+  'ai_referrals_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    path: text('path').notNull(),
+    engine: text('engine').notNull(),
+    visits: integer('visits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.path, t.engine] })],
+);
+
+/** Site audits (issue 28): one row per run; pages and findings as the API shows them. */
+export const siteAudits = pgTable(
+  'site_audits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    pages: jsonb('pages').notNull().default(sql`'[]'::jsonb`),
+    findings: jsonb('findings').notNull().default(sql`'[]'::jsonb`),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('site_audits_project_idx').on(t.projectId, t.createdAt)],
 );

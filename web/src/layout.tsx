@@ -25,6 +25,8 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
         ['Competitors', `/projects/${project.id}/competitors`],
         ['Sources', `/projects/${project.id}/sources`],
         ['Actions', `/projects/${project.id}/actions`],
+        ['Crawlers', `/projects/${project.id}/crawlers`],
+        ['Audit', `/projects/${project.id}/audit`],
         ['Project settings', `/projects/${project.id}/settings`],
       ]
     : [];

@@ -1031,6 +1031,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/crawler-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest an access log (nginx/Apache combined, or Cloudflare / Vercel / CloudFront NDJSON; gzip with Content-Encoding: gzip)
+         * @description Counts AI crawler requests per page and agent (verified against the operators' published addresses) and AI engine referrals per landing page, as daily aggregates; raw lines are not kept. A file sent again (same uncompressed bytes) adds nothing. Only the project's domain counts.
+         */
+        post: operations["ingestCrawlerLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/crawlers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** AI crawlers per agent and per page (hits, verified hits, answers citing the page) over a window */
+        get: operations["getCrawlers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/ai-traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visits referred by AI engines, per engine and per landing page, over a window */
+        get: operations["getAiTraffic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/site-audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest site audit: pages, findings and the difference from the last completed run */
+        get: operations["getSiteAudit"];
+        put?: never;
+        /** Audit the project's website as AI agents see it (runs in the background; one at a time per project) */
+        post: operations["startSiteAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1101,6 +1173,21 @@ export interface components {
             /** @enum {string} */
             type: "url" | "keyword" | "page_type" | "domain";
             value: string;
+        };
+        AiTrafficReport: {
+            engines: {
+                /** @description The referrer's host: chatgpt.com, perplexity.ai, gemini.google.com, claude.ai, copilot.microsoft.com, chat.deepseek.com, grok.com, meta.ai, chat.mistral.ai, you.com, phind.com */
+                engine: string;
+                visits: number;
+            }[];
+            pages: {
+                path: string;
+                visits: number;
+                /** @description Visits per engine. */
+                by_engine: {
+                    [key: string]: number;
+                };
+            }[];
         };
         ApiKey: {
             /** Format: uuid */
@@ -1294,6 +1381,46 @@ export interface components {
                 mentions: number;
                 /** @description answers as a percent of answers_read, 2 decimals */
                 share_of_answers: number;
+            }[];
+        };
+        CrawlerLogIngest: {
+            /** @description Non-empty lines read. */
+            lines: number;
+            /** @description Lines read as a request (combined format or a JSON object with the fields named in docs/crawler-logs.md). */
+            parsed: number;
+            /** @description Lines that could not be read: counted, never stored. */
+            rejected: number;
+            /** @description Requests of the project's site by a known AI agent (verified or not). */
+            bot_hits: number;
+            /** @description Page visits of the project's site referred by an AI engine. */
+            referrals: number;
+            /** @description Extension: parsed lines for another host than the project domain, not counted. */
+            other_hosts: number;
+            /** @description Extension: true when this file (same uncompressed bytes) was ingested before; nothing was added again. */
+            duplicate: boolean;
+        };
+        CrawlerReport: {
+            bots: {
+                /** @description The user-agent token: GPTBot, OAI-SearchBot, ChatGPT-User, ClaudeBot, Claude-User, Claude-SearchBot, PerplexityBot, Perplexity-User, Google-Extended, Googlebot, Bingbot, Applebot-Extended, CCBot, Meta-ExternalAgent, Bytespider */
+                agent: string;
+                operator: string;
+                /** @enum {string} */
+                purpose: "training" | "search" | "user";
+                hits: number;
+                /** @description Hits from addresses in the operator's published ranges. */
+                verified_hits: number;
+                /** @description Distinct pages the agent fetched. */
+                pages: number;
+            }[];
+            pages: {
+                path: string;
+                hits: number;
+                /** @description Hits per agent. */
+                by_agent: {
+                    [key: string]: number;
+                };
+                /** @description The window's answers citing this page. */
+                cited: number;
             }[];
         };
         DomainItem: {
@@ -1607,6 +1734,59 @@ export interface components {
             team_id?: string;
         } | {
             api_key: string;
+        };
+        SiteAudit: {
+            /** Format: uuid */
+            audit_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            error: string | null;
+            pages: components["schemas"]["SiteAuditPage"][];
+            findings: components["schemas"]["SiteAuditFinding"][];
+            /** @description Findings new or resolved since the last completed audit before this one; null for the first audit or one not completed. */
+            changes: {
+                /** Format: uuid */
+                previous_audit_id: string;
+                new: components["schemas"]["SiteAuditFinding"][];
+                resolved: components["schemas"]["SiteAuditFinding"][];
+            } | null;
+        };
+        SiteAuditFinding: {
+            /** @description One of robots_disallows_agent, agent_blocked_http, noindex, nosnippet, llms_txt_missing, sitemap_missing, no_server_rendered_text, structured_data_missing, page_error, slow_response */
+            code: string;
+            /** @enum {string} */
+            severity: "high" | "medium" | "low";
+            url: string;
+            /** @description The user-agent token the finding is about, when it is about one. */
+            agent?: string;
+            detail: string;
+            /** @description What to change; also offered as an Action (group "Site audit"). */
+            fix: string;
+        };
+        SiteAuditPage: {
+            url: string;
+            /** @description Status a browser got; null when the page did not answer. */
+            status: number | null;
+            ttfb_ms: number | null;
+            error?: string;
+            noindex?: boolean;
+            nosnippet?: boolean;
+            /** @description Visible text served without JavaScript, in characters. */
+            text_chars?: number;
+            json_ld_types?: string[];
+            /** @description Status each agent's user agent got. */
+            agents: {
+                [key: string]: number | null;
+            };
+        };
+        SiteAuditStarted: {
+            /** Format: uuid */
+            audit_id: string;
+            /** @enum {string} */
+            status: "queued" | "running";
         };
         SourceDomain: {
             /** Format: uuid */
@@ -5379,6 +5559,203 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestCrawlerLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CrawlerLogIngest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCrawlers: {
+        parameters: {
+            query?: {
+                /** @description First day: YYYY-MM-DD (UTC), inclusive */
+                start_date?: string;
+                /** @description Last day: YYYY-MM-DD (UTC), inclusive */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CrawlerReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAiTraffic: {
+        parameters: {
+            query?: {
+                /** @description First day: YYYY-MM-DD (UTC), inclusive */
+                start_date?: string;
+                /** @description Last day: YYYY-MM-DD (UTC), inclusive */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AiTrafficReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SiteAudit"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startSiteAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SiteAuditStarted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
             429: components["responses"]["TooManyRequests"];

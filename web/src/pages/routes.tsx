@@ -56,6 +56,8 @@ const ProjectSettings = lazyPage(() => import('./project-settings').then((m) => 
 const Settings = lazyPage(() => import('./settings').then((m) => m.Settings));
 const Members = lazyPage(() => import('./members').then((m) => m.Members));
 const Audit = lazyPage(() => import('./audit').then((m) => m.Audit));
+const Crawlers = lazyPage(() => import('./crawlers').then((m) => m.Crawlers));
+const SiteAuditPage = lazyPage(() => import('./site-audit').then((m) => m.SiteAuditPage));
 
 /** Starts the chunk (and, for the overview, the first requests) of the page at `path`. */
 export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchParams): void {
@@ -95,6 +97,8 @@ export function Pages() {
   if ((m = match('/projects/:id/sources', path))) return <Sources projectId={m.id} />;
   if ((m = match('/projects/:id/actions', path))) return <Actions projectId={m.id} />;
   if ((m = match('/projects/:id/settings', path))) return <ProjectSettings projectId={m.id} />;
+  if ((m = match('/projects/:id/crawlers', path))) return <Crawlers projectId={m.id} />;
+  if ((m = match('/projects/:id/audit', path))) return <SiteAuditPage projectId={m.id} />;
   // The answers feed moved to /answers (the old /chats links keep working).
   if ((m = match('/projects/:id/chats', path))) return <Redirect to={`/projects/${m.id}/answers`} />;
   return <NotFound />;

@@ -1,0 +1,92 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError, Invalid } from '../../lib/errors.js';
+import { ctxOf } from '../../http/request.js';
+import { ProjectParams } from '../common.js';
+import { requireProject } from '../projects/service.js';
+import { a, envA, errors } from '../envelope.js';
+import { aiTrafficReport, crawlerReport } from './reads.js';
+import * as s from './schema.js';
+import { ingestLog } from './service.js';
+
+const LOG_TYPES = ['text/plain', 'application/x-ndjson'];
+
+export default async function crawlerLogRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['crawlers'];
+
+  // Within this plugin only: a log body is handed to the route as the request stream, never
+  // buffered, so its size is bounded by CRAWLER_LOG_MAX_MB (counted as it is read), not by
+  // the 1 MiB JSON limit. Any type but JSON reaches the route, which answers 415 itself.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+
+  app.post(
+    '/projects/:project_id/crawler-logs',
+    {
+      config: { scope: 'admin', ownTextRule: true },
+      schema: {
+        tags,
+        operationId: 'ingestCrawlerLogs',
+        summary: 'Ingest an access log (nginx/Apache combined, or Cloudflare / Vercel / CloudFront NDJSON; gzip with Content-Encoding: gzip)',
+        description:
+          "Counts AI crawler requests per page and agent (verified against the operators' published addresses) and AI engine referrals per landing page, as daily aggregates; raw lines are not kept. A file sent again (same uncompressed bytes) adds nothing. Only the project's domain counts.",
+        params: ProjectParams,
+        consumes: LOG_TYPES,
+        response: { 200: envA(s.IngestResult), ...errors(400, 401, 403, 404, 413, 415, 429) },
+      },
+    },
+    async (req) => {
+      // the project first: a caller learns nothing of the body rules of a project not theirs
+      await requireProject(ctxOf(req), req.params.project_id);
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const body = req.body as Readable | undefined;
+      if (!body || typeof (body as Readable).pipe !== 'function') {
+        if (!type) throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
+        throw new AppError(415, 'Content-Type must be text/plain (combined log format) or application/x-ndjson');
+      }
+      if (!LOG_TYPES.includes(type)) {
+        body.resume();
+        throw new AppError(415, 'Content-Type must be text/plain (combined log format) or application/x-ndjson');
+      }
+      const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
+      if (encoding !== 'gzip' && encoding !== 'identity') {
+        body.resume();
+        throw new AppError(415, 'Content-Encoding must be gzip or absent');
+      }
+      return a(await ingestLog(ctxOf(req), req.params.project_id, body, encoding === 'gzip'));
+    },
+  );
+
+  const errs = errors(400, 401, 403, 404, 429);
+  app.get(
+    '/projects/:project_id/crawlers',
+    {
+      schema: {
+        tags,
+        operationId: 'getCrawlers',
+        summary: 'AI crawlers per agent and per page (hits, verified hits, answers citing the page) over a window',
+        params: ProjectParams,
+        querystring: s.DayRangeQuery,
+        response: { 200: envA(s.CrawlerReport), ...errs },
+      },
+    },
+    async (req) => a(await crawlerReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
+  );
+
+  app.get(
+    '/projects/:project_id/ai-traffic',
+    {
+      schema: {
+        tags,
+        operationId: 'getAiTraffic',
+        summary: 'Visits referred by AI engines, per engine and per landing page, over a window',
+        params: ProjectParams,
+        querystring: s.DayRangeQuery,
+        response: { 200: envA(s.AiTrafficReport), ...errs },
+      },
+    },
+    async (req) => a(await aiTrafficReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
+  );
+}
