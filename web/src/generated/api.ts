@@ -134,7 +134,8 @@ export interface paths {
                     "application/json": {
                         brand_name: string;
                         brand_url: string;
-                        webhook_url: string;
+                        /** @description Required with an API key (the contract). Extension: a person signed in to the dashboard may leave it out; the dashboard follows the bootstrap by polling GET /projects/{project_id} and no callback is sent. */
+                        webhook_url?: string;
                         language?: string;
                         location?: string;
                         /** @description Extension: the engines the project tracks (duplicates dropped); default the five of the contract (chatgpt, perplexity, google_ai_overview, gemini, claude). The bootstrap asks those of chatgpt, perplexity and google_ai_overview it tracks, else its first three. */
