@@ -12,6 +12,12 @@ type Prompts = Data<'/v1/projects/{project_id}/prompts'>;
 type Topics = Data<'/v1/projects/{project_id}/topics'>;
 
 const PAGE_SIZE = 20;
+
+/** Chooses an answer; on a narrow screen the reading pane is below the list, so it is brought into view. */
+function showAnswer(id: string) {
+  setQuery({ answer: id });
+  if (window.matchMedia('(max-width: 860px)').matches) requestAnimationFrame(() => document.querySelector('.reading-pane')?.scrollIntoView({ block: 'start' }));
+}
 const short = (iso: string) => new Date(iso).toLocaleDateString([], { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
@@ -101,7 +107,7 @@ export function Answers({ projectId }: { projectId: string }) {
             <ul class="feed-list" aria-label="Answers">
               {items.map((c) => (
                 <li key={c.id}>
-                  <button type="button" class="feed-item" aria-current={c.id === chosen?.id ? 'true' : undefined} onClick={() => setQuery({ answer: c.id })}>
+                  <button type="button" class="feed-item" aria-current={c.id === chosen?.id ? 'true' : undefined} onClick={() => showAnswer(c.id)}>
                     <span class="line">
                       <strong class="small">{PROVIDER_NAMES[c.platform] ?? c.platform}</strong>
                       <span class="muted small">{short(c.date)}</span>
