@@ -4,6 +4,7 @@ import actionRoutes from './actions/routes.js';
 import enrichRoutes from './actions/enrich-routes.js';
 import adminRoutes from './admin/routes.js';
 import analyticsRoutes from './analytics/routes.js';
+import projectChatsRoutes from './analytics/project-chats-routes.js';
 import sourceRoutes from './sources/routes.js';
 import competitorRoutes from './competitors/routes.js';
 import keyRoutes from './keys/routes.js';
@@ -36,6 +37,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   competitorRoutes,
   analyticsRoutes,
   overviewRoutes,
+  projectChatsRoutes,
   sourceRoutes,
   actionRoutes,
   enrichRoutes,

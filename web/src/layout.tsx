@@ -21,6 +21,7 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
   const tabs = project
     ? [
         ['Overview', `/projects/${project.id}`],
+        ['Answers', `/projects/${project.id}/answers`],
         ['Prompts', `/projects/${project.id}/prompts`],
         ['Competitors', `/projects/${project.id}/competitors`],
         ['Sources', `/projects/${project.id}/sources`],

@@ -56,7 +56,12 @@ const validUrl = (name: string) =>
 export const CreateProjectBody = z.strictObject({
   brand_name: z.string(required('brand_name')).trim().min(1, 'brand_name is required').max(200, 'brand_name must be at most 200 characters'),
   brand_url: validUrl('brand_url'),
-  webhook_url: validUrl('webhook_url'),
+  webhook_url: validUrl('webhook_url')
+    .optional()
+    .meta({
+      description:
+        "Required with an API key (the contract). Extension: a person signed in to the dashboard may leave it out; the dashboard follows the bootstrap by polling GET /projects/{project_id} and no callback is sent.",
+    }),
   language: z.string().trim().min(2).max(35).optional(),
   location: z.string().trim().min(2).max(35).optional(),
   providers: ProvidersList.optional().meta({

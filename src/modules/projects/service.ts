@@ -94,7 +94,8 @@ export function trackedProviders(stored: string[] | null | undefined): ProviderN
 export interface CreateProjectInput {
   brand_name: string;
   brand_url: string;
-  webhook_url: string;
+  /** Required of API keys; a signed-in person (the dashboard) may leave it out. */
+  webhook_url?: string;
   language?: string;
   location?: string;
   /** Extension: the engines to track; absent = the five of the contract. */
@@ -104,7 +105,10 @@ export interface CreateProjectInput {
 /** Creates the project and enqueues its bootstrap in the same transaction. */
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   const limit = planOf(ctx.auth.plan).projects;
-  await assertDeliverableUrl(ctx, 'webhook_url', input.webhook_url);
+  // The contract requires a callback URL; a marketer in the dashboard has none and watches
+  // the bootstrap on the page instead (finish() sends no callback without one).
+  if (input.webhook_url === undefined && !ctx.auth.userId) throw new Invalid('webhook_url must be a valid URL');
+  if (input.webhook_url !== undefined) await assertDeliverableUrl(ctx, 'webhook_url', input.webhook_url);
   // The brand's site is fetched (bootstrap, site audit): the same address policy as webhooks.
   await assertDeliverableUrl(ctx, 'brand_url', input.brand_url);
   return ctx.store.tx(async (tx) => {
@@ -129,7 +133,7 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
         registrableDomain(website),
         input.location?.toUpperCase() ?? null,
         input.language?.toLowerCase() ?? null,
-        input.webhook_url,
+        input.webhook_url ?? null,
         JSON.stringify(input.providers ? trackedProviders(input.providers) : []),
       ],
     );

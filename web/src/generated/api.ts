@@ -632,6 +632,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: the project's AI answers in the window across its prompts, newest first (paged), filtered by engine, prompt, topic and brand named or not */
+        get: operations["listProjectChats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/sources": {
         parameters: {
             query?: never;
@@ -1562,6 +1579,37 @@ export interface components {
                 status: "initializing";
             };
         };
+        ProjectChatItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            date: string;
+            mentioned: boolean;
+            position: number | null;
+            all_mentions: components["schemas"]["BrandInfo"][];
+            chat_preview: string;
+            platform: string;
+            /** @description Which of the day's samples this answer is, 1 to the project's samples_per_run (extension) */
+            sample: number;
+            model: string;
+            full_content: string;
+            prompt_content: string;
+            references: components["schemas"]["ReferenceItem"][];
+            brands_mentioned: {
+                [key: string]: {
+                    position: number;
+                    count: number;
+                };
+            } | null;
+            sentiment: number | null;
+            sentiment_by_brands: {
+                [key: string]: number;
+            } | null;
+            /** Format: uuid */
+            prompt_id: string;
+            topic_id: string | null;
+            topic_name: string | null;
+        };
         ProjectDeleted: {
             code: number;
             message: string;
@@ -2249,7 +2297,8 @@ export interface operations {
                 "application/json": {
                     brand_name: string;
                     brand_url: string;
-                    webhook_url: string;
+                    /** @description Required with an API key (the contract). Extension: a person signed in to the dashboard may leave it out; the dashboard follows the bootstrap by polling GET /projects/{project_id} and no callback is sent. */
+                    webhook_url?: string;
                     language?: string;
                     location?: string;
                     /** @description Extension: the engines the project tracks (duplicates dropped); default the five of the contract (chatgpt, perplexity, google_ai_overview, gemini, claude). The bootstrap asks those of chatgpt, perplexity and google_ai_overview it tracks, else its first three. */
@@ -4448,6 +4497,67 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["OverviewSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProjectChats: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                page?: number;
+                page_size?: number;
+                /** @description Only the answers to this prompt of the project. */
+                prompt_id?: string;
+                /** @description Only the answers to the prompts of this topic of the project. */
+                topic_id?: string;
+                /** @description A tracked brand: a competitor_id as /competitors lists it (the own brand's all-zero id included). */
+                brand_id?: string;
+                /** @description With brand_id: 'true' keeps the answers that name the brand, 'false' those that do not. */
+                brand_named?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ProjectChatItem"][];
+                            page: number;
+                            page_size: number;
+                            /** @description Whether a next page holds more answers */
+                            has_more: boolean;
+                        };
                     };
                 };
             };

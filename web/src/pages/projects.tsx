@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'preact/hooks';
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { data, get } from '../api';
 import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
@@ -93,21 +94,24 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
       <form onSubmit={submit} class="grid-form" aria-label="New project">
         <fieldset disabled={!canWrite}>
           <Field label="Brand">
-            <input name="brand_name" required maxLength={200} />
+            <input name="brand_name" required maxLength={200} placeholder="Acme" />
           </Field>
-          <Field label="Brand URL">
-            <input name="brand_url" type="url" required placeholder="https://example.com" />
+          <Field label="Website" hint="Sightline reads it to write the first prompts.">
+            <input name="brand_url" type="url" required placeholder="https://acme.com" />
           </Field>
-          <Field label="Callback URL" hint="Sightline posts the bootstrap result here.">
-            <input name="webhook_url" type="url" required placeholder="https://hooks.example.com/sightline" />
-          </Field>
-          <Field label="Language">
-            <input name="language" placeholder="English" />
-          </Field>
-          <Field label="Location">
-            <input name="location" placeholder="United States" />
-          </Field>
-          <EngineChoice checked={DEFAULT_PROVIDERS} />
+          <EngineChoice checked={DEFAULT_PROVIDERS} legend="AI engines to track" />
+          <details class="advanced">
+            <summary>Advanced</summary>
+            <Field label="Callback URL" hint="Optional: Sightline also posts the setup result here.">
+              <input name="webhook_url" type="url" placeholder="https://hooks.example.com/sightline" />
+            </Field>
+            <Field label="Language">
+              <input name="language" placeholder="en" />
+            </Field>
+            <Field label="Location">
+              <input name="location" placeholder="US" />
+            </Field>
+          </details>
           <button type="submit" disabled={create.isPending}>
             Create project
           </button>
@@ -118,31 +122,13 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
   );
 }
 
-/** The bootstrap's progress: polled until it completes or fails (with the reason). */
+/** The steps after creating a project (onboarding.tsx), loaded on first use: it renders answers (marked, DOMPurify). */
 function Bootstrap({ projectId }: { projectId: string }) {
-  const q = useQuery({
-    queryKey: ['project', projectId],
-    queryFn: () => get<ProjectDetail>(`/projects/${projectId}`),
-    refetchInterval: (query) => (query.state.data?.bootstrap_status === 'initializing' || !query.state.data ? 1000 : false),
-  });
-  const p = q.data;
-  return (
-    <Section title="Bootstrap">
-      <div role="status" aria-live="polite" data-bootstrap={p?.bootstrap_status ?? 'pending'}>
-        {!p ? <Loading what="Starting" /> : null}
-        {p?.bootstrap_status === 'initializing' ? (
-          <p>
-            <progress aria-label="Bootstrap in progress" /> Setting up {p.name}: finding competitors, prompts and the first answers…
-          </p>
-        ) : null}
-        {p?.bootstrap_status === 'completed' ? (
-          <p>
-            {p.name} is ready. <Link href={`/projects/${p.id}`}>Open its overview</Link>
-          </p>
-        ) : null}
-        {p?.bootstrap_status === 'error' ? <p class="error">The bootstrap failed: {p.bootstrap_error ?? 'no reason given'}</p> : null}
-      </div>
-      <ErrorBox error={q.error} />
-    </Section>
-  );
+  const [Steps, setSteps] = useState<ComponentType<{ projectId: string }> | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
+  useEffect(() => {
+    import('./onboarding').then((m) => setSteps(() => m.Onboarding), setFailed);
+  }, []);
+  if (failed) return <ErrorBox error={new Error('This part of the page could not be loaded: reload the page.')} />;
+  return Steps ? <Steps projectId={projectId} /> : <Loading what="Starting" />;
 }

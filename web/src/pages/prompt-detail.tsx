@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'preact/hooks';
-import { get, qs } from '../api';
+import { get } from '../api';
+import { AnswerArticle, useTrackedBrands } from '../answer';
 import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
@@ -9,31 +10,13 @@ import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
 
 type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
 
-/** Splits text into plain pieces and brand names: rendered as text nodes and <mark>, never as markup. */
-export function highlight(text: string, brands: Array<{ name: string; own: boolean }>) {
-  const names = brands.filter((b) => b.name.trim().length > 1).sort((a, b) => b.name.length - a.name.length);
-  if (!names.length) return [text];
-  const escaped = names.map((b) => b.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const re = new RegExp(`(${escaped.join('|')})`, 'gi');
-  return text.split(re).map((part, i) => {
-    const b = i % 2 === 1 ? names.find((n) => n.name.toLowerCase() === part.toLowerCase()) : null;
-    return b ? (
-      <mark key={i} class={b.own ? 'own' : 'rival'}>
-        {part}
-      </mark>
-    ) : (
-      part
-    );
-  });
-}
-
 export function PromptDetail({ projectId, promptId }: { projectId: string; promptId: string }) {
   const w = useWindow();
   const base = `/projects/${projectId}/prompts/${promptId}`;
   const analytics = useQuery({ queryKey: ['prompt-analytics', promptId, w.query], queryFn: () => get<Analytics>(`${base}/analytics${w.query}`) });
   const chats = useQuery({ queryKey: ['chats', promptId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/chats'>>(`${base}/chats${w.query}${w.query ? '&' : '?'}page_size=20`) });
   const urls = useQuery({ queryKey: ['urls', promptId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/urls'>>(`${base}/urls${w.query}`) });
-  const brands = useQuery({ queryKey: ['competitors', projectId, qs({})], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors`) });
+  const brands = useTrackedBrands(projectId);
   const chart = useMemo(() => {
     const v = analytics.data?.visibility_chart ?? {};
     const dates = Object.keys(v).sort();
@@ -45,7 +28,6 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
     }));
     return { dates, lines, providers };
   }, [analytics.data]);
-  const names = (brands.data?.active_competitors ?? []).map((c) => ({ name: c.name, own: c.is_own_brand }));
   return (
     <>
       <h1>Prompt: {analytics.data?.prompt_content ?? '…'}</h1>
@@ -70,27 +52,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         <ErrorBox error={chats.error} />
         {chats.data?.items.length === 0 ? <Empty>No answers in this window yet.</Empty> : null}
         {chats.data?.items.map((c) => (
-          <article key={c.id} class="answer" data-answer={c.id}>
-            <header>
-              <strong>{PROVIDER_NAMES[c.platform] ?? c.platform}</strong> <span class="muted small">{c.model} · {c.date.slice(0, 10)} · {c.mentioned ? `mentioned, position ${c.position ?? '–'}` : 'not mentioned'}</span>
-            </header>
-            <p class="answer-text">{highlight(c.full_content, names)}</p>
-            {c.references.length ? (
-              <ol class="refs">
-                {c.references.map((r) => (
-                  <li key={r.reference_index}>
-                    {/^https?:\/\//i.test(r.link) ? (
-                      <a href={r.link} rel="noopener noreferrer nofollow" target="_blank">
-                        {r.title || r.link}
-                      </a>
-                    ) : (
-                      r.title || r.link
-                    )}
-                  </li>
-                ))}
-              </ol>
-            ) : null}
-          </article>
+          <AnswerArticle key={c.id} chat={c} brands={brands} />
         ))}
       </Section>
       <Section

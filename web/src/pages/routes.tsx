@@ -58,6 +58,7 @@ const Members = lazyPage(() => import('./members').then((m) => m.Members));
 const Audit = lazyPage(() => import('./audit').then((m) => m.Audit));
 const Crawlers = lazyPage(() => import('./crawlers').then((m) => m.Crawlers));
 const SiteAuditPage = lazyPage(() => import('./site-audit').then((m) => m.SiteAuditPage));
+const Answers = lazyPage(() => import('./answers').then((m) => m.Answers));
 
 /** Starts the chunk (and, for the overview, the first requests) of the page at `path`. */
 export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchParams): void {
@@ -72,6 +73,7 @@ export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchPar
   } else if (path === '/settings') quiet(Settings.preload());
   else if (path === '/team') quiet(Members.preload());
   else if (path === '/team/audit') quiet(Audit.preload());
+  else if (match('/projects/:id/answers', path)) quiet(Answers.preload());
   else if (match('/projects/:id/prompts', path)) quiet(Prompts.preload());
   else if (match('/projects/:id/prompts/:pid', path)) quiet(PromptDetail.preload());
   else if (match('/projects/:id/competitors', path)) quiet(Competitors.preload());
@@ -91,6 +93,7 @@ export function Pages() {
   if (path === '/team') return <Members />;
   if (path === '/team/audit') return <Audit />;
   if ((m = match('/projects/:id', path))) return <Overview projectId={m.id} />;
+  if ((m = match('/projects/:id/answers', path))) return <Answers projectId={m.id} />;
   if ((m = match('/projects/:id/prompts', path))) return <Prompts projectId={m.id} />;
   if ((m = match('/projects/:id/prompts/:pid', path))) return <PromptDetail projectId={m.id} promptId={m.pid} />;
   if ((m = match('/projects/:id/competitors', path))) return <Competitors projectId={m.id} />;

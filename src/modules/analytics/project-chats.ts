@@ -1,0 +1,117 @@
+import type { RequestContext } from '../../context.js';
+import { NotFound } from '../../lib/errors.js';
+import { chatPreview } from '../../analysis/preview.js';
+import { decodeAnswerBody } from '../answers/answer-body.js';
+import { brandsOfColumns } from '../answers/answer-brands.js';
+import { iso } from '../common.js';
+import { requireProject } from '../projects/service.js';
+import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
+import { realProviders } from './prompt-analytics.js';
+import type { Window } from './window.js';
+
+/** The answers feed's filters beside the window (every one optional). */
+export interface ChatFilters {
+  promptId?: string;
+  topicId?: string;
+  /** A tracked brand (a competitor_id as /competitors lists it, the own brand's all-zero id included). */
+  brandId?: string;
+  /** With brandId: true keeps the answers naming the brand, false those that do not. */
+  brandNamed: boolean;
+}
+
+interface FeedRow {
+  id: string;
+  at: Date;
+  prompt_id: string;
+  prompt_content: string;
+  topic_id: string | null;
+  topic_name: string | null;
+  provider: string;
+  sample: number;
+  model: string;
+  body: Uint8Array;
+  mentioned: boolean;
+  position: number | null;
+  sentiment: number | null;
+  brand_ids: string;
+  brand_stats: string;
+}
+
+const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
+
+/** Checks that a filter's id belongs to the project: an id of another project is a 404, not an empty feed. */
+async function requireOwned(ctx: RequestContext, table: 'prompts' | 'topics', id: string, projectId: string, what: string) {
+  const { rows } = await ctx.store.query(`select 1 from ${table} where id = $1 and project_id = $2`, [id, projectId]);
+  if (!rows[0]) throw new NotFound(`${what} not found`);
+}
+
+/**
+ * Every answer of the project in the window, newest first, a page at a time, across its
+ * prompts: the dashboard's answers feed. The item is the per-prompt chats' ChatItem plus the
+ * prompt and topic it answers; one more row than the page is read to say whether another
+ * page follows.
+ */
+export async function projectChats(ctx: RequestContext, projectId: string, w: Window, filters: ChatFilters, page: number, pageSize: number) {
+  await requireProject(ctx, projectId);
+  const brands = await brandInfo(ctx.store, projectId);
+  if (filters.brandId && !brands.has(filters.brandId)) throw new NotFound('Brand not found: brand_id must be a competitor_id of the project (GET /competitors)');
+  if (filters.promptId) await requireOwned(ctx, 'prompts', filters.promptId, projectId, 'Prompt');
+  if (filters.topicId) await requireOwned(ctx, 'topics', filters.topicId, projectId, 'Topic');
+  const { rows } = await ctx.store.query<FeedRow>(
+    // `at` as in the per-prompt chats: an answer stored after its (UTC) day shows at the day's start.
+    `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
+            r.provider, r.sample, r.model, r.body, r.mentioned, r.position, r.sentiment,
+            array_to_string(r.brand_ids, ',') as brand_ids, array_to_string(r.brand_stats, ',') as brand_stats,
+            case when (r.collected_at at time zone 'UTC')::date = r.day then r.collected_at
+                 else r.day::timestamp at time zone 'UTC' end as at
+       from responses r
+       join prompts p on p.id = r.prompt_id
+       left join topics t on t.id = p.topic_id
+      where r.project_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date
+        and ($5::uuid is null or r.prompt_id = $5::uuid)
+        and ($6::uuid is null or p.topic_id = $6::uuid)
+        and ($7::uuid is null or ($7::uuid = any(r.brand_ids)) = $8::boolean)
+      order by r.day desc, at desc, r.prompt_id, r.provider, r.sample, r.id
+      limit $9 offset $10`,
+    [
+      projectId,
+      realProviders(w),
+      w.from,
+      w.to,
+      filters.promptId ?? null,
+      filters.topicId ?? null,
+      filters.brandId ?? null,
+      filters.brandNamed,
+      pageSize + 1,
+      (page - 1) * pageSize,
+    ],
+  );
+  const items = rows.slice(0, pageSize).map((r) => {
+    const { text, references } = decodeAnswerBody(r.body);
+    const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
+      .map(([id, b]) => ({ info: brands.get(id), ...b }))
+      .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
+      .sort((a, b) => a.position - b.position);
+    return {
+      id: r.id,
+      date: iso(r.at),
+      mentioned: r.mentioned,
+      position: r.position,
+      all_mentions: named.map((b) => publicBrand(b.info)),
+      chat_preview: chatPreview(text),
+      platform: r.provider,
+      sample: r.sample,
+      model: r.model,
+      full_content: text,
+      prompt_content: r.prompt_content,
+      references: references.map((ref) => ({ title: ref.title, link: ref.link, snippet: ref.snippet, reference_index: ref.reference_index })),
+      brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
+      sentiment: r.sentiment,
+      sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
+      prompt_id: r.prompt_id,
+      topic_id: r.topic_id,
+      topic_name: r.topic_name,
+    };
+  });
+  return { items, page, page_size: pageSize, has_more: rows.length > pageSize };
+}
