@@ -133,6 +133,15 @@ export const recommendJob = spec({
   concurrency: 2,
 });
 
+/** After a collection run: evaluate the project's alert rules on the run's day (issue 27). */
+export const alertsEvaluateJob = spec({
+  name: 'alerts-evaluate',
+  payload: z.object({ projectId: z.uuid(), day: z.iso.date(), runId: z.uuid().nullable() }),
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  expireInSeconds: 10 * 60,
+  concurrency: 2,
+});
+
 /** Every job the service knows, in the order their queues are created. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
-export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob];
+export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, alertsEvaluateJob];

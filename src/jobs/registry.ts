@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context.js';
 import { attemptDelivery } from '../deliveries/send.js';
 import { runRecommendTask } from '../modules/actions/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
+import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
 import { runStep } from '../workflows/engine.js';
 import * as C from './catalog.js';
 
@@ -34,4 +35,5 @@ export const jobRegistry: BoundJob[] = [
   bind(C.workflowStepJob, (ctx, p, meta) => runStep(ctx, p.workflowId, p.version, meta.retryCount >= C.WORKFLOW_RETRIES)),
   bind(C.auditRetentionJob, async (ctx) => ({ removed: await pruneAudit(ctx) })),
   bind(C.recommendJob, (ctx, p, meta) => runRecommendTask(ctx, p, meta.retryCount >= C.RECOMMEND_RETRIES)),
+  bind(C.alertsEvaluateJob, (ctx, p) => evaluateProjectAlerts(ctx, p)),
 ];

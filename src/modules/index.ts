@@ -16,6 +16,7 @@ import auditRoutes from './audit/routes.js';
 import personRoutes from './team/account-routes.js';
 import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
+import alertRoutes from './alerts/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -36,4 +37,5 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   webhookRoutes,
   workflowRoutes,
   adminRoutes,
+  alertRoutes,
 ];
