@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureProject, OWN, storeSpecs, type FixtureProject } from '../../../test/analytics-fixture.js';
 import { startReceiver, type Receiver } from '../../../test/fakes/receiver.js';
 import { selfSignedCert } from '../../../test/fixtures/tls.js';
-import { startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { client, createAccount, createProject, setTeam, startTestApp, until, type TestApp } from '../../../test/helpers.js';
 import { evaluateProjectAlerts } from './evaluate.js';
 
 // Alert channels against the outside world started here: a real SMTP server (the mail
@@ -14,6 +14,7 @@ import { evaluateProjectAlerts } from './evaluate.js';
 // (WEBHOOK_RETRY_BASE_MS shortened) and visible on the event.
 
 const tls = selfSignedCert();
+const OPERATOR = 'operator-token-0123456789abcdef';
 let t: TestApp;
 let smtp: SMTPServer;
 const inbox: string[] = [];
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as { port: number }).port;
   t = await startTestApp(
-    { allowPrivateUrls: true, webhookRetryBaseMs: 50, webhookTimeoutMs: 2000, outboundCa: tls.cert },
+    { allowPrivateUrls: true, webhookRetryBaseMs: 50, webhookTimeoutMs: 2000, outboundCa: tls.cert, adminToken: OPERATOR, providersMode: 'simulated' },
     { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Sightline <alerts@sightline.test>', PUBLIC_URL: 'https://sightline.example.com' },
   );
 });
@@ -149,4 +150,26 @@ describe('alert channels', () => {
     expect(byType.slack).toEqual({ type: 'slack', ok: false, detail: 'receiver answered 404' });
     expect(byType.webhook).toMatchObject({ ok: false, detail: expect.stringContaining('no active webhook') });
   });
+});
+
+describe('after a collection run', () => {
+  it('a refresh run sends the evaluation: a rule that holds at its first evaluation fires', async () => {
+    const acct = await createAccount(t.app);
+    await setTeam(t, acct.teamId, { plan: 'basic' });
+    const api = client(t.app, acct.key);
+    const projectId = await createProject(t.app, acct.key, { brand_name: 'Initech', brand_url: 'https://initech.com' });
+    await until(async () => (await api.get(`/projects/${projectId}`)).json().data?.bootstrap_status === 'completed', 90_000, 250);
+    const rule = await api.post(`/projects/${projectId}/alerts`, { name: 'Measured at all', metric: 'visibility', condition: 'above', threshold: -1, channels: [] });
+    expect(rule.statusCode, rule.body).toBe(200);
+    expect((await api.get(`/projects/${projectId}/alerts/events`)).json().data).toEqual([]);
+    const run = await t.app.inject({ method: 'POST', url: `/v1/admin/projects/${projectId}/refresh`, headers: { authorization: `Bearer ${OPERATOR}` } });
+    expect(run.statusCode, run.body).toBe(200);
+    const events = await until(async () => {
+      const list = (await api.get(`/projects/${projectId}/alerts/events`)).json().data;
+      return list.length > 0 && list;
+    }, 60_000, 250);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ alert_id: rule.json().data.alert_id, metric: 'visibility', condition: 'above' });
+    expect(events[0].window.responses).toBeGreaterThan(0);
+  }, 180_000);
 });
