@@ -142,6 +142,16 @@ export const alertsEvaluateJob = spec({
   concurrency: 2,
 });
 
+/** Mondays 08:00 UTC: the weekly digest to every member who opted in. */
+export const weeklyDigestJob = spec({
+  name: 'weekly-digest',
+  payload: z.looseObject({}),
+  retry: { limit: 1, delaySeconds: 300, backoff: false },
+  expireInSeconds: 30 * 60,
+  policy: 'singleton',
+  cron: '0 8 * * 1',
+});
+
 /** Every job the service knows, in the order their queues are created. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
-export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, alertsEvaluateJob];
+export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, alertsEvaluateJob, weeklyDigestJob];

@@ -6,6 +6,7 @@ import { attemptDelivery } from '../deliveries/send.js';
 import { runRecommendTask } from '../modules/actions/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
 import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
+import { sendWeeklyDigests } from '../modules/digest/service.js';
 import { runStep } from '../workflows/engine.js';
 import * as C from './catalog.js';
 
@@ -36,4 +37,5 @@ export const jobRegistry: BoundJob[] = [
   bind(C.auditRetentionJob, async (ctx) => ({ removed: await pruneAudit(ctx) })),
   bind(C.recommendJob, (ctx, p, meta) => runRecommendTask(ctx, p, meta.retryCount >= C.RECOMMEND_RETRIES)),
   bind(C.alertsEvaluateJob, (ctx, p) => evaluateProjectAlerts(ctx, p)),
+  bind(C.weeklyDigestJob, async (ctx) => ({ sent: await sendWeeklyDigests(ctx) })),
 ];

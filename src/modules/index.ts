@@ -17,6 +17,7 @@ import personRoutes from './team/account-routes.js';
 import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
 import alertRoutes from './alerts/routes.js';
+import digestRoutes from './digest/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -38,4 +39,5 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   workflowRoutes,
   adminRoutes,
   alertRoutes,
+  digestRoutes,
 ];
