@@ -18,6 +18,7 @@ import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
 import alertRoutes from './alerts/routes.js';
 import digestRoutes from './digest/routes.js';
+import reportRoutes from './reports/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -40,4 +41,5 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   adminRoutes,
   alertRoutes,
   digestRoutes,
+  reportRoutes,
 ];
