@@ -1,3 +1,4 @@
+import { alertsSuite } from './alerts.js';
 import { analysisSuite } from './analysis.js';
 import { analyticsSuite } from './analytics.js';
 import { deliverySuite } from './delivery.js';
@@ -12,7 +13,7 @@ import type { Suite, SuiteOptions } from './lib/suite.js';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, alertsSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

@@ -58,17 +58,25 @@ export class FigureReader {
     return p;
   }
 
-  /** The own brand's sums over the rule's prompts (all when none named), per window. */
-  private ownSums(rule: AlertRow): Promise<[m.Sums, m.Sums]> {
+  /**
+   * The own brand's sums over the rule's prompts (all when none named), per window. One read
+   * per window length and engines gives every prompt's sums; a rule's prompts are summed here.
+   */
+  private async ownSums(rule: AlertRow): Promise<[m.Sums, m.Sums]> {
     const w = windowsOf(this.day, rule.window_days);
     const providers = providerFilter({ providers: rule.providers as ProviderName[] | null });
-    return this.once(`own|${rule.window_days}|${providers}|${rule.prompt_ids ?? ''}`, async () => {
-      const perPrompt = await promptSums(this.ctx.store, this.project.id, providers, [w.cur, w.prev], rule.prompt_ids ?? undefined);
-      const total: [m.Sums, m.Sums] = [{ ...m.EMPTY_SUMS }, { ...m.EMPTY_SUMS }];
-      for (const windows of perPrompt.values())
-        for (let j = 0; j < 2; j++) for (const k of Object.keys(total[j]) as Array<keyof m.Sums>) total[j][k] += windows[j][k] ?? 0;
-      return total;
-    });
+    const perPrompt = await this.once(`own|${rule.window_days}|${providers}`, () => promptSums(this.ctx.store, this.project.id, providers, [w.cur, w.prev]));
+    const total: [m.Sums, m.Sums] = [{ ...m.EMPTY_SUMS }, { ...m.EMPTY_SUMS }];
+    const add = (windows: m.Sums[]) => {
+      for (let j = 0; j < 2; j++) for (const k of Object.keys(total[j]) as Array<keyof m.Sums>) total[j][k] += windows[j][k] ?? 0;
+    };
+    if (rule.prompt_ids) {
+      for (const id of rule.prompt_ids) {
+        const windows = perPrompt.get(id);
+        if (windows) add(windows);
+      }
+    } else for (const windows of perPrompt.values()) add(windows);
+    return total;
   }
 
   /** Every tracked brand's sums per window, and the active brands' numbers (share of voice counts those). */

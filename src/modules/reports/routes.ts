@@ -81,7 +81,6 @@ export default async function reportRoutes(base: FastifyInstance) {
           'One row per day, provider, prompt and brand: date, provider, prompt_id, prompt, brand_id, brand, responses, mentions, visibility, avg_position, sentiment, citations. Default: the 30 days ending end_date (default today). A report token may stand for the key as ?token= (read-only, that project only).',
         params: ProjectParams,
         querystring: ExportQuery,
-        produces: ['text/csv'],
         response: { 200: z.string().meta({ description: 'text/csv; charset=utf-8' }), ...errors(400, 401, 403, 404, 414, 429) },
       },
     },
