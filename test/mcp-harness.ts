@@ -20,11 +20,13 @@ export const ALL_TOOLS = [
   'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_action', 'create_action',
   'transition_action', 'transition_actions', 'draft_action', 'recommend_actions', 'get_recommendation_task', 'enrich_content', 'enrich_forum', 'execute_action', 'get_workflow',
   'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook',
+  'list_alerts', 'create_alert', 'delete_alert', 'list_alert_events',
 ];
 export const READ_TOOLS = [
   'list_projects', 'get_project', 'list_topics', 'list_prompts', 'get_prompt', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
   'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions',
   'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries',
+  'list_alerts', 'list_alert_events',
 ];
 
 export interface Seeded {
