@@ -1,3 +1,4 @@
+import { alertsSuite } from './alerts.js';
 import { analysisSuite } from './analysis.js';
 import { analyticsSuite } from './analytics.js';
 import { crawlersSuite } from './crawlers.js';
@@ -13,7 +14,7 @@ import type { Suite, SuiteOptions } from './lib/suite.js';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

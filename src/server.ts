@@ -114,7 +114,9 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) {
       if (method === 'HEAD' || !r.url.startsWith('/v1/')) continue;
-      routeTable.push({ method, url: r.url, auth: r.config?.auth ?? 'key', scope: r.config?.scope, schema: r.schema as RouteEntry['schema'] });
+      // a key_or_report route is a key route to whoever has no report token
+      const auth = r.config?.auth === 'key_or_report' ? 'key' : (r.config?.auth ?? 'key');
+      routeTable.push({ method, url: r.url, auth, scope: r.config?.scope, schema: r.schema as RouteEntry['schema'] });
     }
   });
   registerErrorHandling(app);

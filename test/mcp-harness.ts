@@ -21,12 +21,14 @@ export const ALL_TOOLS = [
   'transition_action', 'transition_actions', 'draft_action', 'recommend_actions', 'get_recommendation_task', 'enrich_content', 'enrich_forum', 'execute_action', 'get_workflow',
   'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook',
   'get_crawlers', 'get_ai_traffic', 'start_site_audit', 'get_site_audit',
+  'list_alerts', 'create_alert', 'delete_alert', 'list_alert_events',
 ];
 export const READ_TOOLS = [
   'list_projects', 'get_project', 'list_topics', 'list_prompts', 'get_prompt', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
   'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions',
   'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries',
   'get_crawlers', 'get_ai_traffic', 'get_site_audit',
+  'list_alerts', 'list_alert_events',
 ];
 
 export interface Seeded {

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { stableUuid } from '../lib/crypto.js';
 import { planOf } from '../lib/plans.js';
 import { utcDay } from '../lib/time.js';
-import { refreshJob } from '../jobs/catalog.js';
+import { alertsEvaluateJob, refreshJob } from '../jobs/catalog.js';
 import { loadProjectFacts } from '../modules/projects/brands.js';
 import { collectAnswers, projectProviders, type RunTally } from './collect.js';
 
@@ -37,7 +37,11 @@ export async function runRefresh(
   const keys = Array.from({ length: samples }, (_, i) => i + 1).flatMap((sample) =>
     prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day, sample }))),
   );
-  return collectAnswers(ctx, project, keys, input.runId);
+  const tally = await collectAnswers(ctx, project, keys, input.runId);
+  // The run is over: its alerts are evaluated apart, so a failing rule never fails the run.
+  // One evaluation per run (a fixed job id); a rerun that stores nothing new changes no figure.
+  await ctx.jobs.send(alertsEvaluateJob, { projectId: project.id, day: input.day, runId: input.runId }, { id: stableUuid('alerts-evaluate', input.runId) });
+  return tally;
 }
 
 /**

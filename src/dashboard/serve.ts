@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerReportPage } from './report-page.js';
 
 // The dashboard (web/, built by scripts/build.mjs into dist/web) served at `/` by every API
 // process. Its client routes are listed here one by one, so the app never shadows /v1,
@@ -74,6 +75,7 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
         index: false,
       });
     }
+    registerReportPage(web);
     for (const url of CLIENT_ROUTES) {
       web.get(url, { schema: { hide: true } }, async (_req, reply) =>
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index),

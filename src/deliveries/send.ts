@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { deliveryJob } from '../jobs/catalog.js';
 import { stableUuid } from '../lib/crypto.js';
 import { OutboundError, safeRequest } from '../ports/http/safe-request.js';
+import { sendMailDelivery } from './mail.js';
 import { registeredWebhookHeaders, standardWebhookHeaders } from './sign.js';
 
 /** Retries after the first attempt (spec 6.2: up to 3). */
@@ -9,7 +10,7 @@ export const MAX_RETRIES = 3;
 
 interface DeliveryRow {
   id: string;
-  kind: 'callback' | 'webhook';
+  kind: 'callback' | 'webhook' | 'slack' | 'email';
   url: string;
   message_id: string;
   event: string;
@@ -62,11 +63,18 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
   const headers =
     d.kind === 'callback'
       ? standardWebhookHeaders(ctx.callbackSecret, d.message_id, d.body, now)
-      : registeredWebhookHeaders(ctx.box.open(d.secret_encrypted!), d.message_id, d.body, now);
+      : d.kind === 'webhook'
+        ? registeredWebhookHeaders(ctx.box.open(d.secret_encrypted!), d.message_id, d.body, now)
+        : {}; // a Slack incoming webhook's URL is its secret; mail is not HTTP
   let status: number | null = null;
   let error: string | null = null;
   let retryAfter: string | undefined;
   try {
+    if (d.kind === 'email') {
+      await sendMailDelivery(ctx, d.body);
+      await finish(ctx, d.id, 'delivered', null, null, attempt);
+      return;
+    }
     const res = await safeRequest(d.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'Sightline-Webhooks/1.0', ...headers },

@@ -12,14 +12,17 @@ import { csrfTokenOf, findSession } from '../modules/sessions/service.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export type AuthMode = 'key' | 'public' | 'operator';
+export type AuthMode = 'key' | 'public' | 'operator' | 'key_or_report';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthInfo | null;
   }
   interface FastifyContextConfig {
-    /** 'key' (default): X-API-Key; 'public': none, limited per client address; 'operator': ADMIN_TOKEN. */
+    /**
+     * 'key' (default): X-API-Key; 'public': none, limited per client address; 'operator': ADMIN_TOKEN;
+     * 'key_or_report': a key, or a shared report's `?token=` that the route itself checks (read-only, one project).
+     */
     auth?: AuthMode;
     /** 'admin': a viewer key gets 403 before the body is even validated. */
     scope?: 'admin';
@@ -145,6 +148,9 @@ export function registerAuth(app: FastifyInstance, ctx: HttpContext): void {
     const mode: AuthMode = req.is404 ? 'public' : (req.routeOptions.config.auth ?? 'key');
 
     if (mode === 'public') return limitByAddress(ctx, req, reply);
+    if (mode === 'key_or_report' && !req.headers['x-api-key'] && typeof (req.query as { token?: unknown })?.token === 'string') {
+      return limitByAddress(ctx, req, reply);
+    }
 
     if (mode === 'operator') {
       // Limited (and the limit headers set) first: every response carries them, this 404 too.

@@ -152,6 +152,25 @@ export const siteAuditWeeklyJob = spec({
   cron: '30 5 * * 1',
 });
 
+/** After a collection run: evaluate the project's alert rules on the run's day (issue 27). */
+export const alertsEvaluateJob = spec({
+  name: 'alerts-evaluate',
+  payload: z.object({ projectId: z.uuid(), day: z.iso.date(), runId: z.uuid().nullable() }),
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  expireInSeconds: 10 * 60,
+  concurrency: 2,
+});
+
+/** Mondays 08:00 UTC: the weekly digest to every member who opted in. */
+export const weeklyDigestJob = spec({
+  name: 'weekly-digest',
+  payload: z.looseObject({}),
+  retry: { limit: 1, delaySeconds: 300, backoff: false },
+  expireInSeconds: 30 * 60,
+  policy: 'singleton',
+  cron: '0 8 * * 1',
+});
+
 /** Every job the service knows, in the order their queues are created. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
-export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, siteAuditJob, siteAuditWeeklyJob];
+export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, siteAuditJob, siteAuditWeeklyJob, alertsEvaluateJob, weeklyDigestJob];

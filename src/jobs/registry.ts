@@ -5,6 +5,8 @@ import type { ServiceContext } from '../context.js';
 import { attemptDelivery } from '../deliveries/send.js';
 import { runRecommendTask } from '../modules/actions/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
+import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
+import { sendWeeklyDigests } from '../modules/digest/service.js';
 import { runStep } from '../workflows/engine.js';
 import { runSiteAudit, scheduleWeeklyAudits } from '../modules/site-audit/service.js';
 import * as C from './catalog.js';
@@ -37,4 +39,6 @@ export const jobRegistry: BoundJob[] = [
   bind(C.recommendJob, (ctx, p, meta) => runRecommendTask(ctx, p, meta.retryCount >= C.RECOMMEND_RETRIES)),
   bind(C.siteAuditJob, (ctx, p) => runSiteAudit(ctx, p.auditId)),
   bind(C.siteAuditWeeklyJob, async (ctx) => ({ queued: await scheduleWeeklyAudits(ctx) })),
+  bind(C.alertsEvaluateJob, (ctx, p) => evaluateProjectAlerts(ctx, p)),
+  bind(C.weeklyDigestJob, async (ctx) => ({ sent: await sendWeeklyDigests(ctx) })),
 ];

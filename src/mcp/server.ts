@@ -23,8 +23,9 @@ import { analyticsTools, competitorTools } from './tools-analytics.js';
 import { projectTools } from './tools-projects.js';
 import { webhookTools } from './tools-webhooks.js';
 import { crawlerTools } from './tools-crawlers.js';
+import { alertTools } from './tools-alerts.js';
 
-export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools, ...crawlerTools];
+export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools, ...crawlerTools, ...alertTools];
 const BY_NAME = new Map(TOOLS.map((t) => [t.spec.name, t]));
 
 const INSTRUCTIONS =

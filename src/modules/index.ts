@@ -21,6 +21,9 @@ import overviewRoutes from './overview/routes.js';
 import creditRoutes from './credits/routes.js';
 import crawlerLogRoutes from './crawler-logs/routes.js';
 import siteAuditRoutes from './site-audit/routes.js';
+import alertRoutes from './alerts/routes.js';
+import digestRoutes from './digest/routes.js';
+import reportRoutes from './reports/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -46,4 +49,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   adminRoutes,
   crawlerLogRoutes,
   siteAuditRoutes,
+  alertRoutes,
+  digestRoutes,
+  reportRoutes,
 ];

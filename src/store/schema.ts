@@ -523,8 +523,10 @@ export const deliveries = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    /** The alert event this delivery tells of (kinds 'webhook', 'slack', 'email'): its failures show on the event. */
+    alertEventId: uuid('alert_event_id'),
   },
-  (t) => [index('deliveries_status_idx').on(t.status, t.createdAt)],
+  (t) => [index('deliveries_status_idx').on(t.status, t.createdAt), index('deliveries_alert_event_idx').on(t.alertEventId)],
 );
 
 // ---------------------------------------------------------------------------------------
@@ -648,6 +650,8 @@ export const teamMembers = pgTable(
     teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').notNull(),
+    /** Opted in to the weekly digest e-mail of this team. */
+    digest: boolean('digest').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('team_members_pk').on(t.teamId, t.userId), index('team_members_user_idx').on(t.userId)],
@@ -774,4 +778,73 @@ export const siteAudits = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('site_audits_project_idx').on(t.projectId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Alerts, shared reports (issue 27).
+
+/**
+ * Alert rules of a project. `state` is what the last measured evaluation found (the
+ * condition held or not; the brands or domains already told of), so an event fires once
+ * per change and is not repeated while the condition holds.
+ */
+export const alertRules = pgTable(
+  'alert_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    metric: text('metric').notNull(),
+    condition: text('condition').notNull(),
+    threshold: doublePrecision('threshold'),
+    windowDays: integer('window_days').notNull().default(7),
+    providers: jsonb('providers'),
+    promptIds: jsonb('prompt_ids'),
+    brandId: uuid('brand_id'),
+    channels: jsonb('channels').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    state: jsonb('state'),
+    evaluatedAt: timestamp('evaluated_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('alert_rules_project_idx').on(t.projectId, t.createdAt)],
+);
+
+/** Fired alert events: the figures, the test's p-value and the windows compared. */
+export const alertEvents = pgTable(
+  'alert_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id').notNull().references(() => alertRules.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id'),
+    metric: text('metric').notNull(),
+    condition: text('condition').notNull(),
+    value: doublePrecision('value').notNull(),
+    previous: doublePrecision('previous'),
+    pValue: doublePrecision('p_value'),
+    window: jsonb('window').notNull(),
+    detail: jsonb('detail'),
+    firedAt: timestamp('fired_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('alert_events_project_idx').on(t.projectId, t.firedAt), uniqueIndex('alert_events_rule_run_key').on(t.alertId, t.runId)],
+);
+
+/** Read-only report links: the token is never stored, only its SHA-256 hash. */
+export const sharedReports = pgTable(
+  'shared_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    windowDays: integer('window_days').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('shared_reports_token_key').on(t.tokenHash), index('shared_reports_project_idx').on(t.projectId)],
 );

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../context.js';
 import type { Tx } from '../../store/index.js';
 import { enqueueDelivery } from './outbox.js';
 
-export type WebhookEvent = 'action.checkpoint' | 'action.completed' | 'action.failed';
+export type WebhookEvent = 'action.checkpoint' | 'action.completed' | 'action.failed' | 'alert.triggered';
 
 /**
  * Emits a registered-webhook event (spec 6.2): one delivery per active webhook of the

@@ -7,12 +7,14 @@ import { stableUuid } from '../../lib/crypto.js';
 export interface NewDelivery {
   /** A fixed id, so the delivery can be found again by what it is for (the bootstrap callback of a project). */
   id?: string;
-  kind: 'callback' | 'webhook';
+  kind: 'callback' | 'webhook' | 'slack' | 'email';
   teamId: string | null;
   webhookId?: string | null;
   url: string;
   event: string;
   body: unknown;
+  /** The alert event the delivery tells of: its status shows on the event. */
+  alertEventId?: string;
 }
 
 /** The id of a project's bootstrap callback delivery: one per project, found by primary key. */
@@ -26,9 +28,9 @@ export async function enqueueDelivery(ctx: ServiceContext, tx: Tx, d: NewDeliver
   const messageId = `msg_${crypto.randomUUID()}`;
   const body = JSON.stringify(d.body);
   const { rows } = await tx.query<{ id: string }>(
-    `insert into deliveries (id, kind, team_id, webhook_id, url, event, message_id, body)
-     values (coalesce($8::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6, $7) returning id`,
-    [d.kind, d.teamId, d.webhookId ?? null, d.url, d.event, messageId, body, d.id ?? null],
+    `insert into deliveries (id, kind, team_id, webhook_id, url, event, message_id, body, alert_event_id)
+     values (coalesce($8::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6, $7, $9) returning id`,
+    [d.kind, d.teamId, d.webhookId ?? null, d.url, d.event, messageId, body, d.id ?? null, d.alertEventId ?? null],
   );
   await ctx.jobs.send(deliveryJob, { deliveryId: rows[0].id, attempt: 1 }, { tx });
   return rows[0].id;

@@ -3,7 +3,7 @@ import { envA } from '../envelope.js';
 import { isHttpsUrl } from '../../lib/url.js';
 import { IsoDate } from '../common.js';
 
-export const WEBHOOK_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'] as const;
+export const WEBHOOK_EVENTS = ['action.checkpoint', 'action.completed', 'action.failed', 'alert.triggered'] as const;
 
 export const Webhook = z
   .object({

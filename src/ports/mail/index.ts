@@ -1,11 +1,21 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 
-/** One message out: plain text (a link inside is a link in any mail client). */
+/** An inline image, shown where the HTML says `<img src="cid:{cid}">`. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  cid?: string;
+}
+
+/** One message out: plain text always (a link inside is a link in any mail client), HTML and inline images optionally. */
 export interface MailMessage {
-  to: string;
+  to: string | string[];
   subject: string;
   text: string;
+  html?: string;
+  attachments?: MailAttachment[];
 }
 
 export interface Mailer {
@@ -23,7 +33,7 @@ export function createMailer(config: Config): Mailer | null {
   const transport = nodemailer.createTransport(url);
   return {
     async send(msg) {
-      await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text });
+      await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html, attachments: msg.attachments });
     },
   };
 }
