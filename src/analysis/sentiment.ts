@@ -1,6 +1,7 @@
 import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
 import { lowerAt, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
+import type { BrandUnit } from './themes.js';
 import { vaderCompound } from './vader.js';
 
 const CONTRAST = new Set(CONTRAST_WORDS);
@@ -31,7 +32,7 @@ interface Segment {
  * only of names ("HubSpot, Zoho and…") shares the next clause, a clause without names
  * belongs to the one before it, and each brand gets the score of its own clauses.
  */
-export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number): number[] {
+export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, units?: BrandUnit[]): number[] {
   const sum = new Array<number>(nBrands).fill(0);
   const cnt = new Array<number>(nBrands).fill(0);
   const named = new Array<boolean>(nBrands).fill(false);
@@ -52,12 +53,16 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number):
       e++;
     }
     if (brands.length === 1) {
-      add(brands[0], vaderCompound(doc.clean.slice(doc.sentStart[s], doc.sentEnd[s])));
+      const text = doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]);
+      const c = vaderCompound(text);
+      add(brands[0], c);
+      units?.push({ brand: brands[0], sent: s, text, compound: c });
     } else {
       const per = new Map<number, number[]>();
       for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
         const c = vaderCompound(text);
         for (const b of bs) {
+          units?.push({ brand: b, sent: s, text, compound: c });
           const list = per.get(b);
           if (list) list.push(c);
           else per.set(b, [c]);

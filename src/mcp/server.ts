@@ -22,8 +22,9 @@ import { actionTools } from './tools-actions.js';
 import { analyticsTools, competitorTools } from './tools-analytics.js';
 import { projectTools } from './tools-projects.js';
 import { webhookTools } from './tools-webhooks.js';
+import { themeTools } from './tools-themes.js';
 
-export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools];
+export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools, ...themeTools];
 const BY_NAME = new Map(TOOLS.map((t) => [t.spec.name, t]));
 
 const INSTRUCTIONS =

@@ -16,6 +16,7 @@ import auditRoutes from './audit/routes.js';
 import personRoutes from './team/account-routes.js';
 import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
+import themeRoutes from './themes/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -29,6 +30,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   topicRoutes,
   promptRoutes,
   competitorRoutes,
+  themeRoutes,
   analyticsRoutes,
   sourceRoutes,
   actionRoutes,
