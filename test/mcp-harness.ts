@@ -19,12 +19,12 @@ export const ALL_TOOLS = [
   'list_competitors', 'suggest_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
   'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_action', 'create_action',
   'transition_action', 'transition_actions', 'draft_action', 'recommend_actions', 'get_recommendation_task', 'enrich_content', 'enrich_forum', 'execute_action', 'get_workflow',
-  'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook',
+  'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook', 'list_themes', 'compare_themes',
 ];
 export const READ_TOOLS = [
   'list_projects', 'get_project', 'list_topics', 'list_prompts', 'get_prompt', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
   'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_sources', 'get_sources_analytics', 'list_actions',
-  'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries',
+  'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries', 'list_themes', 'compare_themes',
 ];
 
 export interface Seeded {
@@ -121,6 +121,7 @@ export function readCases(s: Seeded): Array<[tool: string, args: Record<string, 
     ['get_sources_analytics', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/sources/analytics?${W}`]],
     ['list_actions', { project_id: s.pid, status: 'suggested' }, ['GET', `${p}/actions?status=suggested`]],
     ['get_action', { project_id: s.pid, action_id: s.contentAction }, ['GET', `${p}/actions/${s.contentAction}`]],
+    ['list_themes', { project_id: s.pid, start_date: E1, end_date: E3 }, ['GET', `${p}/themes?start_date=${E1}&end_date=${E3}`]],
     ['list_webhooks', {}, ['GET', '/webhooks']],
     ['list_webhook_deliveries', { webhook_id: s.webhookId, limit: 5 }, ['GET', `/webhooks/${s.webhookId}/deliveries?limit=5`]],
   ];
