@@ -1,6 +1,7 @@
 import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
 import { lowerAt, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
+import { prosConsItems } from './pros-cons.js';
 import type { BrandUnit } from './themes.js';
 import { vaderCompound } from './vader.js';
 
@@ -11,6 +12,16 @@ const OBJECT_CONTRAST = new Set(['than', 'unlike', 'compared', 'versus', 'vs', '
 const CLAUSE_JOINERS = new Set(['and', 'but', 'so', 'plus', 'yet']);
 // punctuation between two words that ends a clause
 const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
+
+// A hedge ("may suit small teams", "could be a good fit", "some users find it slow") says
+// little: the clause's sentiment counts at HEDGE_WEIGHT, so hedged praise alone stays near
+// neutral while plain praise beside it still counts in full.
+const HEDGE = /\b(?:may|might|could|perhaps|possibly|arguably|reportedly|some (?:users|reviewers|teams) (?:say|find|report|feel))\b/i;
+const HEDGE_WEIGHT = 0.3;
+const scored = (text: string) => {
+  const c = vaderCompound(text);
+  return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
+};
 
 /** VADER compound [-1, 1] → 0..100, 50 neutral. */
 export function toScale(compound: number): number {
@@ -54,13 +65,13 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     }
     if (brands.length === 1) {
       const text = doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]);
-      const c = vaderCompound(text);
+      const c = scored(text);
       add(brands[0], c);
       units?.push({ brand: brands[0], sent: s, text, compound: c });
     } else {
       const per = new Map<number, number[]>();
       for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
-        const c = vaderCompound(text);
+        const c = scored(text);
         for (const b of bs) {
           units?.push({ brand: b, sent: s, text, compound: c });
           const list = per.get(b);
@@ -74,6 +85,10 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
       }
     }
     m = e;
+  }
+  for (const item of prosConsItems(doc, mentions)) {
+    add(item.brand, item.compound);
+    units?.push(item);
   }
   return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
 }

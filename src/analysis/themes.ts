@@ -100,6 +100,8 @@ export interface BrandUnit {
   sent: number;
   text: string;
   compound: number;
+  /** An item of a list of pros or cons: its sign is the list's, whole (pros-cons.ts). */
+  listed?: boolean;
 }
 
 export interface BrandTheme {
@@ -136,7 +138,7 @@ export function brandThemes(units: readonly BrandUnit[], sentenceText: (sent: nu
     // "cheaper than X, but its reporting is limited": price and features each take the
     // sentiment of their own part of the clause, not the clause's mix
     const parts = u.text.split(PART_BREAK);
-    if (parts.length === 1) {
+    if (parts.length === 1 || u.listed) {
       add(u, bits, u.compound);
       continue;
     }
