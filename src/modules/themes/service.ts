@@ -46,23 +46,38 @@ export async function listThemes(ctx: RequestContext, projectId: string, w: Them
     );
     if (rows.length === 0) throw new NotFound('Competitor not found in this project');
   }
-  const { rows } = await ctx.store.query<{ theme: string; positive: number; neutral: number; negative: number; examples: StoredExample[][] }>(
-    `select theme, sum(positive)::int as positive, sum(neutral)::int as neutral, sum(negative)::int as negative,
-            (array_agg(examples order by day desc) filter (where examples <> '[]'::jsonb))[1:${EXAMPLES}] as examples
+  // the counts: integers summed over at most 10 themes × the window's days; the examples: the
+  // newest row of each theme that has some, one index probe per theme (no jsonb aggregated)
+  const { rows } = await ctx.store.query<{ theme: string; positive: number; neutral: number; negative: number }>(
+    `select theme, sum(positive)::int as positive, sum(neutral)::int as neutral, sum(negative)::int as negative
        from project_theme_daily
       where project_id = $1 and brand_id = $2 and day between $3::date and $4::date
       group by theme`,
     [projectId, w.brandId, w.from, w.to],
   );
-  return rows
-    .map((r) => {
-      const examples = (r.examples ?? [])
-        .flat()
-        .slice(0, EXAMPLES)
-        .map((e) => ({ chat_id: e.c, prompt_id: e.p, sentiment: e.b, excerpt: e.e }));
-      return { theme: r.theme as ThemeItemOut['theme'], mentions: r.positive + r.neutral + r.negative, positive: r.positive, neutral: r.neutral, negative: r.negative, examples };
-    })
-    .filter((t) => t.mentions > 0)
+  const found = rows.filter((r) => r.positive + r.neutral + r.negative > 0);
+  const examples = new Map<string, StoredExample[]>();
+  if (found.length) {
+    const ex = await ctx.store.query<{ theme: string; examples: StoredExample[] }>(
+      `select t.theme, x.examples
+         from unnest($5::text[]) as t(theme)
+              cross join lateral (
+                select examples from project_theme_daily
+                 where project_id = $1 and brand_id = $2 and theme = t.theme and day between $3::date and $4::date and examples <> '[]'::jsonb
+                 order by day desc limit 1) x`,
+      [projectId, w.brandId, w.from, w.to, found.map((r) => r.theme)],
+    );
+    for (const r of ex.rows) examples.set(r.theme, r.examples);
+  }
+  return found
+    .map((r) => ({
+      theme: r.theme as ThemeItemOut['theme'],
+      mentions: r.positive + r.neutral + r.negative,
+      positive: r.positive,
+      neutral: r.neutral,
+      negative: r.negative,
+      examples: (examples.get(r.theme) ?? []).slice(0, EXAMPLES).map((e) => ({ chat_id: e.c, prompt_id: e.p, sentiment: e.b, excerpt: e.e })),
+    }))
     .sort((x, y) => y.mentions - x.mentions || x.theme.localeCompare(y.theme));
 }
 
