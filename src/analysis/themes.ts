@@ -72,21 +72,29 @@ const WORD_THEME = new Map<string, number>();
 THEMES.forEach((t, i) => {
   for (const w of THEME_WORDS[t]) if (!WORD_THEME.has(w)) WORD_THEME.set(w, i);
 });
-// the theme words hold letters, digits, spaces and hyphens only (a hyphen needs no escape outside a class)
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-// longest first so "per user" wins over "user", "learning curve" over nothing
-const THEME_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${[...WORD_THEME.keys()].sort((x, y) => y.length - x.length).map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`,
-  'giu',
-);
+// Words of a text (hyphenated words whole: "user-friendly", "add-ons"), and the first
+// words of the theme phrases, so a pair or triple of words is joined only where a phrase may start.
+const WORD = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu;
+const PHRASE_STARTS = new Set([...WORD_THEME.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]));
 
 /** The themes a text speaks of, as THEMES indices (a bit each). */
 export function themeBits(text: string): number {
   let bits = 0;
-  THEME_RE.lastIndex = 0;
-  for (let m = THEME_RE.exec(text); m; m = THEME_RE.exec(text)) {
-    const i = WORD_THEME.get(m[0].toLowerCase());
-    if (i !== undefined) bits |= 1 << i;
+  const words = text.toLowerCase().match(WORD);
+  if (!words) return 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const t = WORD_THEME.get(w);
+    if (t !== undefined) bits |= 1 << t;
+    if (PHRASE_STARTS.has(w) && i + 1 < words.length) {
+      const two = `${w} ${words[i + 1]}`;
+      const t2 = WORD_THEME.get(two);
+      if (t2 !== undefined) bits |= 1 << t2;
+      if (i + 2 < words.length) {
+        const t3 = WORD_THEME.get(`${two} ${words[i + 2]}`);
+        if (t3 !== undefined) bits |= 1 << t3;
+      }
+    }
   }
   return bits;
 }
@@ -137,8 +145,10 @@ export function brandThemes(units: readonly BrandUnit[], sentenceText: (sent: nu
     if (bits === 0) continue;
     // "cheaper than X, but its reporting is limited": price and features each take the
     // sentiment of their own part of the clause, not the clause's mix
-    const parts = u.text.split(PART_BREAK);
-    if (parts.length === 1 || u.listed) {
+    // one theme: the clause's own sentiment is the theme's (no second VADER pass)
+    const single = (bits & (bits - 1)) === 0;
+    const parts = single || u.listed ? [u.text] : u.text.split(PART_BREAK);
+    if (parts.length === 1) {
       add(u, bits, u.compound);
       continue;
     }
@@ -147,11 +157,17 @@ export function brandThemes(units: readonly BrandUnit[], sentenceText: (sent: nu
       if (partBits) add(u, partBits, vaderCompound(part));
     }
   }
+  const excerpts = new Map<number, string>(); // one per sentence: several brands and themes share it
+  const excerpt = (sent: number) => {
+    let e = excerpts.get(sent);
+    if (e === undefined) excerpts.set(sent, (e = excerptOf(sentenceText(sent))));
+    return e;
+  };
   return [...acc.values()].map((a) => ({
     brand: a.brand,
     theme: THEMES[a.theme],
     band: bandOf(50 + 50 * (a.sum / a.n)), // the scale of toScale (sentiment.ts)
-    excerpt: excerptOf(sentenceText(a.sent)),
+    excerpt: excerpt(a.sent),
   }));
 }
 
