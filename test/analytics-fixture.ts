@@ -108,9 +108,9 @@ export interface FixtureProject {
  */
 export async function fixtureProject(
   t: TestApp,
-  opts: { brand: string; url: string; prompts: string[]; competitors?: Array<{ name: string; website: string }> },
+  opts: { brand: string; url: string; prompts: string[]; competitors?: Array<{ name: string; website: string }>; account?: { key: string; teamId: string } },
 ): Promise<FixtureProject> {
-  const acct = await createAccount(t.app);
+  const acct = opts.account ?? (await createAccount(t.app));
   await setTeam(t, acct.teamId, { rate_limit_tier: 'premium' });
   const api = client(t.app, acct.key);
   const projectId = await createProject(t.app, acct.key, { brand_name: opts.brand, brand_url: opts.url });

@@ -22,6 +22,7 @@ export const ALL_TOOLS = [
   'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook',
   'get_crawlers', 'get_ai_traffic', 'start_site_audit', 'get_site_audit',
   'list_alerts', 'create_alert', 'delete_alert', 'list_alert_events',
+  'list_themes', 'compare_themes',
 ];
 export const READ_TOOLS = [
   'list_projects', 'get_project', 'list_topics', 'list_prompts', 'get_prompt', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
@@ -29,6 +30,7 @@ export const READ_TOOLS = [
   'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries',
   'get_crawlers', 'get_ai_traffic', 'get_site_audit',
   'list_alerts', 'list_alert_events',
+  'list_themes', 'compare_themes',
 ];
 
 export interface Seeded {
@@ -125,6 +127,7 @@ export function readCases(s: Seeded): Array<[tool: string, args: Record<string, 
     ['get_sources_analytics', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/sources/analytics?${W}`]],
     ['list_actions', { project_id: s.pid, status: 'suggested' }, ['GET', `${p}/actions?status=suggested`]],
     ['get_action', { project_id: s.pid, action_id: s.contentAction }, ['GET', `${p}/actions/${s.contentAction}`]],
+    ['list_themes', { project_id: s.pid, start_date: E1, end_date: E3 }, ['GET', `${p}/themes?start_date=${E1}&end_date=${E3}`]],
     ['list_webhooks', {}, ['GET', '/webhooks']],
     ['list_webhook_deliveries', { webhook_id: s.webhookId, limit: 5 }, ['GET', `/webhooks/${s.webhookId}/deliveries?limit=5`]],
   ];

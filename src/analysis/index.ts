@@ -6,6 +6,7 @@ import { parseDoc } from './doc.js';
 import { findMentions } from './mentions.js';
 import { chatPreview } from './preview.js';
 import { brandSentiments } from './sentiment.js';
+import { brandThemes, type BrandUnit } from './themes.js';
 import type { Analysis, AnalysisInput, BrandResult, BrandSpec, Citation } from './types.js';
 
 export { compileBrands, isCompiled, type CompiledBrands } from './brands.js';
@@ -13,6 +14,7 @@ export { categorize, hostInfo, pageType } from './categories.js';
 export { chatPreview } from './preview.js';
 export { normalizeUrl } from './urls.js';
 export { vaderCompound } from './vader.js';
+export { THEMES, type Band, type ThemeName } from './themes.js';
 export * from './types.js';
 export type { CandidateTally } from './competitors.js';
 
@@ -48,8 +50,13 @@ function analyze(cb: CompiledBrands, text: string, references: readonly Referenc
   const drafts = buildCitations(doc, references, cb);
 
   const brands: Record<string, BrandResult> = {};
+  const themes: Analysis['themes'] = [];
   if (mentions.length) {
-    const sentiments = brandSentiments(doc, mentions, cb.brands.length);
+    const units: BrandUnit[] = [];
+    const sentiments = brandSentiments(doc, mentions, cb.brands.length, units);
+    for (const t of brandThemes(units, (s) => doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]))) {
+      themes.push({ brandId: cb.brands[t.brand].id, theme: t.theme, band: t.band, excerpt: t.excerpt });
+    }
     const counts = new Array<number>(cb.brands.length).fill(0);
     const order: number[] = [];
     for (const m of mentions) {
@@ -73,6 +80,7 @@ function analyze(cb: CompiledBrands, text: string, references: readonly Referenc
     citesOwn: citations.some((c) => c.isOwn),
     preview: chatPreview(text),
     otherBrands: extractCandidates(doc, cb, drafts).map(({ name, count, domain }) => ({ name, count, domain })),
+    themes,
   };
 }
 

@@ -1,6 +1,8 @@
 import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
 import { lowerAt, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
+import { prosConsItems } from './pros-cons.js';
+import type { BrandUnit } from './themes.js';
 import { vaderCompound } from './vader.js';
 
 const CONTRAST = new Set(CONTRAST_WORDS);
@@ -10,6 +12,16 @@ const OBJECT_CONTRAST = new Set(['than', 'unlike', 'compared', 'versus', 'vs', '
 const CLAUSE_JOINERS = new Set(['and', 'but', 'so', 'plus', 'yet']);
 // punctuation between two words that ends a clause
 const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
+
+// A hedge ("may suit small teams", "could be a good fit", "some users find it slow") says
+// little: the clause's sentiment counts at HEDGE_WEIGHT, so hedged praise alone stays near
+// neutral while plain praise beside it still counts in full.
+const HEDGE = /\b(?:may|might|could|perhaps|possibly|arguably|reportedly|some (?:users|reviewers|teams) (?:say|find|report|feel))\b/i;
+const HEDGE_WEIGHT = 0.3;
+const scored = (text: string) => {
+  const c = vaderCompound(text);
+  return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
+};
 
 /** VADER compound [-1, 1] → 0..100, 50 neutral. */
 export function toScale(compound: number): number {
@@ -31,7 +43,7 @@ interface Segment {
  * only of names ("HubSpot, Zoho and…") shares the next clause, a clause without names
  * belongs to the one before it, and each brand gets the score of its own clauses.
  */
-export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number): number[] {
+export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, units?: BrandUnit[]): number[] {
   const sum = new Array<number>(nBrands).fill(0);
   const cnt = new Array<number>(nBrands).fill(0);
   const named = new Array<boolean>(nBrands).fill(false);
@@ -52,12 +64,16 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number):
       e++;
     }
     if (brands.length === 1) {
-      add(brands[0], vaderCompound(doc.clean.slice(doc.sentStart[s], doc.sentEnd[s])));
+      const text = doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]);
+      const c = scored(text);
+      add(brands[0], c);
+      units?.push({ brand: brands[0], sent: s, text, compound: c });
     } else {
       const per = new Map<number, number[]>();
       for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
-        const c = vaderCompound(text);
+        const c = scored(text);
         for (const b of bs) {
+          units?.push({ brand: b, sent: s, text, compound: c });
           const list = per.get(b);
           if (list) list.push(c);
           else per.set(b, [c]);
@@ -69,6 +85,10 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number):
       }
     }
     m = e;
+  }
+  for (const item of prosConsItems(doc, mentions)) {
+    add(item.brand, item.compound);
+    units?.push(item);
   }
   return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
 }

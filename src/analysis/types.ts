@@ -81,6 +81,17 @@ export interface Analysis {
   preview: string;
   /** Brand-like names that are not tracked, with how often they appear (for competitor detection). */
   otherBrands: Array<{ name: string; count: number; domain: string | null }>;
+  /** Per tracked brand named and theme its clauses speak of (themes.ts): once per answer, with the band and an excerpt. */
+  themes?: BrandThemeResult[];
+}
+
+/** What an answer says of a brand on one theme (price, ease of use, support…). */
+export interface BrandThemeResult {
+  brandId: string;
+  /** One of THEMES (themes.ts). */
+  theme: string;
+  band: 'positive' | 'neutral' | 'negative';
+  excerpt: string;
 }
 
 /** One written form of a brand: its name, an alias, or a name with "CRM"/".com" dropped. */

@@ -8,12 +8,13 @@ import { addToRollups, type RollupInput } from '../modules/answers/store-answers
 import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
 import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
+import { THEME_TABLES } from '../modules/themes/rollup.js';
 
 // cited_pages too: the categories and page types depend on the brands tracked, so the
 // dictionary is rebuilt from the answers read again. The domains' numbering
 // (project_domains) stays: readers name the numbers of a day row in a second statement,
 // which is only safe while a number never changes its domain.
-const ROLLUP_TABLES = [...SUMS_TABLES, ...PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', 'cited_pages'];
+const ROLLUP_TABLES = [...SUMS_TABLES, ...PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', 'cited_pages', ...THEME_TABLES];
 const BATCH = 1000;
 
 /**

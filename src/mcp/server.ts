@@ -24,8 +24,9 @@ import { projectTools } from './tools-projects.js';
 import { webhookTools } from './tools-webhooks.js';
 import { crawlerTools } from './tools-crawlers.js';
 import { alertTools } from './tools-alerts.js';
+import { themeTools } from './tools-themes.js';
 
-export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools, ...crawlerTools, ...alertTools];
+export const TOOLS: Tool[] = [...projectTools, ...competitorTools, ...analyticsTools, ...actionTools, ...webhookTools, ...crawlerTools, ...alertTools, ...themeTools];
 const BY_NAME = new Map(TOOLS.map((t) => [t.spec.name, t]));
 
 const INSTRUCTIONS =

@@ -24,6 +24,7 @@ import siteAuditRoutes from './site-audit/routes.js';
 import alertRoutes from './alerts/routes.js';
 import digestRoutes from './digest/routes.js';
 import reportRoutes from './reports/routes.js';
+import themeRoutes from './themes/routes.js';
 
 /** Route plugins of every domain module, registered under /v1. */
 export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -38,6 +39,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   topicRoutes,
   promptRoutes,
   competitorRoutes,
+  themeRoutes,
   analyticsRoutes,
   overviewRoutes,
   projectChatsRoutes,

@@ -848,3 +848,41 @@ export const sharedReports = pgTable(
   },
   (t) => [uniqueIndex('shared_reports_token_key').on(t.tokenHash), index('shared_reports_project_idx').on(t.projectId)],
 );
+
+/** Counts of the answers by sentiment band toward a brand on a theme (src/modules/themes). */
+const themeCounts = () => ({
+  brandId: uuid('brand_id').notNull(),
+  theme: text('theme').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  positive: integer('positive').notNull(),
+  neutral: integer('neutral').notNull(),
+  negative: integer('negative').notNull(),
+});
+
+/**
+ * Per prompt, brand, theme and day: the answers speaking of the brand on the theme, by
+ * band. What a prompt's deletion takes out of project_theme_daily; deleted with the prompt.
+ */
+export const themeDaily = pgTable(
+  'theme_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
+    ...themeCounts(),
+  },
+  (t) => [uniqueIndex('theme_daily_key').on(t.promptId, t.brandId, t.theme, t.day), index('theme_daily_project_idx').on(t.projectId)],
+);
+
+/**
+ * The same per project (what GET /themes reads: a year is a few thousand rows per brand),
+ * with up to 3 examples per row: `[{c: chat id, p: prompt id, b: band, e: excerpt}]`.
+ */
+export const projectThemeDaily = pgTable(
+  'project_theme_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    ...themeCounts(),
+    examples: jsonb('examples').notNull().default(sql`'[]'::jsonb`),
+  },
+  (t) => [uniqueIndex('project_theme_daily_key').on(t.projectId, t.brandId, t.day, t.theme)],
+);

@@ -10,6 +10,7 @@ import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
 import { addDomainDays, type DomainDay, removePromptDomains } from './domain-rollup.js';
 import { rebuildProjectBuckets } from './project-buckets.js';
+import { addThemes, removePromptThemes } from '../themes/rollup.js';
 import type { Sums, SumsRows } from './rollup-tables.js';
 
 export interface AnalysedAnswer {
@@ -225,6 +226,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 
   await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
   await upsertPromptDomains(tx, projectId, [...promptDomains.values()]);
+  await addThemes(tx, projectId, stored);
 }
 
 /** A row of prompt_domain_monthly; key: prompt, provider, month, domain. */
@@ -323,6 +325,7 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
     [projectId, promptId, OWN_BRAND_ID],
   );
   await removePromptDomains(tx, projectId, promptId, ALL);
+  await removePromptThemes(tx, projectId, promptId);
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
   // the day bits of the weeks and months: a brand no longer named on a day loses its bit
   await rebuildProjectBuckets(tx, projectId);

@@ -496,6 +496,23 @@ export interface paths {
         patch: operations["updateCompetitor"];
         trace?: never;
     };
+    "/v1/projects/{project_id}/themes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the answers say about a brand, by theme (price, ease of use, support…), with counts by sentiment and examples */
+        get: operations["listThemes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/prompts/{prompt_id}/analytics": {
         parameters: {
             query?: never;
@@ -2192,6 +2209,34 @@ export interface components {
             pending_invitations: number;
             /** @description The signed-in person's role; null for a call made with an API key */
             your_role: ("admin" | "viewer") | null;
+        };
+        Theme: {
+            /** @enum {string} */
+            theme: "price" | "ease_of_use" | "support" | "features" | "integrations" | "reliability" | "security" | "performance" | "scalability" | "customization";
+            /** @description Answers of the window that speak of the brand on this theme. */
+            mentions: number;
+            positive: number;
+            neutral: number;
+            negative: number;
+            /** @description Up to 3 excerpts, newest first. */
+            examples: {
+                /**
+                 * Format: uuid
+                 * @description The answer (chat) the excerpt is from.
+                 */
+                chat_id: string;
+                /**
+                 * Format: uuid
+                 * @description Extension: the prompt of that answer (its chats: /prompts/{prompt_id}/chats).
+                 */
+                prompt_id: string;
+                /**
+                 * @description Extension: the band of what the excerpt says of the brand.
+                 * @enum {string}
+                 */
+                sentiment: "positive" | "neutral" | "negative";
+                excerpt: string;
+            }[];
         };
         Topic: {
             /** Format: uuid */
@@ -4343,6 +4388,50 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listThemes: {
+        parameters: {
+            query?: {
+                /** @description A competitor_id as /competitors lists it; the own brand's is the all-zero UUID (the default). */
+                brand_id?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                start_date?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Theme"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -6,6 +6,7 @@ import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, ci, fmt } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { Suggestions } from './suggestions';
+import { Themes } from './themes';
 
 export function Competitors({ projectId }: { projectId: string }) {
   const w = useWindow();
@@ -109,6 +110,7 @@ export function Competitors({ projectId }: { projectId: string }) {
           </div>
         ) : null}
       </Section>
+      {rows.length ? <Themes projectId={projectId} brands={rows} w={w} /> : null}
       <Suggestions projectId={projectId} onAdded={() => qc.invalidateQueries({ queryKey: ['competitors', projectId] })} />
       <Section title="Add a competitor">
         <form onSubmit={add} class="grid-form" aria-label="Add a competitor">

@@ -1,0 +1,101 @@
+import type { Analysis } from '../../analysis/types.js';
+import type { Tx } from '../../store/index.js';
+
+// The theme rollups (migration 0021): theme_daily per prompt (what a prompt's deletion
+// takes out, deleted with it) and project_theme_daily per project (what GET /themes reads),
+// both written in the transaction that stores or re-analyses the answers.
+
+/** Examples kept per project row: a window's examples are the newest rows' (service.ts). */
+export const EXAMPLES_PER_ROW = 3;
+
+/** One example as stored: chat id, prompt id (to drop it with its prompt), band, excerpt. */
+export interface StoredExample {
+  c: string;
+  p: string;
+  b: 'positive' | 'neutral' | 'negative';
+  e: string;
+}
+
+export interface ThemeInput {
+  responseId: string;
+  promptId: string;
+  day: string;
+  analysis: Pick<Analysis, 'themes'>;
+}
+
+interface Counts {
+  keys: string[];
+  counts: [positive: number, neutral: number, negative: number];
+  examples: StoredExample[];
+}
+
+const BAND_INDEX = { positive: 0, neutral: 1, negative: 2 } as const;
+
+function bump(map: Map<string, Counts>, keys: string[], band: keyof typeof BAND_INDEX): Counts {
+  const k = keys.join('|');
+  let row = map.get(k);
+  if (!row) map.set(k, (row = { keys, counts: [0, 0, 0], examples: [] }));
+  row.counts[BAND_INDEX[band]]++;
+  return row;
+}
+
+/** Adds the themes of analysed answers to both rollups: one statement per table and batch. */
+export async function addThemes(tx: Tx, projectId: string, items: readonly ThemeInput[]): Promise<void> {
+  const perPrompt = new Map<string, Counts>();
+  const perProject = new Map<string, Counts>();
+  for (const item of items) {
+    for (const t of item.analysis.themes ?? []) {
+      bump(perPrompt, [item.promptId, t.brandId, t.theme, item.day], t.band);
+      const row = bump(perProject, [t.brandId, t.theme, item.day], t.band);
+      if (row.examples.length < EXAMPLES_PER_ROW) row.examples.push({ c: item.responseId, p: item.promptId, b: t.band, e: t.excerpt });
+    }
+  }
+  if (perPrompt.size === 0) return;
+  const prompt = [...perPrompt.values()];
+  await tx.query(
+    `insert into theme_daily (project_id, prompt_id, brand_id, theme, day, positive, neutral, negative)
+     select $1, p, b, t, d::date, po, ne, ng
+       from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[]) as u(p, b, t, d, po, ne, ng)
+     on conflict (prompt_id, brand_id, theme, day) do update set
+       positive = theme_daily.positive + excluded.positive, neutral = theme_daily.neutral + excluded.neutral,
+       negative = theme_daily.negative + excluded.negative`,
+    [projectId, ...[0, 1, 2, 3].map((i) => prompt.map((r) => r.keys[i])), ...[0, 1, 2].map((i) => prompt.map((r) => r.counts[i]))],
+  );
+  const project = [...perProject.values()];
+  // the newest examples first, at most EXAMPLES_PER_ROW: a later batch's replace an earlier one's
+  await tx.query(
+    `insert into project_theme_daily (project_id, brand_id, theme, day, positive, neutral, negative, examples)
+     select $1, b, t, d::date, po, ne, ng, ex::jsonb
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::text[]) as u(b, t, d, po, ne, ng, ex)
+     on conflict (project_id, brand_id, day, theme) do update set
+       positive = project_theme_daily.positive + excluded.positive, neutral = project_theme_daily.neutral + excluded.neutral,
+       negative = project_theme_daily.negative + excluded.negative,
+       examples = (select coalesce(jsonb_agg(e), '[]'::jsonb) from (
+                     select e from jsonb_array_elements(excluded.examples || project_theme_daily.examples) with ordinality as x(e, o)
+                      order by o limit ${EXAMPLES_PER_ROW}) k)`,
+    [
+      projectId,
+      ...[0, 1, 2].map((i) => project.map((r) => r.keys[i])),
+      ...[0, 1, 2].map((i) => project.map((r) => r.counts[i])),
+      project.map((r) => JSON.stringify(r.examples)),
+    ],
+  );
+}
+
+/**
+ * Takes a prompt's answers out of project_theme_daily (counts and examples), before the
+ * prompt is deleted; its theme_daily rows go with it (foreign key).
+ */
+export async function removePromptThemes(tx: Tx, projectId: string, promptId: string): Promise<void> {
+  await tx.query(
+    `update project_theme_daily d set positive = d.positive - p.positive, neutral = d.neutral - p.neutral, negative = d.negative - p.negative,
+            examples = (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(d.examples) as x(e) where e->>'p' <> $2::text)
+       from theme_daily p
+      where p.prompt_id = $2 and d.project_id = $1 and d.brand_id = p.brand_id and d.theme = p.theme and d.day = p.day`,
+    [projectId, promptId],
+  );
+  await tx.query(`delete from project_theme_daily where project_id = $1 and positive + neutral + negative <= 0`, [projectId]);
+}
+
+/** Both theme rollups of a project, emptied before its answers are analysed again. */
+export const THEME_TABLES = ['theme_daily', 'project_theme_daily'];

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { a, errors } from '../envelope.js';
+import { ctxOf } from '../../http/request.js';
+import { cachedRead } from '../../http/cached-read.js';
+import { ProjectParams } from '../common.js';
+import * as s from './schema.js';
+import { listThemes, resolveThemesWindow } from './service.js';
+
+export default async function themeRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/projects/:project_id/themes',
+    {
+      schema: {
+        operationId: 'listThemes',
+        tags: ['themes'],
+        summary: "What the answers say about a brand, by theme (price, ease of use, support…), with counts by sentiment and examples",
+        params: ProjectParams,
+        querystring: s.ThemesQuery,
+        response: { 200: s.ThemesEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+      },
+    },
+    async (req, reply) => {
+      const w = resolveThemesWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await listThemes(ctxOf(req), req.params.project_id, w)));
+    },
+  );
+}

@@ -1,0 +1,148 @@
+import { useQueries } from '@tanstack/react-query';
+import { useState } from 'preact/hooks';
+import { get, qs } from '../api';
+import { Link } from '../router';
+import { Empty, ErrorBox, Loading, Section } from '../ui';
+import type { ViewWindow } from '../window';
+
+// What the answers say about each brand, by theme (GET /projects/{id}/themes, one request per
+// brand): a table comparing the own brand with each competitor theme by theme, then the
+// examples of one brand, each linking to the prompt whose answers it is quoted from.
+
+interface ThemeExample {
+  chat_id: string;
+  prompt_id: string;
+  sentiment: 'positive' | 'neutral' | 'negative';
+  excerpt: string;
+}
+interface Theme {
+  theme: string;
+  mentions: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  examples: ThemeExample[];
+}
+export interface ThemeBrand {
+  competitor_id: string;
+  name: string;
+  is_own_brand: boolean;
+}
+
+const LABELS: Record<string, string> = {
+  price: 'Price',
+  ease_of_use: 'Ease of use',
+  support: 'Support',
+  features: 'Features',
+  integrations: 'Integrations',
+  reliability: 'Reliability',
+  security: 'Security',
+  performance: 'Performance',
+  scalability: 'Scalability',
+  customization: 'Customization',
+};
+const label = (theme: string) => LABELS[theme] ?? theme;
+
+/** "12 mentions: 8 positive, 3 neutral, 1 negative" as a cell: the count and a bar split by band. */
+function Cell({ t }: { t: Theme | undefined }) {
+  if (!t) return <span class="muted">–</span>;
+  const pct = (n: number) => `${(100 * n) / t.mentions}%`;
+  return (
+    <div class="theme-cell" title={`${t.positive} positive, ${t.neutral} neutral, ${t.negative} negative`}>
+      <span>{t.mentions}</span>
+      <span class="theme-bar" aria-hidden="true">
+        <span class="pos" style={{ width: pct(t.positive) }} />
+        <span class="neu" style={{ width: pct(t.neutral) }} />
+        <span class="neg" style={{ width: pct(t.negative) }} />
+      </span>
+      <span class="muted small">
+        {t.positive}+ {t.negative}−
+      </span>
+    </div>
+  );
+}
+
+export function Themes({ projectId, brands, w }: { projectId: string; brands: ThemeBrand[]; w: ViewWindow }) {
+  const [chosen, setChosen] = useState<string | null>(null);
+  const window = qs({ start_date: w.from, end_date: w.to });
+  const results = useQueries({
+    queries: brands.map((b) => ({
+      queryKey: ['themes', projectId, b.competitor_id, window],
+      queryFn: () => get<Theme[]>(`/projects/${projectId}/themes${window}&brand_id=${b.competitor_id}`),
+    })),
+  });
+  const byBrand = brands.map((b, i) => ({ brand: b, themes: results[i]?.data ?? [] }));
+  const themes = [...new Set(byBrand.flatMap((x) => x.themes.map((t) => t.theme)))];
+  const total = (theme: string) => byBrand.reduce((n, x) => n + (x.themes.find((t) => t.theme === theme)?.mentions ?? 0), 0);
+  themes.sort((x, y) => total(y) - total(x));
+  const pending = results.some((r) => r.isPending);
+  const shown = byBrand.find((x) => x.brand.competitor_id === chosen) ?? byBrand[0];
+  return (
+    <Section title="What the answers say, by theme">
+      <p class="muted small">
+        Answers of {w.from} to {w.to} that speak of each brand on a theme, and how: the bar is green for praise, grey for plain description, red for criticism.
+      </p>
+      {pending ? <Loading what="Loading the themes" /> : null}
+      {results.map((r, i) => (
+        <ErrorBox key={brands[i].competitor_id} error={r.error} />
+      ))}
+      {!pending && themes.length === 0 ? <Empty>No theme spoken of in the answers of this window yet.</Empty> : null}
+      {themes.length ? (
+        <div class="table-wrap">
+          <table data-table="themes">
+            <thead>
+              <tr>
+                <th scope="col">Theme</th>
+                {byBrand.map((x) => (
+                  <th scope="col" key={x.brand.competitor_id}>
+                    {x.brand.name} {x.brand.is_own_brand ? <span class="tag">you</span> : null}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {themes.map((theme) => (
+                <tr key={theme} data-theme={theme}>
+                  <th scope="row">{label(theme)}</th>
+                  {byBrand.map((x) => (
+                    <td key={x.brand.competitor_id}>
+                      <Cell t={x.themes.find((t) => t.theme === theme)} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {shown && themes.length ? (
+        <div class="theme-examples">
+          <label>
+            Examples for{' '}
+            <select value={shown.brand.competitor_id} onChange={(e) => setChosen((e.currentTarget as HTMLSelectElement).value)}>
+              {brands.map((b) => (
+                <option key={b.competitor_id} value={b.competitor_id}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {shown.themes.length === 0 ? <Empty>No theme spoken of for {shown.brand.name} in this window.</Empty> : null}
+          {shown.themes.map((t) => (
+            <div key={t.theme} class="theme-example-group">
+              <h3>{label(t.theme)}</h3>
+              <ul>
+                {t.examples.map((e) => (
+                  <li key={e.chat_id} data-chat={e.chat_id}>
+                    <span class={`tag band-${e.sentiment}`}>{e.sentiment}</span> “{e.excerpt}”{' '}
+                    <Link href={`/projects/${projectId}/prompts/${e.prompt_id}${w.query}`}>see the answers</Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      ) : null}
+    </Section>
+  );
+}
