@@ -7,6 +7,7 @@ import * as cs from '../modules/competitors/schema.js';
 import { competitorsWithMetrics, overview, visibilitySeries } from '../modules/analytics/project-analytics.js';
 import { promptAnalytics, promptChats } from '../modules/analytics/prompt-analytics.js';
 import { promptDomains, promptUrls } from '../modules/analytics/prompt-citations.js';
+import { promptSearchQueries } from '../modules/analytics/prompt-searches.js';
 import { promptSeries } from '../modules/analytics/prompt-series.js';
 import * as as from '../modules/analytics/schema.js';
 import { resolveWindow, WindowQuery, type Window } from '../modules/analytics/window.js';
@@ -180,6 +181,19 @@ export const analyticsTools = [
     run: async (ctx, { params, query }) => a(await promptDomains(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.items.length, 'domain')}${data.items.slice(0, 5).map((d) => `\n- ${d.domain}: ${plural(d.citation_count, 'citation')}, in ${pct(d.used_percentage)} of answers`).join('')}${data.items.length > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'list_prompt_search_queries',
+    title: 'Searches the engines ran for a prompt',
+    description: `The web searches the engines ran to answer one prompt ("query fan-out"), most run first: each query with the number of answers whose engine ran it and the engines that did. Only engines whose API reports its searches contribute (ChatGPT, Claude, Gemini; Grok when it says; not Perplexity or the search-result engines). ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: as.PromptParams,
+    query: WindowQuery,
+    output: as.SearchQueries,
+    run: async (ctx, { params, query }) => a(await promptSearchQueries(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    summary: ({ data }) =>
+      `${plural(data.length, 'search', 'searches')}${data.slice(0, 5).map((q) => `\n- "${q.query}" (${plural(q.count, 'answer')}: ${q.providers.join(', ')})`).join('')}${data.length > 5 ? '\n…' : ''}`,
   }),
   tool({
     name: 'list_prompt_urls',

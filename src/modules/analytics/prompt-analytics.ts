@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { NotFound } from '../../lib/errors.js';
-import { PROVIDERS } from '../../ports/providers/types.js';
+import { searchQueriesOf } from '../../ports/providers/search-queries.js';
+import { PROVIDER_SURFACE, PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 import { chatPreview } from '../../analysis/preview.js';
 import { decodeAnswerBody } from '../answers/answer-body.js';
 import { brandsOfColumns } from '../answers/answer-brands.js';
@@ -118,7 +119,8 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
     brandInfo(ctx.store, projectId),
   ]);
   const items = rows.map((r) => {
-    const { text, references } = decodeAnswerBody(r.body);
+    const { text, references, raw } = decodeAnswerBody(r.body);
+    const provider = r.provider as ProviderName;
     const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
       .map(([id, b]) => ({ info: brands.get(id), ...b }))
       .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
@@ -140,6 +142,8 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
       sentiment: r.sentiment,
       sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
+      search_queries: searchQueriesOf(provider, raw),
+      surface: PROVIDER_SURFACE[provider],
     };
   });
   return { items };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envA } from '../envelope.js';
 import { Ci, IsoDate, UncertaintyShape, Uuid } from '../common.js';
+import { SURFACES } from '../../ports/providers/types.js';
 import { WindowQueryShape } from './window.js';
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
@@ -70,9 +71,25 @@ export const ChatItem = z
     brands_mentioned: z.record(z.string(), z.object({ position: z.number().int(), count: z.number().int() })).nullable(),
     sentiment: z.number().int().nullable(),
     sentiment_by_brands: z.record(z.string(), z.number()).nullable(),
+    search_queries: z.array(z.string()).meta({
+      description:
+        'Extension: the web searches the engine ran for this answer, each once, in the order run, where its API reports them (OpenAI and xAI web_search_call actions, Claude web_search tool calls, Gemini webSearchQueries); [] otherwise',
+    }),
+    surface: z.enum(SURFACES).meta({
+      description: 'Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)',
+    }),
   })
   .meta({ id: 'ChatItem' });
 export const Chats = envA(z.object({ items: z.array(ChatItem) }));
+
+export const SearchQueryItem = z
+  .object({
+    query: z.string(),
+    count: z.number().int().meta({ description: "Answers of the window whose engine ran this search" }),
+    providers: z.array(z.string()).meta({ description: 'The engines that ran it, most runs first' }),
+  })
+  .meta({ id: 'SearchQueryItem' });
+export const SearchQueries = envA(z.array(SearchQueryItem));
 
 export const DomainItem = z
   .object({

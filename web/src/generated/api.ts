@@ -1698,6 +1698,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -1816,6 +1818,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -1969,6 +1973,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -2087,6 +2093,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                     limit?: number;
                 };
                 header?: never;
@@ -2254,6 +2262,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -2335,6 +2345,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -2395,6 +2407,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                     page?: number;
                     page_size?: number;
                 };
@@ -2460,6 +2474,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -2523,6 +2539,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -2586,6 +2604,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                     prompt_type?: "active" | "suggested";
                 };
                 header?: never;
@@ -2649,6 +2669,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -2722,6 +2744,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/prompts/{prompt_id}/search-queries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The web searches the engines ran for the prompt's answers in the window, most run first (extension) */
+        get: operations["listPromptSearchQueries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/sources": {
         parameters: {
             query?: never;
@@ -2740,6 +2779,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                     page?: number;
                     page_size?: number;
                 };
@@ -2802,6 +2843,8 @@ export interface paths {
                     date_to?: string;
                     /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                     providers?: string;
+                    /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                    surface?: string;
                 };
                 header?: never;
                 path: {
@@ -4306,6 +4349,13 @@ export interface components {
             sentiment_by_brands: {
                 [key: string]: number;
             } | null;
+            /** @description Extension: the web searches the engine ran for this answer, each once, in the order run, where its API reports them (OpenAI and xAI web_search_call actions, Claude web_search tool calls, Gemini webSearchQueries); [] otherwise */
+            search_queries: string[];
+            /**
+             * @description Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)
+             * @enum {string}
+             */
+            surface: "api" | "api_search" | "serp" | "ui";
         };
         Competitor: {
             /** Format: uuid */
@@ -4638,6 +4688,13 @@ export interface components {
             link: string;
             snippet: string;
             reference_index: number;
+        };
+        SearchQueryItem: {
+            query: string;
+            /** @description Answers of the window whose engine ran this search */
+            count: number;
+            /** @description The engines that ran it, most runs first */
+            providers: string[];
         };
         Session: {
             /** Format: uuid */
@@ -4985,4 +5042,52 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listPromptSearchQueries: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SearchQueryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}
