@@ -17,13 +17,13 @@ export const ALL_TOOLS = [
   'list_projects', 'get_project', 'create_project', 'update_project', 'delete_project', 'list_topics', 'create_topic', 'update_topic', 'delete_topic',
   'list_prompts', 'get_prompt', 'create_prompts', 'update_prompt', 'delete_prompt',
   'list_competitors', 'suggest_competitors', 'add_competitors', 'update_competitor', 'remove_competitor', 'get_overview', 'get_visibility', 'get_prompt_analytics',
-  'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_prompt_search_queries', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_action', 'create_action',
+  'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_prompt_search_queries', 'get_sampling_plan', 'list_sources', 'get_sources_analytics', 'list_actions', 'get_action', 'create_action',
   'transition_action', 'transition_actions', 'draft_action', 'recommend_actions', 'get_recommendation_task', 'enrich_content', 'enrich_forum', 'execute_action', 'get_workflow',
   'respond_to_checkpoint', 'list_webhooks', 'create_webhook', 'list_webhook_deliveries', 'delete_webhook',
 ];
 export const READ_TOOLS = [
   'list_projects', 'get_project', 'list_topics', 'list_prompts', 'get_prompt', 'list_competitors', 'suggest_competitors', 'get_overview', 'get_visibility',
-  'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_prompt_search_queries', 'list_sources', 'get_sources_analytics', 'list_actions',
+  'get_prompt_analytics', 'get_prompt_series', 'list_chats', 'list_prompt_domains', 'list_prompt_urls', 'list_prompt_search_queries', 'get_sampling_plan', 'list_sources', 'get_sources_analytics', 'list_actions',
   'get_action', 'get_recommendation_task', 'get_workflow', 'list_webhooks', 'list_webhook_deliveries',
 ];
 
@@ -118,6 +118,7 @@ export function readCases(s: Seeded): Array<[tool: string, args: Record<string, 
     ['list_prompt_domains', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/domains?${W}`]],
     ['list_prompt_urls', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/urls?${W}`]],
     ['list_prompt_search_queries', { project_id: s.pid, prompt_id: Q1, ...WINDOW }, ['GET', `${p}/prompts/${Q1}/search-queries?${W}`]],
+    ['get_sampling_plan', { project_id: s.pid, ...WINDOW, margin: 10 }, ['GET', `${p}/sampling-plan?${W}&margin=10`]],
     ['list_sources', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/sources?${W}`]],
     ['get_sources_analytics', { project_id: s.pid, ...WINDOW }, ['GET', `${p}/sources/analytics?${W}`]],
     ['list_actions', { project_id: s.pid, status: 'suggested' }, ['GET', `${p}/actions?status=suggested`]],

@@ -2761,6 +2761,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/sampling-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per active prompt: its answers, its visibility interval's half-width, and the samples and credits a 95% interval of ±margin points needs (extension) */
+        get: operations["getSamplingPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/sources": {
         parameters: {
             query?: never;
@@ -4689,6 +4706,28 @@ export interface components {
             snippet: string;
             reference_index: number;
         };
+        SamplingPlanItem: {
+            /** Format: uuid */
+            prompt_id: string;
+            content: string;
+            /** @description The prompt's answers in the window */
+            responses: number;
+            /** @description Percent of those answers naming the brand; null when there are none (unmeasured) */
+            visibility: number | null;
+            /** @description 95% Wilson interval of visibility, [low, high] in percent; null when responses is 0 */
+            visibility_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Half the width of visibility_ci, in percentage points; null when responses is 0 */
+            half_width: number | null;
+            /** @description Answers the window needs in all for a 95% Wilson interval of ±margin points at the observed proportion (0.5 when there are none) */
+            samples_needed: number;
+            /** @description Credits of the answers still missing (samples_needed − responses, at least 0; one credit an answer) */
+            credits_needed: number;
+            /** @description Extension: samples per daily run of each engine that collect samples_needed over a window of the same length */
+            samples_per_run_needed: number;
+        };
         SearchQueryItem: {
             query: string;
             /** @description Answers of the window whose engine ran this search */
@@ -5079,6 +5118,54 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["SearchQueryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSamplingPlan: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
+                /** @description The wanted half-width of the 95% interval, in percentage points (default 5) */
+                margin?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SamplingPlanItem"][];
                     };
                 };
             };
