@@ -5,6 +5,7 @@ import { dashboardSuite, screenshotSuite } from './dashboard.js';
 import { httpAuth } from './http-auth.js';
 import { loadSuite } from './load.js';
 import { mcpSuite } from './mcp.js';
+import { samplingSuite } from './sampling.js';
 import { stopAll } from './lib/servers.js';
 import type { Suite, SuiteOptions } from './lib/suite.js';
 
@@ -12,7 +13,7 @@ import type { Suite, SuiteOptions } from './lib/suite.js';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, samplingSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

@@ -1449,6 +1449,11 @@ export interface paths {
                         providers?: components["schemas"]["ProviderNameInput"][];
                         /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
                         samples_per_run?: number;
+                        /**
+                         * @description 'fixed' or 'adaptive': where each run's samples go (same credits either way)
+                         * @enum {string}
+                         */
+                        sampling?: "fixed" | "adaptive";
                     };
                 };
             };
@@ -4599,6 +4604,11 @@ export interface components {
             providers: components["schemas"]["ProviderName"][];
             /** @description How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5 */
             samples_per_run: number;
+            /**
+             * @description Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±5 points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)
+             * @enum {string}
+             */
+            sampling: "fixed" | "adaptive";
         };
         Prompt: {
             /** Format: uuid */
