@@ -4,6 +4,9 @@ import { planOf } from '../lib/plans.js';
 import { utcDay } from '../lib/time.js';
 import { alertsEvaluateJob, refreshJob } from '../jobs/catalog.js';
 import { loadProjectFacts } from '../modules/projects/brands.js';
+import { promptSumsAndBrands } from '../modules/analytics/prompt-metrics.js';
+import { addDays } from '../modules/analytics/window.js';
+import { adaptiveSampleCounts, EVIDENCE_DAYS, type PromptEvidence } from './adaptive-sampling.js';
 import { collectAnswers, projectProviders, type RunTally } from './collect.js';
 
 export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
@@ -31,17 +34,35 @@ export async function runRefresh(
     [input.runId, project.id, input.kind, input.day],
   );
   const providers = projectProviders(ctx, project);
-  const samples = Math.max(1, Math.min(project.samples_per_run, planOf(project.plan).samplesPerRun));
+  const maxSamples = planOf(project.plan).samplesPerRun;
+  const samples = Math.max(1, Math.min(project.samples_per_run, maxSamples));
+  const perPrompt =
+    project.sampling === 'adaptive'
+      ? adaptiveSampleCounts(await promptEvidence(ctx, project.id, prompts, input.day), providers.length, samples, maxSamples)
+      : new Map(prompts.map((p) => [p.id, samples]));
+  const most = Math.max(0, ...perPrompt.values());
   // Sample by sample: when credits run short, every (prompt, provider) gets its first answer
   // before any gets a second (credits are granted in this order).
-  const keys = Array.from({ length: samples }, (_, i) => i + 1).flatMap((sample) =>
-    prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day, sample }))),
+  const keys = Array.from({ length: most }, (_, i) => i + 1).flatMap((sample) =>
+    prompts
+      .filter((p) => (perPrompt.get(p.id) ?? 1) >= sample)
+      .flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day, sample }))),
   );
   const tally = await collectAnswers(ctx, project, keys, input.runId);
   // The run is over: its alerts are evaluated apart, so a failing rule never fails the run.
   // One evaluation per run (a fixed job id); a rerun that stores nothing new changes no figure.
   await ctx.jobs.send(alertsEvaluateJob, { projectId: project.id, day: input.day, runId: input.runId }, { id: stableUuid('alerts-evaluate', input.runId) });
   return tally;
+}
+
+/** The run's prompts' answers and mentions over the EVIDENCE_DAYS before the run's day, every engine. */
+async function promptEvidence(ctx: ServiceContext, projectId: string, prompts: Array<{ id: string }>, day: string): Promise<PromptEvidence[]> {
+  const to = addDays(day, -1);
+  const sums = await promptSumsAndBrands(ctx.store, projectId, ['*'], { from: addDays(to, 1 - EVIDENCE_DAYS), to });
+  return prompts.map((p) => {
+    const s = sums.get(p.id)?.sums;
+    return { promptId: p.id, responses: s?.responses ?? 0, mentioned: s?.mentioned ?? 0 };
+  });
 }
 
 /**

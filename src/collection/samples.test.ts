@@ -143,3 +143,52 @@ describe('a run with samples_per_run', () => {
     expect(await count(`select count(*)::int as n from responses where project_id = $1 and sample = 2`, [projectId])).toBe(1);
   });
 });
+
+describe('adaptive sampling', () => {
+  it("PATCH sampling: 'fixed' by default, 'adaptive' accepted and shown, anything else a 400", async () => {
+    const { acct, projectId } = await projectWithPrompts('pro', 0);
+    const api = client(t.app, acct.key);
+    expect((await api.get(`/projects/${projectId}`)).json().data.sampling).toBe('fixed');
+    const res = await api.patch(`/projects/${projectId}`, { sampling: 'adaptive' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.sampling).toBe('adaptive');
+    expect((await api.patch(`/projects/${projectId}`, { sampling: 'adaptive' })).statusCode).toBe(400);
+    const bad = await api.patch(`/projects/${projectId}`, { sampling: 'smart' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/sampling must be 'fixed' or 'adaptive'/);
+  });
+
+  it('spends the credits of a fixed run where intervals are short of the margin', async () => {
+    const { acct, projectId } = await projectWithPrompts('pro', 2);
+    const api = client(t.app, acct.key);
+    expect((await api.patch(`/projects/${projectId}`, { samples_per_run: 2 })).statusCode).toBe(200);
+    const samplesPerPrompt = async (day: string) =>
+      (
+        await t.runtime.ctx.store.query<{ n: number }>(
+          `select count(*)::int as n from responses r join prompts p on p.id = r.prompt_id
+            where r.project_id = $1 and r.day = $2 group by p.created_at, p.id order by p.created_at, p.id`,
+          [projectId, day],
+        )
+      ).rows.map((r) => r.n / 5);
+    // Day one, fixed: 2 samples of each engine for both prompts.
+    await refresh(projectId, '2026-11-20');
+    expect(await samplesPerPrompt('2026-11-20')).toEqual([2, 2]);
+    // A third prompt, unmeasured, and adaptive sampling: the same 3 × 5 × 2 credits, every
+    // prompt one sample per engine, and the 3 spare to the measured prompts, closer to ±5 points
+    // than the new one (planned at 50%, 381 answers).
+    const { store } = t.runtime.ctx;
+    await store.query(
+      `insert into prompts (project_id, team_id, content, content_key) select id, team_id, 'which crm is easiest', 'which crm is easiest' from projects where id = $1`,
+      [projectId],
+    );
+    expect((await api.patch(`/projects/${projectId}`, { sampling: 'adaptive' })).statusCode).toBe(200);
+    const second = await refresh(projectId, '2026-11-21');
+    expect(second).toMatchObject({ planned: 3 * 5 * 2, stored: 30 });
+    const perPrompt = await samplesPerPrompt('2026-11-21');
+    expect(perPrompt[2]).toBe(1);
+    expect(perPrompt[0] + perPrompt[1]).toBe(5);
+    expect(Math.max(perPrompt[0], perPrompt[1])).toBe(3);
+    expect(await creditState(store, acct.teamId)).toMatchObject({ used: 50, held: 0 });
+    await expectConsistentRollups(t.runtime.ctx.store, projectId);
+  });
+});

@@ -15,3 +15,11 @@ export function planOf(name: string) {
 
 export const RATE_LIMIT_TIERS = ['standard', 'premium'] as const;
 export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];
+
+/**
+ * A project's sampling: `fixed` asks every prompt of every engine the same number of samples
+ * each run; `adaptive` spends the same credits where visibility intervals are widest
+ * (collection/adaptive-sampling.ts).
+ */
+export const SAMPLING_MODES = ['fixed', 'adaptive'] as const;
+export type SamplingMode = (typeof SAMPLING_MODES)[number];

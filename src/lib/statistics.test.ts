@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { meanInterval, significantChange, t975, tQuantileUpper, twoProportionZ, wilson } from './statistics.js';
+import { meanInterval, significantChange, t975, tQuantileUpper, trialsForMargin, twoProportionZ, wilson, wilsonHalfWidth, Z95 } from './statistics.js';
 
 // Reference values computed with R 4.2.2 (Debian r-base-core), the commands in each test.
 
@@ -172,5 +172,32 @@ describe('two-proportion z-test', () => {
         expect(twoProportionZ(x1, n1, x2, n2)! + twoProportionZ(x2, n2, x1, n1)!).toBeCloseTo(0, 9);
       }),
     );
+  });
+});
+
+describe('trials for a margin (sampling plan)', () => {
+  it('at p = 0.5 matches the closed form n ≥ z²/(4m²) − z² of the Wilson half-width z / (2√(n + z²))', () => {
+    for (const margin of [1, 2.5, 5, 10, 20]) {
+      const closedForm = Math.ceil((Z95 * Z95) / (4 * (margin / 100) ** 2) - Z95 * Z95);
+      expect(trialsForMargin(0.5, margin)).toBe(closedForm);
+    }
+    expect(trialsForMargin(0.5, 5)).toBe(381);
+  });
+
+  it('is the fewest trials whose interval fits, at any proportion', () => {
+    for (const p of [0, 0.03, 0.2, 0.5, 0.77, 1]) {
+      for (const margin of [1, 3, 5, 10, 50]) {
+        const n = trialsForMargin(p, margin);
+        expect(wilsonHalfWidth(p, n)).toBeLessThanOrEqual(margin / 100);
+        if (n > 1) expect(wilsonHalfWidth(p, n - 1)).toBeGreaterThan(margin / 100);
+      }
+    }
+  });
+
+  it('agrees with the rounded interval that figures show', () => {
+    const n = trialsForMargin(0.5, 5);
+    const [low, high] = wilson(n / 2, n)!; // 381 is odd: x = 190.5 as a proportion is still 0.5
+    expect((high - low) / 2).toBeLessThanOrEqual(5.005);
+    expect(wilsonHalfWidth(0.5, n) * 100).toBeCloseTo((high - low) / 2, 1);
   });
 });

@@ -23,11 +23,36 @@ export function wilson(x: number, n: number): Interval | null {
   const z2 = Z95 * Z95;
   const denom = 1 + z2 / n;
   const center = (p + z2 / (2 * n)) / denom;
-  const half = (Z95 / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  const half = wilsonHalfWidth(p, n);
   // At p = 0 or 1 one bound is exactly 0 or 100; floating point may miss it by an ulp.
   const low = p === 0 ? 0 : clamp(center - half, 0, 1);
   const high = p === 1 ? 1 : clamp(center + half, 0, 1);
   return [round2(100 * low), round2(100 * high)];
+}
+
+/** Half the width of the 95% Wilson interval at proportion p (0..1) over n trials, as a proportion (unrounded). */
+export function wilsonHalfWidth(p: number, n: number): number {
+  const z2 = Z95 * Z95;
+  return (Z95 / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+}
+
+/**
+ * The fewest trials whose 95% Wilson interval at proportion p (0..1) is at most ±margin
+ * percentage points wide. The half-width falls as n grows (for a fixed p), so a doubling
+ * search then bisection finds it exactly.
+ */
+export function trialsForMargin(p: number, marginPoints: number): number {
+  const target = marginPoints / 100;
+  const fits = (n: number) => wilsonHalfWidth(clamp(p, 0, 1), n) <= target;
+  let high = 1;
+  while (!fits(high)) high *= 2;
+  let low = Math.floor(high / 2); // does not fit (or 0)
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import * as cs from '../modules/competitors/schema.js';
 import { competitorsWithMetrics, overview, visibilitySeries } from '../modules/analytics/project-analytics.js';
 import { promptAnalytics, promptChats } from '../modules/analytics/prompt-analytics.js';
 import { promptDomains, promptUrls } from '../modules/analytics/prompt-citations.js';
+import { promptSearchQueries } from '../modules/analytics/prompt-searches.js';
+import { samplingPlan } from '../modules/analytics/sampling-plan.js';
 import { promptSeries } from '../modules/analytics/prompt-series.js';
 import * as as from '../modules/analytics/schema.js';
 import { resolveWindow, WindowQuery, type Window } from '../modules/analytics/window.js';
@@ -180,6 +182,38 @@ export const analyticsTools = [
     run: async (ctx, { params, query }) => a(await promptDomains(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.items.length, 'domain')}${data.items.slice(0, 5).map((d) => `\n- ${d.domain}: ${plural(d.citation_count, 'citation')}, in ${pct(d.used_percentage)} of answers`).join('')}${data.items.length > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'list_prompt_search_queries',
+    title: 'Searches the engines ran for a prompt',
+    description: `The web searches the engines ran to answer one prompt ("query fan-out"), most run first: each query with the number of answers whose engine ran it and the engines that did. Only engines whose API reports its searches contribute (ChatGPT, Claude, Gemini; Grok when it says; not Perplexity or the search-result engines). ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: as.PromptParams,
+    query: WindowQuery,
+    output: as.SearchQueries,
+    run: async (ctx, { params, query }) => a(await promptSearchQueries(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    summary: ({ data }) =>
+      `${plural(data.length, 'search', 'searches')}${data.slice(0, 5).map((q) => `\n- "${q.query}" (${plural(q.count, 'answer')}: ${q.providers.join(', ')})`).join('')}${data.length > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'get_sampling_plan',
+    title: 'Samples each prompt needs',
+    description: `Per active prompt: its answers in the window, its visibility with the 95% interval's half-width, and what an interval of ±margin percentage points (default 5) needs: samples_needed answers in all (at the observed proportion, 0.5 when unmeasured), credits_needed for the missing ones, samples_per_run_needed per engine and day. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    query: as.SamplingPlanQuery,
+    output: as.SamplingPlan,
+    run: async (ctx, { params, query }) => {
+      const { margin, ...window } = query;
+      return a(await samplingPlan(ctx, params.project_id, resolveWindow(window), margin));
+    },
+    summary: ({ data }) =>
+      `${plural(data.length, 'prompt')}${data
+        .slice(0, 5)
+        .map((p) => `\n- ${p.content}: ${p.responses} answers${p.half_width === null ? ' (unmeasured)' : `, ±${p.half_width} points`}; ${p.samples_needed} needed (${plural(p.credits_needed, 'credit')} more)`)
+        .join('')}${data.length > 5 ? '\n…' : ''}`,
   }),
   tool({
     name: 'list_prompt_urls',

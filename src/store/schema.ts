@@ -93,6 +93,8 @@ export const projects = pgTable(
     providers: jsonb('providers').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** How many times each prompt is asked of each provider in one run (plan maximum applies). */
     samplesPerRun: smallint('samples_per_run').notNull().default(1),
+    /** `fixed` (every prompt the same samples) or `adaptive` (the same credits where intervals are widest). */
+    sampling: text('sampling').notNull().default('fixed'),
     /** The last brand number given to a competitor of the project (competitors.brand_no; never reused). */
     brandSeq: smallint('brand_seq').notNull().default(0),
     createdAt: createdAt(),

@@ -35,7 +35,7 @@ import * as sourceSchemas from '../sources/schema.js';
 import * as metrics from './metrics.js';
 import * as schemas from './schema.js';
 import { resolveWindow } from './window.js';
-import type { ProviderName } from '../../ports/providers/types.js';
+import { PROVIDER_SURFACE, type ProviderName } from '../../ports/providers/types.js';
 import { expectConsistentRollups } from '../../../test/rollup-invariants.js';
 
 let t: TestApp;
@@ -401,6 +401,9 @@ describe('GET /prompts/{id}/chats', () => {
       brands_mentioned: Object.fromEntries(named.map(([id, [position, count]]) => [NAMES()[id], { position, count }])),
       sentiment: own ? own[2] : null,
       sentiment_by_brands: Object.fromEntries(named.map(([id, [, , sentiment]]) => [NAMES()[id], sentiment])),
+      // the fixture's answers carry no provider body: no searches to read
+      search_queries: [],
+      surface: PROVIDER_SURFACE[s.provider],
     };
   }
 
@@ -435,6 +438,8 @@ describe('GET /prompts/{id}/chats', () => {
         brands_mentioned: { Acme: { position: 1, count: 2 }, Rival: { position: 2, count: 1 } },
         sentiment: 80,
         sentiment_by_brands: { Acme: 80, Rival: 40 },
+        search_queries: [],
+        surface: 'api_search',
       },
     ]);
   });

@@ -1,11 +1,8 @@
 import type { RequestContext } from '../../context.js';
 import { NotFound } from '../../lib/errors.js';
-import { chatPreview } from '../../analysis/preview.js';
-import { decodeAnswerBody } from '../answers/answer-body.js';
-import { brandsOfColumns } from '../answers/answer-brands.js';
-import { iso } from '../common.js';
 import { requireProject } from '../projects/service.js';
-import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
+import { brandInfo } from './brand-info.js';
+import { chatItem, type ChatRow } from './chat-item.js';
 import { realProviders } from './prompt-analytics.js';
 import type { Window } from './window.js';
 
@@ -19,25 +16,12 @@ export interface ChatFilters {
   brandNamed: boolean;
 }
 
-interface FeedRow {
-  id: string;
-  at: Date;
+interface FeedRow extends ChatRow {
   prompt_id: string;
   prompt_content: string;
   topic_id: string | null;
   topic_name: string | null;
-  provider: string;
-  sample: number;
-  model: string;
-  body: Uint8Array;
-  mentioned: boolean;
-  position: number | null;
-  sentiment: number | null;
-  brand_ids: string;
-  brand_stats: string;
 }
-
-const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
 
 /** Checks that a filter's id belongs to the project: an id of another project is a 404, not an empty feed. */
 async function requireOwned(ctx: RequestContext, table: 'prompts' | 'topics', id: string, projectId: string, what: string) {
@@ -86,32 +70,11 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
       (page - 1) * pageSize,
     ],
   );
-  const items = rows.slice(0, pageSize).map((r) => {
-    const { text, references } = decodeAnswerBody(r.body);
-    const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
-      .map(([id, b]) => ({ info: brands.get(id), ...b }))
-      .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
-      .sort((a, b) => a.position - b.position);
-    return {
-      id: r.id,
-      date: iso(r.at),
-      mentioned: r.mentioned,
-      position: r.position,
-      all_mentions: named.map((b) => publicBrand(b.info)),
-      chat_preview: chatPreview(text),
-      platform: r.provider,
-      sample: r.sample,
-      model: r.model,
-      full_content: text,
-      prompt_content: r.prompt_content,
-      references: references.map((ref) => ({ title: ref.title, link: ref.link, snippet: ref.snippet, reference_index: ref.reference_index })),
-      brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
-      sentiment: r.sentiment,
-      sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
-      prompt_id: r.prompt_id,
-      topic_id: r.topic_id,
-      topic_name: r.topic_name,
-    };
-  });
+  const items = rows.slice(0, pageSize).map((r) => ({
+    ...chatItem(r, brands, r.prompt_content),
+    prompt_id: r.prompt_id,
+    topic_id: r.topic_id,
+    topic_name: r.topic_name,
+  }));
   return { items, page, page_size: pageSize, has_more: rows.length > pageSize };
 }

@@ -1,14 +1,11 @@
 import type { RequestContext } from '../../context.js';
 import { NotFound } from '../../lib/errors.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
-import { chatPreview } from '../../analysis/preview.js';
-import { decodeAnswerBody } from '../answers/answer-body.js';
-import { brandsOfColumns } from '../answers/answer-brands.js';
 import type { Interval } from '../../lib/statistics.js';
-import { iso } from '../common.js';
 import { requireProject } from '../projects/service.js';
-import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
+import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
+import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
 import { daysOf, type Window } from './window.js';
 
 export async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
@@ -72,22 +69,6 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
   };
 }
 
-interface ChatRow {
-  id: string;
-  at: Date;
-  provider: string;
-  sample: number;
-  model: string;
-  body: Uint8Array;
-  mentioned: boolean;
-  position: number | null;
-  sentiment: number | null;
-  /** brand_ids and brand_stats joined by commas: pg's array parser builds them a character at a time (~220 KB of garbage a page). */
-  brand_ids: string;
-  brand_stats: string;
-}
-
-const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
 
 /** The prompt's answers in the window, newest first, a page at a time. */
 export async function promptChats(ctx: RequestContext, projectId: string, promptId: string, w: Window, page: number, pageSize: number) {
@@ -102,8 +83,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       // The page lies in the days from the day of its last answer (its place in day order,
       // read off the index alone) on: only those rows are read, not the window's (1,825 of a
       // prompt's over a year, each on its own heap page, for a page of 50).
-      `select id, provider, sample, model, body, mentioned, position, sentiment,
-              array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats,
+      `select ${CHAT_COLUMNS},
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
@@ -117,30 +97,6 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
     ),
     brandInfo(ctx.store, projectId),
   ]);
-  const items = rows.map((r) => {
-    const { text, references } = decodeAnswerBody(r.body);
-    const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
-      .map(([id, b]) => ({ info: brands.get(id), ...b }))
-      .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
-      .sort((a, b) => a.position - b.position);
-    return {
-      id: r.id,
-      date: iso(r.at),
-      mentioned: r.mentioned,
-      position: r.position,
-      all_mentions: named.map((b) => publicBrand(b.info)),
-      chat_preview: chatPreview(text),
-      platform: r.provider,
-      sample: r.sample,
-      model: r.model,
-      full_content: text,
-      prompt_content: prompt.content,
-      // in the contract's key order (stored in jsonb's: answer-body.ts), for the plain serializer
-      references: references.map((r) => ({ title: r.title, link: r.link, snippet: r.snippet, reference_index: r.reference_index })),
-      brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
-      sentiment: r.sentiment,
-      sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
-    };
-  });
+  const items = rows.map((r) => chatItem(r, brands, prompt.content));
   return { items };
 }

@@ -7,7 +7,9 @@ import { ProjectParams } from '../common.js';
 import * as pa from './prompt-analytics.js';
 import * as pc from './prompt-citations.js';
 import * as pj from './project-analytics.js';
+import { promptSearchQueries } from './prompt-searches.js';
 import { promptSeries } from './prompt-series.js';
+import { samplingPlan } from './sampling-plan.js';
 import * as s from './schema.js';
 import { resolveWindow, WindowQuery } from './window.js';
 
@@ -97,6 +99,43 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => a(await pj.visibilitySeries(ctxOf(req), req.params.project_id, w)));
+    },
+  );
+
+  app.get(
+    '/projects/:project_id/prompts/:prompt_id/search-queries',
+    {
+      schema: {
+        operationId: 'listPromptSearchQueries',
+        tags,
+        summary: "The web searches the engines ran for the prompt's answers in the window, most run first (extension)",
+        params: s.PromptParams,
+        querystring: WindowQuery,
+        response: { 200: s.SearchQueries, ...errs },
+      },
+    },
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await promptSearchQueries(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
+  );
+
+  app.get(
+    '/projects/:project_id/sampling-plan',
+    {
+      schema: {
+        operationId: 'getSamplingPlan',
+        tags,
+        summary: "Per active prompt: its answers, its visibility interval's half-width, and the samples and credits a 95% interval of ±margin points needs (extension)",
+        params: ProjectParams,
+        querystring: s.SamplingPlanQuery,
+        response: { 200: s.SamplingPlan, ...errs },
+      },
+    },
+    async (req, reply) => {
+      const { margin, ...window } = req.query;
+      const w = resolveWindow(window);
+      return cachedRead(req, reply, req.params.project_id, async () => a(await samplingPlan(ctxOf(req), req.params.project_id, w, margin)));
     },
   );
 }

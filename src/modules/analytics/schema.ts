@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envA } from '../envelope.js';
 import { Ci, IsoDate, UncertaintyShape, Uuid } from '../common.js';
+import { SURFACES } from '../../ports/providers/types.js';
 import { WindowQueryShape } from './window.js';
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
@@ -70,9 +71,54 @@ export const ChatItem = z
     brands_mentioned: z.record(z.string(), z.object({ position: z.number().int(), count: z.number().int() })).nullable(),
     sentiment: z.number().int().nullable(),
     sentiment_by_brands: z.record(z.string(), z.number()).nullable(),
+    search_queries: z.array(z.string()).meta({
+      description:
+        'Extension: the web searches the engine ran for this answer, each once, in the order run, where its API reports them (OpenAI and xAI web_search_call actions, Claude web_search tool calls, Gemini webSearchQueries); [] otherwise',
+    }),
+    surface: z.enum(SURFACES).meta({
+      description: 'Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)',
+    }),
   })
   .meta({ id: 'ChatItem' });
 export const Chats = envA(z.object({ items: z.array(ChatItem) }));
+
+export const SearchQueryItem = z
+  .object({
+    query: z.string(),
+    count: z.number().int().meta({ description: "Answers of the window whose engine ran this search" }),
+    providers: z.array(z.string()).meta({ description: 'The engines that ran it, most runs first' }),
+  })
+  .meta({ id: 'SearchQueryItem' });
+export const SearchQueries = envA(z.array(SearchQueryItem));
+
+export const SamplingPlanQuery = z.strictObject({
+  ...WindowQueryShape,
+  margin: z.coerce
+    .number({ error: 'margin must be a number greater than 0 and at most 50' })
+    .gt(0, 'margin must be a number greater than 0 and at most 50')
+    .max(50, 'margin must be a number greater than 0 and at most 50')
+    .default(5)
+    .meta({ description: 'The wanted half-width of the 95% interval, in percentage points (default 5)' }),
+});
+
+export const SamplingPlanItem = z
+  .object({
+    prompt_id: z.uuid(),
+    content: z.string(),
+    responses: z.number().int().meta({ description: "The prompt's answers in the window" }),
+    visibility: z.number().nullable().meta({ description: 'Percent of those answers naming the brand; null when there are none (unmeasured)' }),
+    visibility_ci: Ci('95% Wilson interval of visibility, [low, high] in percent; null when responses is 0'),
+    half_width: z.number().nullable().meta({ description: 'Half the width of visibility_ci, in percentage points; null when responses is 0' }),
+    samples_needed: z.number().int().meta({
+      description: 'Answers the window needs in all for a 95% Wilson interval of ±margin points at the observed proportion (0.5 when there are none)',
+    }),
+    credits_needed: z.number().int().meta({ description: 'Credits of the answers still missing (samples_needed − responses, at least 0; one credit an answer)' }),
+    samples_per_run_needed: z.number().int().meta({
+      description: 'Extension: samples per daily run of each engine that collect samples_needed over a window of the same length',
+    }),
+  })
+  .meta({ id: 'SamplingPlanItem' });
+export const SamplingPlan = envA(z.array(SamplingPlanItem));
 
 export const DomainItem = z
   .object({

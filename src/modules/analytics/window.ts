@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Invalid } from '../../lib/errors.js';
 import { mondayOf, utcDay } from '../../lib/time.js';
-import { PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
+import { PROVIDER_SURFACE, PROVIDERS, SURFACES, type ProviderName, type Surface } from '../../ports/providers/types.js';
 
 /** The common query parameters (spec section 1): window and provider filter. */
 export const WindowQueryShape = {
@@ -14,6 +14,12 @@ export const WindowQueryShape = {
   date_from: z.string().optional().meta({ description: 'YYYY-MM-DD (UTC), inclusive' }),
   date_to: z.string().optional().meta({ description: 'YYYY-MM-DD (UTC), inclusive' }),
   providers: z.string().optional().meta({ description: `Comma-separated: ${PROVIDERS.join(', ')}` }),
+  surface: z
+    .string()
+    .optional()
+    .meta({
+      description: `Extension: only the engines answering through these surfaces, comma-separated: ${SURFACES.join(', ')} (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both.`,
+    }),
 };
 export const WindowQuery = z.strictObject(WindowQueryShape);
 export type WindowQueryInput = z.infer<typeof WindowQuery>;
@@ -79,6 +85,10 @@ export function resolveWindow(q: WindowQueryInput, today = utcDay()): Window {
     if (names.length === 0) throw new Invalid('providers must name at least one provider');
     providers = [...new Set(names)] as ProviderName[];
   }
+  if (q.surface !== undefined) {
+    const surfaces = parseSurfaces(q.surface);
+    providers = (providers ?? PROVIDERS).filter((p) => surfaces.has(PROVIDER_SURFACE[p]));
+  }
   const f = dayOf(from);
   const t = dayOf(to);
   return {
@@ -90,6 +100,14 @@ export function resolveWindow(q: WindowQueryInput, today = utcDay()): Window {
     providers,
     period: `${f} to ${t}`,
   };
+}
+
+function parseSurfaces(value: string): Set<Surface> {
+  const names = value.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((n) => !(SURFACES as readonly string[]).includes(n));
+  if (unknown.length) throw new Invalid(`Unknown surface: ${unknown.join(', ')}. Known surfaces: ${SURFACES.join(', ')}`);
+  if (names.length === 0) throw new Invalid('surface must name at least one surface');
+  return new Set(names as Surface[]);
 }
 
 /** SQL provider filter for rollup tables: the '*' rows unless a filter is given. */

@@ -18,6 +18,8 @@ export interface ProjectFacts {
   providers: string[];
   /** As set on the project; a run asks min(this, the team plan's maximum). */
   samples_per_run: number;
+  /** `fixed` or `adaptive` (collection/adaptive-sampling.ts). */
+  sampling: string;
   /** The owning team's plan. */
   plan: string;
   status: string;
@@ -27,7 +29,7 @@ export interface ProjectFacts {
 export async function loadProjectFacts(tx: Tx, projectId: string): Promise<ProjectFacts | null> {
   const { rows } = await tx.query<ProjectFacts>(
     `select p.id, p.team_id, p.name, p.brand_name, p.website_url, p.domain, p.brand_aliases, p.language, p.location, p.providers,
-            p.samples_per_run, t.plan, p.status, p.webhook_url
+            p.samples_per_run, p.sampling, t.plan, p.status, p.webhook_url
        from projects p join teams t on t.id = p.team_id where p.id = $1`,
     [projectId],
   );

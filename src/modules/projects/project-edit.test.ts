@@ -47,6 +47,7 @@ describe('PATCH /projects/{project_id}', () => {
         callback_status: expect.toBeOneOf([null, 'pending', 'delivered', 'failed']),
         providers: ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'],
         samples_per_run: 1,
+        sampling: 'fixed',
       },
     });
     expect((await api.get(`/projects/${id}`)).json().data).toEqual(res.json().data);

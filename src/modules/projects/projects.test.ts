@@ -230,6 +230,7 @@ describe('GET /projects/{project_id}', () => {
         callback_status: null,
         providers: ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'],
         samples_per_run: 1,
+        sampling: 'fixed',
       },
     });
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAMPLING_MODES } from '../../lib/plans.js';
 import { isHttpUrl } from '../../lib/url.js';
 import { envA, envB } from '../envelope.js';
 import { IsoDate, ProjectParams } from '../common.js';
@@ -43,6 +44,10 @@ export const ProjectDetail = Project.extend({
     description:
       'How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5',
   }),
+  sampling: z.enum(SAMPLING_MODES).meta({
+    description:
+      "Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±5 points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)",
+  }),
 }).meta({ id: 'ProjectDetail' });
 
 export { ProjectParams };
@@ -80,6 +85,10 @@ export const PatchProjectBody = z.strictObject({
     .max(5, 'samples_per_run must be an integer from 1 to 5')
     .optional()
     .meta({ description: 'Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5)' }),
+  sampling: z
+    .enum(SAMPLING_MODES, { error: "sampling must be 'fixed' or 'adaptive'" })
+    .optional()
+    .meta({ description: "'fixed' or 'adaptive': where each run's samples go (same credits either way)" }),
 });
 export type PatchProjectInput = z.infer<typeof PatchProjectBody>;
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { bootstrapJob, reanalyseJob } from '../../jobs/catalog.js';
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.js';
-import { planOf } from '../../lib/plans.js';
+import { planOf, type SamplingMode } from '../../lib/plans.js';
 import { registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
@@ -60,6 +60,7 @@ export async function listProjects(ctx: RequestContext) {
 
 interface BootstrapState {
   samples_per_run: number;
+  sampling: SamplingMode;
   providers: string[] | null;
   status: 'initializing' | 'completed' | 'error';
   status_error: string | null;
@@ -70,7 +71,7 @@ interface BootstrapState {
 export async function getProject(ctx: RequestContext, projectId: string) {
   const project = presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
   const { rows } = await ctx.store.query<BootstrapState>(
-    `select p.status, p.status_error, p.samples_per_run, p.providers, d.status as callback_status
+    `select p.status, p.status_error, p.samples_per_run, p.sampling, p.providers, d.status as callback_status
        from projects p left join deliveries d on d.id = $2
       where p.id = $1`,
     [projectId, bootstrapCallbackId(projectId)],
@@ -83,6 +84,7 @@ export async function getProject(ctx: RequestContext, projectId: string) {
     callback_status: state?.callback_status ?? null,
     providers: trackedProviders(state?.providers),
     samples_per_run: state?.samples_per_run ?? 1,
+    sampling: state?.sampling ?? 'fixed',
   };
 }
 
@@ -181,6 +183,11 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
       providersChanged = wanted.join() !== trackedProviders(stored.rows[0]?.providers).join();
       if (providersChanged) await tx.query(`update projects set providers = $2::jsonb where id = $1`, [projectId, JSON.stringify(wanted)]);
     }
+    let samplingChanged = false;
+    if (input.sampling !== undefined) {
+      const stored = await tx.query<{ sampling: string }>(`update projects set sampling = $2 where id = $1 and sampling <> $2 returning sampling`, [projectId, input.sampling]);
+      samplingChanged = stored.rows.length > 0;
+    }
     const brandChanged =
       next.brand_name !== current.brand_name ||
       next.website_url !== current.website_url ||
@@ -191,7 +198,8 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
       next.location !== current.location ||
       next.language !== current.language ||
       next.samples_per_run !== current.samples_per_run ||
-      providersChanged;
+      providersChanged ||
+      samplingChanged;
     if (!changed) throw new Invalid('No field changed: the project already has these values');
     const { rows } = await tx.query<ProjectRow>(
       `update projects set name = $2, brand_name = $3, brand_aliases = $4::jsonb, website_url = $5, domain = $6, location = $7, language = $8,

@@ -12,6 +12,7 @@ import {
   type Market,
 } from './simulated-data.js';
 import { between, findMarket, hash32, makeRef, mulberry32, pick, slugify, type RefKind, type Rng, type SimBrand } from './simulated-refs.js';
+import { REPORTS_SEARCHES } from './search-queries.js';
 import type { AskInput, MarketContext, ProviderAdapter, ProviderAnswer, ProviderName, Reference } from './types.js';
 
 export const SIMULATED_MODEL = 'simulated';
@@ -94,9 +95,32 @@ export function simulateAnswer(provider: ProviderName, input: AskInput): Provide
     model: SIMULATED_MODEL,
     text,
     references: refs,
-    raw: { simulated: true, generator: SIMULATOR_VERSION, seed, market: market.key, own_brand_included: includeOwn, reference_kinds: kinds },
+    raw: {
+      simulated: true,
+      generator: SIMULATOR_VERSION,
+      seed,
+      market: market.key,
+      own_brand_included: includeOwn,
+      reference_kinds: kinds,
+      ...(REPORTS_SEARCHES.has(provider) ? { search_queries: simulatedSearches(input.prompt, seed, input.day) } : {}),
+    },
     simulated: true,
   };
+}
+
+const SEARCH_SUFFIXES = ['reviews', 'comparison', 'pricing', 'alternatives'];
+
+/**
+ * The searches an engine that reports them would run for the prompt: the question itself,
+ * then one or two narrower ones. From the seed alone, so the answer's own draws are unchanged.
+ */
+function simulatedSearches(prompt: string, seed: number, day: string): string[] {
+  const core = prompt.replace(/[?!.]+$/, '').trim().toLowerCase();
+  const extra = seed % 3;
+  const narrower = Array.from({ length: extra }, (_, i) =>
+    i === 0 ? `${core} ${day.slice(0, 4)}` : `${core} ${SEARCH_SUFFIXES[(seed >>> 4) % SEARCH_SUFFIXES.length]}`,
+  );
+  return [core, ...narrower];
 }
 
 /** Per prompt, the own brand shows up on 40 to 70 % of days; engines differ a little. */

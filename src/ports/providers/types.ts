@@ -8,6 +8,31 @@ export type ProviderName = (typeof PROVIDERS)[number];
 /** What a project tracks when it names no engines: the five of the contract. */
 export const DEFAULT_PROJECT_PROVIDERS: readonly ProviderName[] = CONTRACT_PROVIDERS;
 
+/**
+ * How an answer was obtained: `api` a model's API without search, `api_search` a model's API
+ * with its web search tool (every API engine here), `serp` a search-result page read through
+ * SerpApi (AI Overviews, AI Mode, Copilot), `ui` a consumer interface captured by a capture
+ * service. API and consumer answers can differ completely, so figures filter by it.
+ */
+export const SURFACES = ['api', 'api_search', 'serp', 'ui'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/**
+ * Each engine's surface. An engine answers through one surface: a capture-service adapter of
+ * a consumer interface is an engine of its own (its own provider name), so that every rollup
+ * keyed by provider keeps each surface apart.
+ */
+export const PROVIDER_SURFACE: Record<ProviderName, Surface> = {
+  chatgpt: 'api_search',
+  perplexity: 'api_search',
+  gemini: 'api_search',
+  claude: 'api_search',
+  grok: 'api_search',
+  google_ai_overview: 'serp',
+  google_ai_mode: 'serp',
+  copilot: 'serp',
+};
+
 /** A citation as the spec's ReferenceItem: position of the citation in the answer. */
 export interface Reference {
   title: string;

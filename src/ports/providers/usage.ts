@@ -4,7 +4,7 @@ import type { ProviderUsage } from './types.js';
 // test/fixtures/providers). Numbers only; anything else is left out.
 
 /** The value at `path` in a JSON body (numbers index arrays), or undefined. */
-function at(body: unknown, ...path: Array<string | number>): unknown {
+export function at(body: unknown, ...path: Array<string | number>): unknown {
   let v: unknown = body;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;

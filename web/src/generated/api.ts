@@ -632,6 +632,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/prompts/{prompt_id}/search-queries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The web searches the engines ran for the prompt's answers in the window, most run first (extension) */
+        get: operations["listPromptSearchQueries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/sampling-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per active prompt: its answers, its visibility interval's half-width, and the samples and credits a 95% interval of ±margin points needs (extension) */
+        get: operations["getSamplingPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/overview/summary": {
         parameters: {
             query?: never;
@@ -1598,6 +1632,13 @@ export interface components {
             sentiment_by_brands: {
                 [key: string]: number;
             } | null;
+            /** @description Extension: the web searches the engine ran for this answer, each once, in the order run, where its API reports them (OpenAI and xAI web_search_call actions, Claude web_search tool calls, Gemini webSearchQueries); [] otherwise */
+            search_queries: string[];
+            /**
+             * @description Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)
+             * @enum {string}
+             */
+            surface: "api" | "api_search" | "serp" | "ui";
         };
         Competitor: {
             /** Format: uuid */
@@ -1886,6 +1927,13 @@ export interface components {
             sentiment_by_brands: {
                 [key: string]: number;
             } | null;
+            /** @description Extension: the web searches the engine ran for this answer, each once, in the order run, where its API reports them (OpenAI and xAI web_search_call actions, Claude web_search tool calls, Gemini webSearchQueries); [] otherwise */
+            search_queries: string[];
+            /**
+             * @description Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)
+             * @enum {string}
+             */
+            surface: "api" | "api_search" | "serp" | "ui";
             /** Format: uuid */
             prompt_id: string;
             topic_id: string | null;
@@ -1924,6 +1972,11 @@ export interface components {
             providers: components["schemas"]["ProviderName"][];
             /** @description How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5 */
             samples_per_run: number;
+            /**
+             * @description Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±5 points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)
+             * @enum {string}
+             */
+            sampling: "fixed" | "adaptive";
         };
         Prompt: {
             /** Format: uuid */
@@ -2030,6 +2083,35 @@ export interface components {
             link: string;
             snippet: string;
             reference_index: number;
+        };
+        SamplingPlanItem: {
+            /** Format: uuid */
+            prompt_id: string;
+            content: string;
+            /** @description The prompt's answers in the window */
+            responses: number;
+            /** @description Percent of those answers naming the brand; null when there are none (unmeasured) */
+            visibility: number | null;
+            /** @description 95% Wilson interval of visibility, [low, high] in percent; null when responses is 0 */
+            visibility_ci: [
+                number,
+                number
+            ] | null;
+            /** @description Half the width of visibility_ci, in percentage points; null when responses is 0 */
+            half_width: number | null;
+            /** @description Answers the window needs in all for a 95% Wilson interval of ±margin points at the observed proportion (0.5 when there are none) */
+            samples_needed: number;
+            /** @description Credits of the answers still missing (samples_needed − responses, at least 0; one credit an answer) */
+            credits_needed: number;
+            /** @description Extension: samples per daily run of each engine that collect samples_needed over a window of the same length */
+            samples_per_run_needed: number;
+        };
+        SearchQueryItem: {
+            query: string;
+            /** @description Answers of the window whose engine ran this search */
+            count: number;
+            /** @description The engines that ran it, most runs first */
+            providers: string[];
         };
         Session: {
             /** Format: uuid */
@@ -3704,6 +3786,11 @@ export interface operations {
                     providers?: components["schemas"]["ProviderNameInput"][];
                     /** @description Samples per prompt and provider in each run, 1 to the plan maximum (skip_trial 1, basic 2, pro 3, enterprise 5) */
                     samples_per_run?: number;
+                    /**
+                     * @description 'fixed' or 'adaptive': where each run's samples go (same credits either way)
+                     * @enum {string}
+                     */
+                    sampling?: "fixed" | "adaptive";
                 };
             };
         };
@@ -3916,6 +4003,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4020,6 +4109,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4160,6 +4251,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4264,6 +4357,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
                 limit?: number;
             };
             header?: never;
@@ -4446,6 +4541,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4512,6 +4609,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4557,6 +4656,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
                 page?: number;
                 page_size?: number;
             };
@@ -4607,6 +4708,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4655,6 +4758,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4703,6 +4808,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
                 prompt_type?: "active" | "suggested";
             };
             header?: never;
@@ -4751,6 +4858,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4817,6 +4926,103 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPromptSearchQueries: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SearchQueryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSamplingPlan: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
+                /** @description The wanted half-width of the 95% interval, in percentage points (default 5) */
+                margin?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SamplingPlanItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOverviewSummary: {
         parameters: {
             query?: {
@@ -4827,6 +5033,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {
@@ -4872,6 +5080,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
                 page?: number;
                 page_size?: number;
                 /** @description Only the answers to this prompt of the project. */
@@ -4933,6 +5143,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
                 page?: number;
                 page_size?: number;
             };
@@ -4980,6 +5192,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
                 providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
             };
             header?: never;
             path: {

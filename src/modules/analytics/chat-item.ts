@@ -1,0 +1,62 @@
+import { chatPreview } from '../../analysis/preview.js';
+import { searchQueriesOf } from '../../ports/providers/search-queries.js';
+import { PROVIDER_SURFACE, type ProviderName } from '../../ports/providers/types.js';
+import { decodeAnswerBody } from '../answers/answer-body.js';
+import { brandsOfColumns } from '../answers/answer-brands.js';
+import { iso } from '../common.js';
+import { publicBrand, type BrandInfo } from './brand-info.js';
+
+/** The columns of a stored answer that a ChatItem is made of. */
+export interface ChatRow {
+  id: string;
+  at: Date;
+  provider: string;
+  sample: number;
+  model: string;
+  body: Uint8Array;
+  mentioned: boolean;
+  position: number | null;
+  sentiment: number | null;
+  /** brand_ids and brand_stats joined by commas: pg's array parser builds them a character at a time (~220 KB of garbage a page). */
+  brand_ids: string;
+  brand_stats: string;
+}
+
+/** The SQL select list of a ChatRow (`responses` columns). */
+export const CHAT_COLUMNS = `id, provider, sample, model, body, mentioned, position, sentiment,
+              array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats`;
+
+const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
+
+/**
+ * One stored answer as the contract's ChatItem (with its extension fields), its keys in the
+ * schema's order: the per-prompt chats are serialized with plain JSON.stringify.
+ */
+export function chatItem(r: ChatRow, brands: Map<string, BrandInfo>, promptContent: string) {
+  const { text, references, raw } = decodeAnswerBody(r.body);
+  const provider = r.provider as ProviderName;
+  const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
+    .map(([id, b]) => ({ info: brands.get(id), ...b }))
+    .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
+    .sort((a, b) => a.position - b.position);
+  return {
+    id: r.id,
+    date: iso(r.at),
+    mentioned: r.mentioned,
+    position: r.position,
+    all_mentions: named.map((b) => publicBrand(b.info)),
+    chat_preview: chatPreview(text),
+    platform: r.provider,
+    sample: r.sample,
+    model: r.model,
+    full_content: text,
+    prompt_content: promptContent,
+    // in the contract's key order (stored in jsonb's: answer-body.ts), for the plain serializer
+    references: references.map((ref) => ({ title: ref.title, link: ref.link, snippet: ref.snippet, reference_index: ref.reference_index })),
+    brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
+    sentiment: r.sentiment,
+    sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
+    search_queries: searchQueriesOf(provider, raw),
+    surface: PROVIDER_SURFACE[provider],
+  };
+}
