@@ -1,4 +1,4 @@
-// Layer rules of ARCHITECTURE.md, checked in CI (`npm run deps`). Dependencies point one
+// Layer rules of docs/architecture.md, checked in CI (`npm run deps`). Dependencies point one
 // way: lib ← config ← store / ports ← analysis ← job catalog ← domain services
 // (src/modules, src/context.ts) ← background work (collection, deliveries, workflows) ←
 // job registry and queue ← surfaces (HTTP, the routes of each module, dashboard, MCP) ←

@@ -16,7 +16,7 @@ export interface MailDeliveryBody {
 
 /**
  * Writes one delivery per channel of a fired event, in the transaction that records the
- * event: retried like every webhook delivery (DECISIONS 8), each visible on the event.
+ * event: retried like every webhook delivery (docs/webhooks.md), each visible on the event.
  * `{type: "webhook"}` is one delivery per active webhook of the team subscribed to
  * alert.triggered, signed with that webhook's secret.
  */
