@@ -57,7 +57,7 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
       expect(shown).toBe(s.visibility.map((v: number | null) => (v === null ? '' : String(v))).join(','));
     }
     // A provider filter changes the series (Gemini here: only the answers added above).
-    await page.getByRole('group', { name: 'Providers' }).getByLabel('Gemini').check();
+    await page.getByRole('group', { name: 'Providers' }).getByRole('button', { name: 'Only Gemini' }).click();
     const gemini = (await api(`/projects/${seed.projectId}/prompts/series?date_from=${dayOf(Date.now() - 13 * DAY)}&date_to=${today}&providers=gemini`)).data;
     const first = gemini.prompts[0];
     await expect
@@ -132,13 +132,13 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
   it('stores the engines chosen at project creation, and changes them in project settings', async () => {
     const { page, context, errors } = await newPage(b);
     await signIn(page, seed.email, seed.password);
-    const engines = page.getByRole('group', { name: 'Engines tracked' });
+    const engines = page.getByRole('group', { name: 'AI engines to track' });
     // The five of the contract are ticked by default.
     for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude']) expect(await engines.getByLabel(name, { exact: true }).isChecked()).toBe(true);
     for (const name of ['Google AI Mode', 'Grok', 'Copilot']) expect(await engines.getByLabel(name, { exact: true }).isChecked()).toBe(false);
     await page.getByLabel('Brand', { exact: true }).fill('Engine Choice Co');
-    await page.getByLabel('Brand URL').fill('https://enginechoice.example.org');
-    await page.getByLabel('Callback URL').fill('https://hooks.enginechoice.example.org/cb');
+    await page.getByRole('form', { name: 'New project' }).getByLabel('Website').fill('https://enginechoice.example.org');
+    // a marketer needs no callback: it stays under Advanced, empty
     await engines.getByLabel('Gemini', { exact: true }).uncheck();
     await engines.getByLabel('Claude', { exact: true }).uncheck();
     await engines.getByLabel('Grok', { exact: true }).check();

@@ -115,6 +115,16 @@ export function AnswerArticle({ chat, brands, showPrompt = false }: { chat: Chat
       ) : null}
       <h3 class="answer-sub">Citations</h3>
       <Citations references={chat.references} />
+      {chat.search_queries.length ? (
+        <>
+          <h3 class="answer-sub">Searches the engine ran</h3>
+          <ul class="search-queries" aria-label="Searches the engine ran">
+            {chat.search_queries.map((query) => (
+              <li key={query}>{query}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </article>
   );
 }

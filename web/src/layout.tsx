@@ -27,7 +27,7 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
         ['Sources', `/projects/${project.id}/sources`],
         ['Actions', `/projects/${project.id}/actions`],
         ['Crawlers', `/projects/${project.id}/crawlers`],
-        ['Audit', `/projects/${project.id}/audit`],
+        ['Site audit', `/projects/${project.id}/audit`],
         ['Project settings', `/projects/${project.id}/settings`],
       ]
     : [];

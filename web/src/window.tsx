@@ -106,20 +106,31 @@ export function WindowControls() {
           All engines
         </label>
         {PROVIDERS.map((p) => (
-          <label key={p} class="check">
-            <input
-              type="checkbox"
-              checked={all || w.providers.includes(p)}
-              onChange={(e) => {
-                const on = (e.currentTarget as HTMLInputElement).checked;
-                const current = all ? [...PROVIDERS] : w.providers;
-                const next = on ? [...current, p] : current.filter((x) => x !== p);
-                // Ticking every engine one by one is "all" again; unticking the last one too.
-                setQuery({ providers: next.length && next.length < PROVIDERS.length ? next.join(',') : null });
-              }}
-            />
-            {PROVIDER_NAMES[p]}
-          </label>
+          <span key={p} class="provider-choice">
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={all || w.providers.includes(p)}
+                onChange={(e) => {
+                  const on = (e.currentTarget as HTMLInputElement).checked;
+                  const current = all ? [...PROVIDERS] : w.providers;
+                  const next = on ? [...current, p] : current.filter((x) => x !== p);
+                  // Ticking every engine one by one is "all" again; unticking the last one too.
+                  setQuery({ providers: next.length && next.length < PROVIDERS.length ? next.join(',') : null });
+                }}
+              />
+              {PROVIDER_NAMES[p]}
+            </label>
+            <button
+              type="button"
+              class="only-provider"
+              aria-label={`Only ${PROVIDER_NAMES[p]}`}
+              aria-pressed={!all && w.providers.length === 1 && w.providers[0] === p}
+              onClick={() => setQuery({ providers: p })}
+            >
+              only
+            </button>
+          </span>
         ))}
       </fieldset>
     </fieldset>
