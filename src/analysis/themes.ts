@@ -172,19 +172,24 @@ export function bandOf(score: number): Band {
 export function brandThemes(units: readonly BrandUnit[], sentenceText: (sent: number) => string): BrandTheme[] {
   // no closures here: under tsx (the bench) each closure made per call costs a __name call
   const acc: ThemeSums = new Map();
-  // a clause about several brands is one unit per brand, with the same text: its themes
-  // and its parts' themes and sentiments are read once
-  const bitsOf = new Map<string, number>();
-  const partsOf = new Map<string, Array<{ bits: number; compound: number }> | null>();
+  // a clause about several brands is one unit per brand, with the same text (the same
+  // string): its parts' themes and sentiments are read once, for the first of them
+  let lastText: string | null = null;
+  let lastBits = 0;
+  let lastParts: Array<{ bits: number; compound: number }> | null | undefined;
   for (const u of units) {
-    let bits = bitsOf.get(u.text);
-    if (bits === undefined) bitsOf.set(u.text, (bits = themeBits(u.text)));
+    if (u.text !== lastText) {
+      lastText = u.text;
+      lastBits = themeBits(u.text);
+      lastParts = undefined;
+    }
+    const bits = lastBits;
     if (bits === 0) continue;
     // "cheaper than X, but its reporting is limited": price and features each take the
     // sentiment of their own part of the clause, not the clause's mix
     // one theme: the clause's own sentiment is the theme's (no second VADER pass)
     const single = (bits & (bits - 1)) === 0;
-    const parts = single || u.listed ? null : partScores(u.text, partsOf);
+    const parts = single || u.listed ? null : lastParts === undefined ? (lastParts = partScores(u.text)) : lastParts;
     if (parts === null) {
       addThemes(acc, u, bits, u.compound);
       continue;
@@ -218,12 +223,7 @@ function addThemes(acc: ThemeSums, u: BrandUnit, bits: number, compound: number)
 }
 
 /** The parts of a clause that name a theme, with their own sentiment; null for a clause of one part. */
-function partScores(
-  text: string,
-  memo: Map<string, Array<{ bits: number; compound: number }> | null>,
-): Array<{ bits: number; compound: number }> | null {
-  const known = memo.get(text);
-  if (known !== undefined) return known;
+function partScores(text: string): Array<{ bits: number; compound: number }> | null {
   const parts = text.split(PART_BREAK);
   let scores: Array<{ bits: number; compound: number }> | null = null;
   if (parts.length > 1) {
@@ -233,7 +233,6 @@ function partScores(
       if (bits) scores.push({ bits, compound: vaderCompound(part) });
     }
   }
-  memo.set(text, scores);
   return scores;
 }
 
