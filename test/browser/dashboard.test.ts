@@ -60,13 +60,13 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     await expect.poll(() => page.getByLabel('Generated password').inputValue()).toMatch(/^[0-9A-Za-z]{24}$/);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
-    await page.getByLabel('Brand', { exact: true }).fill('Zephyr Bikes');
-    await page.getByLabel('Brand URL').fill('https://zephyrbikes.com');
-    await page.getByLabel('Callback URL').fill('https://hooks.zephyrbikes.com/sightline');
+    const form = page.getByRole('form', { name: 'New project' });
+    await form.getByLabel('Brand', { exact: true }).fill('Zephyr Bikes');
+    await form.getByLabel('Website').fill('https://zephyrbikes.com');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.locator('[data-bootstrap="completed"], [data-bootstrap="error"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-bootstrap]').getAttribute('data-bootstrap')).toBe('completed');
-    await page.getByRole('link', { name: 'Open its overview' }).click();
+    await page.getByRole('link', { name: 'open its overview' }).click();
     await page.getByRole('heading', { name: /Zephyr Bikes: overview/ }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
@@ -99,8 +99,8 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     // The URL holds the view: a reload shows the same window and providers.
     await page.reload();
     await page.locator('[data-chart="Visibility over time"][data-drawn="true"]').waitFor();
-    expect(await page.getByLabel('ChatGPT').isChecked()).toBe(true);
-    expect(await page.getByLabel('Perplexity').isChecked()).toBe(false);
+    expect(await page.getByLabel('ChatGPT', { exact: true }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Perplexity', { exact: true }).isChecked()).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -160,10 +160,10 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     const { page, context, errors, dialogs } = await newPage(b);
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}/prompts/${rows[0].prompt_id}?days=365`);
-    const answer = page.locator(`[data-answer="${rows[0].id}"] .answer-text`);
+    const answer = page.locator(`[data-answer="${rows[0].id}"] .answer-body`);
     await answer.waitFor();
     expect(await answer.innerText()).toBe(payload);
-    expect(await page.locator('.answer-text img, .answer-text script').count()).toBe(0);
+    expect(await page.locator('.answer-body img, .answer-body script').count()).toBe(0);
     expect(await answer.locator('mark.own').first().innerText()).toBe('Acme CRM');
     await page.waitForTimeout(200);
     expect(dialogs).toEqual([]);

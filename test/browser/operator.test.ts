@@ -122,7 +122,7 @@ describe.skipIf(browserTestsOff)('the dashboard for a marketing team’s first w
     await page.waitForURL(/providers=/);
     expect(await all.isChecked()).toBe(false);
     expect(await page.getByLabel('Claude', { exact: true }).isChecked()).toBe(false);
-    expect(await page.getByLabel('ChatGPT').isChecked()).toBe(true);
+    expect(await page.getByLabel('ChatGPT', { exact: true }).isChecked()).toBe(true);
     await all.check();
     await page.waitForURL((u) => !u.searchParams.has('providers'));
     expect(await page.getByLabel('Claude', { exact: true }).isChecked()).toBe(true);

@@ -2,7 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { get, qs } from '../api';
 import { Link } from '../router';
-import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
 import type { ViewWindow } from '../window';
 
 // What the answers say about each brand, by theme (GET /projects/{id}/themes, one request per
@@ -88,7 +88,7 @@ export function Themes({ projectId, brands, w }: { projectId: string; brands: Th
       ))}
       {!pending && themes.length === 0 ? <Empty>No theme spoken of in the answers of this window yet.</Empty> : null}
       {themes.length ? (
-        <div class="table-wrap">
+        <TableWrap label="Themes by brand">
           <table data-table="themes">
             <thead>
               <tr>
@@ -113,7 +113,7 @@ export function Themes({ projectId, brands, w }: { projectId: string; brands: Th
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : null}
       {shown && themes.length ? (
         <div class="theme-examples">
