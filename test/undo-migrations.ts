@@ -100,6 +100,15 @@ async function undo0018(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0018_project_buckets')]);
 }
 
+/** Undoes a migration that only added tables and columns: drops them and forgets the migration. */
+function dropAdded(tag: string, tables: string[], columns: Array<[table: string, column: string]>) {
+  return async (store: Store): Promise<void> => {
+    for (const table of tables) await store.query(`drop table ${table} cascade`);
+    for (const [table, column] of columns) await store.query(`alter table ${table} drop column ${column} cascade`);
+    await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis(tag)]);
+  };
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -107,6 +116,13 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0016_prompt_domain_monthly', undo0016],
   ['0017_plpgsql_brand_sums', undo0017],
   ['0018_project_buckets', undo0018],
+  [
+    '0019_alerts',
+    dropAdded('0019_alerts', ['alert_events', 'alert_rules', 'shared_reports'], [['deliveries', 'alert_event_id'], ['team_members', 'digest']]),
+  ],
+  ['0020_crawler_logs', dropAdded('0020_crawler_logs', ['ai_referrals_daily', 'crawler_hits_daily', 'crawler_log_files', 'site_audits'], [])],
+  ['0021_theme_rollups', dropAdded('0021_theme_rollups', ['theme_daily', 'project_theme_daily'], [])],
+  ['0022_project_sampling', dropAdded('0022_project_sampling', [], [['projects', 'sampling']])],
 ];
 
 /**
