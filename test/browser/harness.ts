@@ -35,7 +35,8 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
   const addr = t.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   // The links the service writes (invitations) point at PUBLIC_URL: here, this server.
-  if (overrides.publicUrl === undefined) t.config.publicUrl = `http://127.0.0.1:${port}`;
+  // (the runtime holds its own copy of the config, with the operator token it resolved)
+  if (overrides.publicUrl === undefined) t.config.publicUrl = t.runtime.ctx.config.publicUrl = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   return {
     t,
