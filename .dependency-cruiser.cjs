@@ -54,6 +54,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(lib/|store/types\\.ts$|jobs/catalog\\.ts$)' },
     },
     {
+      name: 'rollups-below-services',
+      severity: 'error',
+      comment: 'The rollups (src/modules/rollups) are the store of figures every service reads: they know lib, the store, analysis types and brand numbers, no other service.',
+      from: { path: '^src/modules/rollups/' },
+      to: { path: '^src/', pathNot: '^src/(lib/|store/|analysis/types\\.ts$|modules/rollups/|modules/projects/brands\\.ts$)' },
+    },
+    {
       name: 'services-below-background-and-surfaces',
       severity: 'error',
       comment: 'Domain services never import background work, the queue, a surface, a cache or the limiter.',

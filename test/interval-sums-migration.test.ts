@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../src/store/migrations.js';
-import { SUMS_TABLES } from '../src/modules/answers/rollup-tables.js';
+import { SUMS_TABLES } from '../src/modules/rollups/sums-tables.js';
 import { fixtureProject, OWN, storeSpecs, type AnswerSpec } from './analytics-fixture.js';
 import { startTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';

@@ -3,18 +3,11 @@ import { createAnalyzer } from '../analysis/index.js';
 import { touchAnalytics } from '../store/analytics-version.js';
 import type { Tx } from '../store/index.js';
 import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
-import { PROJECT_BUCKETS, SUMS_TABLES } from '../modules/answers/rollup-tables.js';
-import { addToRollups, type RollupInput } from '../modules/answers/store-answers.js';
+import { addToRollups, emptyProjectRollups, type RollupInput } from '../modules/rollups/add-answers.js';
 import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
 import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
-import { THEME_TABLES } from '../modules/themes/rollup.js';
 
-// cited_pages too: the categories and page types depend on the brands tracked, so the
-// dictionary is rebuilt from the answers read again. The domains' numbering
-// (project_domains) stays: readers name the numbers of a day row in a second statement,
-// which is only safe while a number never changes its domain.
-const ROLLUP_TABLES = [...SUMS_TABLES, ...PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', 'cited_pages', ...THEME_TABLES];
 const BATCH = 1000;
 
 /**
@@ -29,7 +22,10 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     await tx.query(`select id from projects where id = $1 for update`, [projectId]);
     await touchAnalytics(tx, projectId); // the version row before any rollup row (read-cache.ts)
     const analyse = createAnalyzer(await loadBrandSpecs(tx, project));
-    for (const table of ROLLUP_TABLES) await tx.query(`delete from ${table} where project_id = $1`, [projectId]);
+    await emptyProjectRollups(tx, projectId);
+    // cited_pages too: the categories and page types depend on the brands tracked, so the
+    // dictionary is rebuilt from the answers read again
+    await tx.query(`delete from cited_pages where project_id = $1`, [projectId]);
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {

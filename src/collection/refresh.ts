@@ -4,7 +4,7 @@ import { planOf } from '../lib/plans.js';
 import { utcDay } from '../lib/time.js';
 import { alertsEvaluateJob, refreshJob } from '../jobs/catalog.js';
 import { loadProjectFacts } from '../modules/projects/brands.js';
-import { promptSumsAndBrands } from '../modules/analytics/prompt-metrics.js';
+import { promptSumsAndBrands } from '../modules/rollups/prompt-reads.js';
 import { addDays } from '../modules/analytics/window.js';
 import { adaptiveSampleCounts, EVIDENCE_DAYS, type PromptEvidence } from './adaptive-sampling.js';
 import { collectAnswers, projectProviders, type RunTally } from './collect.js';

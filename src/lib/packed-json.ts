@@ -4,8 +4,8 @@ import zlib from 'node:zlib';
 /**
  * A JSON value kept as bytes: one format byte, then the JSON text, plain (PLAIN, what a SQL
  * migration can write) or brotli-compressed (BROTLI, what the application writes). Quality 5
- * with a 64 KB window: on stored answers it gives 2.4 KB of JSON in about 1.0 KB for about
- * 85 µs of one core (quality 1: 1.18 KB in 35 µs; 6 and above: no smaller, slower).
+ * with a 64 KB window: on stored answers it compresses markedly better than quality 1 for
+ * little more time, and 6 and above are no smaller and slower.
  */
 export const PLAIN = 0;
 export const BROTLI = 1;
@@ -86,7 +86,7 @@ function startPacker(): NonNullable<typeof packer> {
 
 /**
  * packJson of each value, the same bytes, compressed on a worker thread: a batch of answers
- * (500 a day in the bench, ~35 ms of brotli) then holds neither the event loop nor the
+ * (hundreds a day) then holds neither the event loop nor the
  * writer's transaction, and the compression runs on another core while the caller goes on
  * (storeAnswers looks up the cited pages meanwhile).
  */

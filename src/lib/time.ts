@@ -8,7 +8,14 @@ export function utcDay(d: Date = new Date()): string {
   return d.toISOString().slice(0, 10);
 }
 
-const DAY_MS = 86_400_000;
+/** Milliseconds in a UTC day. */
+export const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of a time in ms. */
+export const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/** Midnight UTC starting a `YYYY-MM-DD` day, in ms. */
+export const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 /** Midnight UTC starting a time's week (Monday), in ms. */
 export const mondayOf = (t: number) => t - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS;

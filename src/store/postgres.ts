@@ -57,10 +57,10 @@ export async function openPostgres(opts: { url: string; poolSize?: number; migra
     connectionTimeoutMillis: 5_000,
     application_name: 'sightline',
     // Every query here takes milliseconds: starting parallel workers costs more than it
-    // saves (a 90-day overview took 17 ms with two workers, 6 ms without), and on a small
+    // saves (a 90-day overview took longer with two workers than without), and on a small
     // machine they take the cores the other requests need.
     // JIT likewise: a query over an array column (unnest) is estimated at many times its
-    // rows, crosses jit_above_cost, and spent 28 ms compiling to run a 30 ms query.
+    // rows, crosses jit_above_cost, and spends about as long compiling as running.
     options: '-c max_parallel_workers_per_gather=0 -c jit=off',
   });
   // A dropped connection (server restart) surfaces on the next query as an error the

@@ -311,7 +311,8 @@ export const promptDaily = pgTable(
 /**
  * The same sums per prompt, provider and week (Monday, UTC), and below per month: a
  * window is read as a few months, weeks and days (coverWindow in
- * src/modules/analytics/window.ts), so a long window costs a fraction of the rows.
+ * src/modules/rollups/buckets.ts), so a long window costs a fraction of the rows.
+ * Every rollup's columns and encodings: src/modules/rollups/README.md.
  */
 export const promptWeekly = pgTable(
   'prompt_weekly',
@@ -345,7 +346,7 @@ export const promptMonthly = pgTable(
 /**
  * The domains a prompt's answers cite, per provider and month (the 1st, UTC): the prompt's
  * domains endpoint reads the window's whole months here and only the days around them from
- * the answers (a weekly level as well would cost 540 bytes per answer at a year of data). `responses` counts the answers citing the domain
+ * the answers (a weekly level as well would cost more storage per answer than it saves). `responses` counts the answers citing the domain
  * (one per answer), `mentioned` those of them naming the own brand; `brands` has bit n set
  * when a citing answer named the brand of number n (competitors.brand_no, own brand 0;
  * numbers from 31 on are not kept, and a project tracking one reads its answers instead).
@@ -404,7 +405,7 @@ export const projectDaily = pgTable(
  * n of the bucket (0 = its first day; a month's 31 days fit an int), so the days a brand
  * was named on by any of several providers are the bits of their masks OR'd. A window's
  * brand sums read its whole months and weeks here and only the days around them from
- * project_daily (analytics/project-analytics.ts): a year is about 20 rows instead of 365.
+ * project_daily (rollups/project-reads.ts): a year is about 20 rows instead of 365.
  */
 const projectBucketColumns = () => ({
   projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
@@ -456,9 +457,9 @@ export const projectDomains = pgTable(
  * domain number ascending: number, category, citations, responses, citations_unmentioned
  * (unmentioned: citations in responses that do not name the own brand, for opportunities;
  * category: the lowest id seen, as the reads take min(category)). One row per day instead
- * of one per domain: a year's window is 365 rows (answers/domain-rollup.ts). The ints are
+ * of one per domain: a year's window is 365 rows (rollups/domain-days.ts). The ints are
  * kept as decimal text ('3,0,12,9,4,...'): a read ships it as it is stored, where an int[]
- * is converted int by int (a year's window: 0.55 ms against 2.7 ms), and it is smaller.
+ * is converted int by int, and it is smaller.
  */
 export const projectDomainDaily = pgTable(
   'project_domain_daily',

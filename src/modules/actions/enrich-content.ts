@@ -5,6 +5,7 @@ import { readArticle, type ArticleInfo } from '../../ports/pages/extract.js';
 import { fetchPage, PageFetchError } from '../../ports/pages/fetcher.js';
 import { countWords, WriterError, type BrandFacts, type EditSuggestion } from '../../ports/writer/index.js';
 import { requireProject, type ProjectRow } from '../projects/service.js';
+import { activePromptsByMentionRate, competitorsNamedWhereBrandMissing } from '../rollups/prompt-reads.js';
 
 // POST /actions/{id}/enrich-content and /enrich-forum: read the action's target page
 // through the page fetcher (SSRF-guarded, size and time bounded) and ask the writer for
@@ -80,18 +81,7 @@ export async function readTargetPage(ctx: RequestContext, url: string): Promise<
 
 /** The project's active prompts, those where the brand is seen least first. */
 async function promptsOf(ctx: RequestContext, projectId: string): Promise<string[]> {
-  const { rows } = await ctx.store.query<{ content: string }>(
-    `select p.content
-       from prompts p
-       left join (select prompt_id, sum(mentioned)::float / nullif(sum(responses), 0) as rate
-                    from prompt_daily where project_id = $1 and day >= current_date - $2::int group by prompt_id) d
-         on d.prompt_id = p.id
-      where p.project_id = $1 and p.prompt_type = 'active'
-      order by d.rate asc nulls last, p.created_at, p.id
-      limit $3`,
-    [projectId, GAP_DAYS, MAX_PROMPTS],
-  );
-  return rows.map((r) => r.content);
+  return activePromptsByMentionRate(ctx.store, projectId, GAP_DAYS, MAX_PROMPTS);
 }
 
 /**
@@ -100,23 +90,8 @@ async function promptsOf(ctx: RequestContext, projectId: string): Promise<string
  * project's active competitors.
  */
 async function competitorsOf(ctx: RequestContext, projectId: string): Promise<string[]> {
-  const { rows } = await ctx.store.query<{ name: string }>(
-    `with gaps as (
-       select prompt_id from prompt_daily
-        where project_id = $1 and provider <> '*' and day >= current_date - $2::int
-        group by prompt_id having sum(mentioned) < sum(responses))
-     select c.name
-       from prompt_daily d
-       cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
-       join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1
-      where d.project_id = $1 and d.provider <> '*' and d.day >= current_date - $2::int and d.prompt_id in (select prompt_id from gaps)
-        and u.i > 1 and u.v > 0 and c.state = 'active' and not c.is_own_brand
-      group by c.id, c.name
-      order by sum(u.v) desc, c.name
-      limit $3`,
-    [projectId, GAP_DAYS, MAX_COMPETITORS],
-  );
-  if (rows.length) return rows.map((r) => r.name);
+  const named = await competitorsNamedWhereBrandMissing(ctx.store, projectId, GAP_DAYS, MAX_COMPETITORS);
+  if (named.length) return named;
   const active = await ctx.store.query<{ name: string }>(
     `select name from competitors where project_id = $1 and state = 'active' and not is_own_brand order by created_at, id limit $2`,
     [projectId, MAX_COMPETITORS],

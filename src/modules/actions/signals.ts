@@ -3,8 +3,9 @@ import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types.js';
 import { utcDay } from '../../lib/time.js';
 import type { BrandFacts } from '../../ports/writer/types.js';
 import type { Tx } from '../../store/index.js';
-import { domainWindow } from '../analytics/domain-sums.js';
-import { brandSums } from '../analytics/project-analytics.js';
+import { domainWindow } from '../rollups/domain-window.js';
+import { brandSums, projectTotals } from '../rollups/project-reads.js';
+import { activePromptTotals, promptCompetitorMentions } from '../rollups/prompt-reads.js';
 import { addDays } from '../analytics/window.js';
 import * as m from '../analytics/metrics.js';
 
@@ -85,39 +86,26 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
   const own = brands[0];
   const names = new Map(brands.slice(1).map((b) => [b.id, b.name]));
   const competitorDomains = new Set(brands.slice(1).flatMap((b) => (b.domain ? [b.domain] : [])));
-  const range = [project.id, w.from, w.to];
 
-  const { rows: promptRows } = await tx.query<{ id: string; content: string; r: number; mn: number }>(
-    `select p.id, p.content, sum(d.responses)::int as r, sum(d.mentioned)::int as mn
-       from prompts p join prompt_daily d on d.prompt_id = p.id
-      where p.project_id = $1 and p.prompt_type = 'active' and d.provider = '*' and d.day between $2::date and $3::date
-      group by p.id, p.content order by p.created_at, p.id`,
-    range,
-  );
+  const promptRows = await activePromptTotals(tx, project.id, w.from, w.to);
   // responses naming each competitor (brand number > 0) per prompt, from the per-brand arrays
-  const { rows: brandRows } = await tx.query<{ prompt_id: string; no: number; mn: number }>(
-    `select prompt_id, (u.i - 1)::int as no, sum(u.v)::int as mn
-       from prompt_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
-      where project_id = $1 and provider = '*' and day between $2::date and $3::date and u.i > 1
-      group by prompt_id, u.i`,
-    range,
-  );
+  const brandRows = await promptCompetitorMentions(tx, project.id, w.from, w.to);
   const idOf = new Map([...(await loadBrandNumbers(tx, project.id))].map(([id, no]) => [no, id]));
-  const named = new Map<string, Array<{ brand_id: string; mn: number }>>();
+  const named = new Map<string, Array<{ brand_id: string; mentions: number }>>();
   for (const b of brandRows) {
-    const brandId = idOf.get(b.no);
-    if (brandId) named.set(b.prompt_id, [...(named.get(b.prompt_id) ?? []), { brand_id: brandId, mn: b.mn }]);
+    const brandId = idOf.get(b.brandNo);
+    if (brandId) named.set(b.promptId, [...(named.get(b.promptId) ?? []), { brand_id: brandId, mentions: b.mentions }]);
   }
   const prompts: PromptSignal[] = promptRows
-    .filter((p) => p.r > 0)
+    .filter((p) => p.responses > 0)
     .map((p) => {
-      const visibility = m.visibility({ responses: p.r, mentioned: p.mn }) ?? 0;
+      const visibility = m.visibility(p) ?? 0;
       const competitors = (named.get(p.id) ?? [])
-        .filter((b) => names.has(b.brand_id) && b.mn > 0)
-        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.visibility({ responses: p.r, mentioned: b.mn }) ?? 0 }))
+        .filter((b) => names.has(b.brand_id) && b.mentions > 0)
+        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.visibility({ responses: p.responses, mentioned: b.mentions }) ?? 0 }))
         .sort((a, b) => b.visibility - a.visibility || a.name.localeCompare(b.name));
       const gap = Math.max(0, (competitors[0]?.visibility ?? 0) - visibility);
-      return { id: p.id, content: p.content, responses: p.r, visibility, competitors, gap: Math.round(gap * 100) / 100 };
+      return { id: p.id, content: p.content, responses: p.responses, visibility, competitors, gap: Math.round(gap * 100) / 100 };
     });
   const promptIds = promptRows.map((p) => p.id);
 
@@ -171,15 +159,10 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     bump(domainByPrompt.get(r.domain)!, r.prompt_id, r.un);
   }
 
-  const { rows: totals } = await tx.query<{ r: number; mn: number; co: number }>(
-    `select coalesce(sum(responses), 0)::int as r, coalesce(sum(mentioned), 0)::int as mn, coalesce(sum(cites_own), 0)::int as co
-       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date`,
-    range,
-  );
-  const t = totals[0];
+  const totals = await projectTotals(tx, project.id, w.from, w.to);
   // responses naming each competitor (brand number > 0) over the window, all providers
   const { brands: byNumber } = await brandSums(tx, project.id, { from: w.from, to: w.to, providers: null });
-  const brandTotals = [...byNumber].flatMap(([no, b]) => (no > 0 && idOf.has(no) ? [{ brand_id: idOf.get(no)!, mn: b.mentions }] : []));
+  const brandTotals = [...byNumber].flatMap(([no, b]) => (no > 0 && idOf.has(no) ? [{ brand_id: idOf.get(no)!, mentions: b.mentions }] : []));
   const siteNames = new Map(brands.slice(1).flatMap((b) => (b.domain ? [[b.domain, b.name] as const] : [])));
   const best = domainRows
     .filter((d) => siteNames.has(d.domain))
@@ -199,13 +182,13 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
       byPrompt: domainByPrompt.get(d.domain) ?? new Map(),
     })),
     project: {
-      responses: t.r,
-      visibility: m.visibility({ responses: t.r, mentioned: t.mn }),
-      cvr: m.cvr({ responses: t.r, citesOwn: t.co }),
-      bestSite: best && t.r > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: m.share(best.responses, t.r) } : null,
+      responses: totals.responses,
+      visibility: m.visibility(totals),
+      cvr: m.cvr(totals),
+      bestSite: best && totals.responses > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: m.share(best.responses, totals.responses) } : null,
       competitors: brandTotals
-        .filter((b) => names.has(b.brand_id) && b.mn > 0)
-        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.share(b.mn, t.r) }))
+        .filter((b) => names.has(b.brand_id) && b.mentions > 0)
+        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.share(b.mentions, totals.responses) }))
         .sort((a, b) => b.visibility - a.visibility || a.name.localeCompare(b.name)),
     },
   };

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureProject, OWN, storeSpecs, type FixtureProject } from '../../../test/analytics-fixture.js';
 import { startReceiver, type Receiver } from '../../../test/fakes/receiver.js';
 import { selfSignedCert } from '../../../test/fixtures/tls.js';
 import { client, createAccount, createProject, setTeam, startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.js';
 import { evaluateProjectAlerts } from './evaluate.js';
 
 // Alert channels against the outside world started here: a real SMTP server (the mail
@@ -16,34 +16,22 @@ import { evaluateProjectAlerts } from './evaluate.js';
 const tls = selfSignedCert();
 const OPERATOR = 'operator-token-0123456789abcdef';
 let t: TestApp;
-let smtp: SMTPServer;
-const inbox: string[] = [];
+let smtp: SmtpInbox;
+let inbox: string[];
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, done) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      stream.on('end', () => {
-        inbox.push(raw);
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtpInbox();
+  inbox = smtp.messages;
   t = await startTestApp(
     { allowPrivateUrls: true, webhookRetryBaseMs: 50, webhookTimeoutMs: 2000, outboundCa: tls.cert, adminToken: OPERATOR, providersMode: 'simulated' },
-    { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Sightline <alerts@sightline.test>', PUBLIC_URL: 'https://sightline.example.com' },
+    { SMTP_URL: smtp.url, MAIL_FROM: 'Sightline <alerts@sightline.test>', PUBLIC_URL: 'https://sightline.example.com' },
   );
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await t?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 async function receiver(opts: Parameters<typeof startReceiver>[0] = {}) {

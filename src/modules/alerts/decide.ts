@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context.js';
 import type { Interval } from '../../lib/statistics.js';
-import { domainWindow } from '../analytics/domain-sums.js';
+import { domainWindow } from '../rollups/domain-window.js';
 import { addDays, providerFilter, resolveWindow } from '../analytics/window.js';
 import { competitorSuggestions } from '../competitors/suggestions.js';
 import type { ProviderName } from '../../ports/providers/types.js';

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context.js';
 import * as m from '../analytics/metrics.js';
-import { brandSums } from '../analytics/project-analytics.js';
-import { promptSums } from '../analytics/prompt-metrics.js';
+import { brandSums } from '../rollups/project-reads.js';
+import { promptSums } from '../rollups/prompt-reads.js';
 import { addDays, providerFilter } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { OWN_BRAND_ID, type ProjectFacts } from '../projects/brands.js';
@@ -129,7 +129,7 @@ export class FigureReader {
       }
       const sums = (s: BrandWindow): m.Sums => {
         const x = no === undefined ? undefined : s.brands.get(no);
-        return { responses: s.responses, mentioned: x?.mentions ?? 0, positionSum: x?.ps ?? 0, sentimentSum: x?.ss ?? 0, citesOwn: 0, positionSq: x?.pq ?? 0, sentimentSq: x?.sq ?? 0 };
+        return { responses: s.responses, mentioned: x?.mentions ?? 0, positionSum: x?.positionSum ?? 0, sentimentSum: x?.sentimentSum ?? 0, citesOwn: 0, positionSq: x?.positionSquares ?? 0, sentimentSq: x?.sentimentSquares ?? 0 };
       };
       [a, b] = [sums(cur), sums(prev)];
     }

@@ -1,20 +1,13 @@
+import type { Sums } from '../rollups/codec.js';
 import { meanInterval, significantChange, wilson, type Interval } from '../../lib/statistics.js';
 
 /**
  * The metric definitions (docs/analytics.md), implemented once. Every endpoint that
- * shows one of these numbers computes it here from rollup sums, so two endpoints can
- * never disagree about the same window.
+ * shows one of these numbers computes it here from rollup sums (Sums, read by
+ * src/modules/rollups), so two endpoints can never disagree about the same window.
  */
-export interface Sums {
-  responses: number;
-  mentioned: number;
-  positionSum: number;
-  sentimentSum: number;
-  citesOwn: number;
-  /** Sums of squares over the same responses as positionSum and sentimentSum. */
-  positionSq: number;
-  sentimentSq: number;
-}
+export type { Sums } from '../rollups/codec.js';
+export { EMPTY_SUMS } from '../rollups/codec.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -99,4 +92,3 @@ export function ratio(part: number, whole: number): number {
   return whole > 0 ? round2(part / whole) : 0;
 }
 
-export const EMPTY_SUMS: Sums = { responses: 0, mentioned: 0, positionSum: 0, sentimentSum: 0, citesOwn: 0, positionSq: 0, sentimentSq: 0 };

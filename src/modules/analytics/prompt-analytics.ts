@@ -6,6 +6,7 @@ import { requireProject } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
 import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
+import { promptProviderDays } from '../rollups/prompt-reads.js';
 import { daysOf, type Window } from './window.js';
 
 export async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
@@ -23,14 +24,7 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const { rows } = await ctx.store.query<{ provider: string; day: string; r: number; mn: number; ps: number; ss: number; pq: number; sq: number }>(
-    `select provider, to_char(day, 'YYYY-MM-DD') as day, responses as r, mentioned as mn, position_sum as ps, sentiment_sum as ss,
-            position_sq as pq, sentiment_sq as sq
-       from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-      order by day, provider`,
-    [promptId, realProviders(w), w.from, w.to],
-  );
+  const rows = await promptProviderDays(ctx.store, promptId, realProviders(w), w.from, w.to);
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
@@ -43,7 +37,7 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
   }
   const total = { ...m.EMPTY_SUMS };
   for (const r of rows) {
-    const s = { responses: r.r, mentioned: r.mn, positionSum: r.ps, sentimentSum: r.ss, positionSq: r.pq, sentimentSq: r.sq };
+    const s = r.sums;
     total.responses += s.responses;
     total.mentioned += s.mentioned;
     total.positionSum += s.positionSum;

@@ -5,7 +5,9 @@ import { loadBrandNumbers } from '../projects/brands.js';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
 import * as m from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
-import { daysOf, providerFilter, wholeBuckets, type Window } from './window.js';
+import { wholeBuckets } from '../rollups/buckets.js';
+import { promptDomainMonthsSql, promptResponses } from '../rollups/prompt-reads.js';
+import { daysOf, providerFilter, type Window } from './window.js';
 
 // The domains and URLs a prompt's answers cite (docs/analytics.md DomainItem, UrlItem).
 
@@ -19,10 +21,10 @@ const NO_BRAND = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
  * collected_at, provider, sample, mentioned, cited, mask): `mask` has bit i set when the
  * answer names the brand bitIds[i] (`$4`), so the brands named beside a page are an OR of
  * integers rather than a gathering of uuid arrays per citation. One test per tracked brand
- * (a dozen at most): about 15% less time at a year of data than unnesting each answer's
+ * (a dozen at most): less time at a year of data than unnesting each answer's
  * brands to number them.
  */
-const answersA = (days: string, bitIds: string[]) => {
+const citingAnswersSql = (days: string, bitIds: string[]) => {
   const tests = bitIds.flatMap((id, i) => (id === NO_BRAND ? [] : [`case when ($4::uuid[])[${i + 1}] = any(r.brand_ids) then ${1 << i} else 0 end`]));
   return `a as materialized (
          select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited, (${tests.join(' | ') || '0'}) as mask
@@ -38,15 +40,6 @@ function brandsOfMask(mask: number, bitIds: string[], brands: Map<string, BrandI
     if (b) named.push(b);
   }
   return named.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(publicBrand);
-}
-
-async function promptResponses(ctx: RequestContext, promptId: string, w: Window): Promise<number> {
-  const { rows } = await ctx.store.query<{ n: number }>(
-    `select coalesce(sum(responses), 0)::int as n from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-    [promptId, providerFilter(w), w.from, w.to],
-  );
-  return rows[0].n;
 }
 
 /**
@@ -68,7 +61,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   await requirePrompt(ctx, projectId, promptId);
   const [brands, numbers] = await Promise.all([brandInfo(ctx.store, projectId), loadBrandNumbers(ctx.store, projectId)]);
   let bitIds = rollupBits(numbers, brands);
-  // the window's whole months from the rollup (prompt_domain_monthly), the other days from the answers
+  // the window's whole months from the prompt domain rollup, the other days from the answers
   const whole = wholeBuckets(w.from, w.to);
   let months = whole.months;
   let days = [...whole.days, ...whole.weeks.flatMap((monday) => daysOf({ from: monday, days: 7 }))];
@@ -83,7 +76,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
       // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL
       // once), grouped per (domain, answer) so an answer citing two pages of a domain counts
       // once among its responses. Days and months do not overlap: their sums add up.
-      `with ${answersA('r.day = any($3::date[])', bitIds)},
+      `with ${citingAnswersSql('r.day = any($3::date[])', bitIds)},
        x as (select k.id as page, a.id, a.mentioned, a.mask from a cross join unnest(a.cited) as k(id)),
        pages as materialized (select id, domain, category from cited_pages where id = any(array(select distinct page from x))),
        counted as (
@@ -91,14 +84,13 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
            from x join pages p on p.id = x.page
           group by p.domain, x.id
          union all
-         select domain, category, citations, responses, mentioned, brands from prompt_domain_monthly
-          where prompt_id = $1 and provider = any($2::text[]) and month = any($5::date[]))
+         ${promptDomainMonthsSql(1, 2, 5)})
        select domain, min(category)::int as category, sum(n)::int as n, sum(responses)::int as responses,
               sum(mentioned) > 0 as mentioned, bit_or(mask) as mask
          from counted group by domain`,
       [promptId, realProviders(w), days, bitIds, months],
     ),
-    promptResponses(ctx, promptId, w),
+    promptResponses(ctx.store, promptId, providerFilter(w), w.from, w.to),
   ]);
   const items = rows
     .map((r) => {
@@ -177,7 +169,7 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
   // the url's newest citation (answers ranked by day, time collected, engine and sample, so a
   // page cited under two titles shows one), its counts summed and its brands OR-ed.
   const { rows: counted } = await ctx.store.query<{ page: number; n: number; mask: number; first: string; last: string; rank: number }>(
-    `with ${answersA('r.day between $3::date and $5::date', bitIds)},
+    `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds)},
      ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a)
      select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, to_char(min(r.day), 'YYYY-MM-DD') as first,
             to_char(max(r.day), 'YYYY-MM-DD') as last, min(r.rank)::int as rank

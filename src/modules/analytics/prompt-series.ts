@@ -1,35 +1,12 @@
 import type { RequestContext } from '../../context.js';
-import type { Tx } from '../../store/index.js';
 import { requireProject } from '../projects/service.js';
+import { promptDays } from '../rollups/prompt-reads.js';
 import * as m from './metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 // The daily visibility of every prompt of a project over a window (extension), for the
 // dashboard's sparklines: the prompt list has no series and one analytics call per prompt
-// would be N requests. One statement over the daily prompt rollup.
-
-interface DayRow {
-  prompt_id: string;
-  day: string;
-  responses: number;
-  mentioned: number;
-}
-
-/**
- * The only SQL of the series: per prompt of the project and day of the window, the
- * responses and the mentioning ones over the providers asked for ('*' rows: all
- * providers). A (prompt, day) without answers has no row.
- */
-export async function promptDayRows(tx: Tx, projectId: string, providers: string[], from: string, to: string): Promise<DayRow[]> {
-  const { rows } = await tx.query<DayRow>(
-    `select prompt_id, to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as responses, sum(mentioned)::int as mentioned
-       from prompt_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-      group by prompt_id, day`,
-    [projectId, providers, from, to],
-  );
-  return rows;
-}
+// would be N requests. One statement over the daily prompt rollup (rollups/prompt-reads.ts).
 
 /**
  * Every prompt of the project (by creation, as the prompt list), each with one point per
@@ -40,7 +17,7 @@ export async function promptSeries(ctx: RequestContext, projectId: string, w: Wi
   await requireProject(ctx, projectId);
   const [prompts, rows] = await Promise.all([
     ctx.store.query<{ id: string }>(`select id from prompts where project_id = $1 order by created_at, id`, [projectId]),
-    promptDayRows(ctx.store, projectId, providerFilter(w), w.from, w.to),
+    promptDays(ctx.store, projectId, providerFilter(w), w.from, w.to),
   ]);
   const dates = daysOf(w);
   const index = new Map(dates.map((d, i) => [d, i]));

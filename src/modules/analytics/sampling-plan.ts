@@ -3,7 +3,7 @@ import { trialsForMargin, wilson, type Interval } from '../../lib/statistics.js'
 import { DEFAULT_PROJECT_PROVIDERS } from '../../ports/providers/types.js';
 import { loadProjectFacts } from '../projects/brands.js';
 import { requireProject } from '../projects/service.js';
-import { promptSumsAndBrands } from './prompt-metrics.js';
+import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
 import { providerFilter, type Window } from './window.js';
 
 export interface SamplingPlanItem {

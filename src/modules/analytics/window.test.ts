@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { weekOf } from '../../lib/time.js';
-import { addDays, coverWindow, daysOf, wholeBuckets, type Cover } from './window.js';
+import { coverWindow, wholeBuckets, type Cover } from '../rollups/buckets.js';
+import { addDays, daysOf } from './window.js';
 
 describe('weekOf', () => {
   it('is the Monday of the UTC week', () => {

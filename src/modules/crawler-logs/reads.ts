@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context.js';
 import { requireProject } from '../projects/service.js';
+import { aiReferrals, crawlerHits } from '../rollups/crawler.js';
 import { agentInfo } from './agents.js';
 
 export interface DayRange {
@@ -46,12 +47,7 @@ async function citedCounts(ctx: RequestContext, projectId: string, domain: strin
 
 export async function crawlerReport(ctx: RequestContext, projectId: string, w: DayRange) {
   const project = await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<{ path: string; agent: string; hits: number; verified: number }>(
-    `select path, agent, sum(hits)::int as hits, sum(verified_hits)::int as verified
-       from crawler_hits_daily where project_id = $1 and day between $2::date and $3::date
-      group by path, agent`,
-    [projectId, w.from, w.to],
-  );
+  const rows = await crawlerHits(ctx.store, projectId, w.from, w.to);
   const bots = new Map<string, { hits: number; verified: number; pages: number }>();
   const pages = new Map<string, { path: string; hits: number; by_agent: Record<string, number>; cited: number }>();
   for (const r of rows) {
@@ -82,12 +78,7 @@ export async function crawlerReport(ctx: RequestContext, projectId: string, w: D
 
 export async function aiTrafficReport(ctx: RequestContext, projectId: string, w: DayRange) {
   await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<{ path: string; engine: string; visits: number }>(
-    `select path, engine, sum(visits)::int as visits
-       from ai_referrals_daily where project_id = $1 and day between $2::date and $3::date
-      group by path, engine`,
-    [projectId, w.from, w.to],
-  );
+  const rows = await aiReferrals(ctx.store, projectId, w.from, w.to);
   const engines = new Map<string, number>();
   const pages = new Map<string, { path: string; visits: number; by_engine: Record<string, number> }>();
   for (const r of rows) {

@@ -1,14 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { RequestContext } from '../../context.js';
 import { Invalid } from '../../lib/errors.js';
-import type { Tx } from '../../store/index.js';
 import { requireProject } from '../projects/service.js';
+import { addBotHits, addReferrals } from '../rollups/crawler.js';
 import { readLog } from './read-log.js';
 import { currentRanges } from './ranges.js';
 import { hostMatcher, LogTally, type LogCounts } from './tally.js';
-
-/** Rows per insert statement: the aggregates of a large log are written in slices. */
-const SLICE = 5_000;
 
 export interface IngestResult extends LogCounts {
   /** True when this very file (same uncompressed bytes) was ingested before: nothing was added. */
@@ -38,31 +35,4 @@ export async function ingestLog(ctx: RequestContext, projectId: string, body: Re
     return false;
   });
   return { ...c, duplicate };
-}
-
-async function addBotHits(tx: Tx, projectId: string, bots: Map<string, [number, number]>): Promise<void> {
-  const entries = [...bots];
-  for (let i = 0; i < entries.length; i += SLICE) {
-    const slice = entries.slice(i, i + SLICE).map(([k, v]) => [...k.split('\t'), v[0], v[1]] as [string, string, string, number, number]);
-    await tx.query(
-      `insert into crawler_hits_daily (project_id, day, path, agent, hits, verified_hits)
-       select $1, * from unnest($2::date[], $3::text[], $4::text[], $5::int[], $6::int[])
-       on conflict (project_id, day, path, agent) do update
-         set hits = crawler_hits_daily.hits + excluded.hits, verified_hits = crawler_hits_daily.verified_hits + excluded.verified_hits`,
-      [projectId, slice.map((r) => r[0]), slice.map((r) => r[1]), slice.map((r) => r[2]), slice.map((r) => r[3]), slice.map((r) => r[4])],
-    );
-  }
-}
-
-async function addReferrals(tx: Tx, projectId: string, referrals: Map<string, number>): Promise<void> {
-  const entries = [...referrals];
-  for (let i = 0; i < entries.length; i += SLICE) {
-    const slice = entries.slice(i, i + SLICE).map(([k, n]) => [...k.split('\t'), n] as [string, string, string, number]);
-    await tx.query(
-      `insert into ai_referrals_daily (project_id, day, path, engine, visits)
-       select $1, * from unnest($2::date[], $3::text[], $4::text[], $5::int[])
-       on conflict (project_id, day, path, engine) do update set visits = ai_referrals_daily.visits + excluded.visits`,
-      [projectId, slice.map((r) => r[0]), slice.map((r) => r[1]), slice.map((r) => r[2]), slice.map((r) => r[3])],
-    );
-  }
 }

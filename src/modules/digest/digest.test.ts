@@ -1,8 +1,8 @@
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureProject, OWN, storeSpecs } from '../../../test/analytics-fixture.js';
 import { startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.js';
 import { utcDay } from '../../lib/time.js';
 import { addDays } from '../analytics/window.js';
 
@@ -11,29 +11,17 @@ import { addDays } from '../analytics/window.js';
 // inline PNG (cid) attachment.
 
 let t: TestApp;
-let smtp: SMTPServer;
-const inbox: string[] = [];
+let smtp: SmtpInbox;
+let inbox: string[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, done) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      stream.on('end', () => {
-        inbox.push(raw);
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  t = await startTestApp({ role: 'api' }, { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Sightline <digest@sightline.test>', PUBLIC_URL: 'https://sightline.example.com' });
+  smtp = await startSmtpInbox();
+  inbox = smtp.messages;
+  t = await startTestApp({ role: 'api' }, { SMTP_URL: smtp.url, MAIL_FROM: 'Sightline <digest@sightline.test>', PUBLIC_URL: 'https://sightline.example.com' });
 });
 afterAll(async () => {
   await t?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 describe('weekly digest', () => {

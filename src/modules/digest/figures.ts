@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import * as m from '../analytics/metrics.js';
-import { brandSums, visibilitySeries } from '../analytics/project-analytics.js';
+import { visibilitySeries } from '../analytics/project-analytics.js';
+import { brandSums } from '../rollups/project-reads.js';
 import { addDays, resolveWindow } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { compareProportions } from '../alerts/significance.js';
@@ -75,7 +76,7 @@ export async function projectWeek(ctx: RequestContext, projectId: string, today:
     };
   });
   const own = cur.brands.get(0);
-  const ownSums = { mentioned: own?.mentions ?? 0, positionSum: own?.ps ?? 0, sentimentSum: own?.ss ?? 0 };
+  const ownSums = { mentioned: own?.mentions ?? 0, positionSum: own?.positionSum ?? 0, sentimentSum: own?.sentimentSum ?? 0 };
   const ownSeries = series.series.find((s) => s.is_own_brand);
   return {
     project_id: projectId,

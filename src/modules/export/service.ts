@@ -5,7 +5,7 @@ import * as m from '../analytics/metrics.js';
 import { addDays, resolveWindow } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { requireProject } from '../projects/service.js';
-import { dailyPromptRows } from './daily-rows.js';
+import { dailyPromptRows } from '../rollups/prompt-reads.js';
 
 export const DAILY_COLUMNS = ['date', 'provider', 'prompt_id', 'prompt', 'brand_id', 'brand', 'responses', 'mentions', 'visibility', 'avg_position', 'sentiment', 'citations'] as const;
 

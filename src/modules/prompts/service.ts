@@ -9,7 +9,7 @@ import { iso, isUniqueViolation, textKey } from '../common.js';
 import { requireProject } from '../projects/service.js';
 import { topicInProject } from '../topics/service.js';
 import { classifyIntent } from './intent.js';
-import { removePromptFromRollups } from '../answers/store-answers.js';
+import { removePromptFromRollups } from '../rollups/remove-prompt.js';
 import { noData, promptMetrics, type PromptMetrics } from '../analytics/prompt-metrics.js';
 import { resolveWindow, type Window } from '../analytics/window.js';
 

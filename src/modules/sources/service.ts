@@ -2,8 +2,7 @@ import type { RequestContext } from '../../context.js';
 import { CATEGORY_NAMES } from '../../analysis/types.js';
 import { stableUuid } from '../../lib/crypto.js';
 import * as m from '../analytics/metrics.js';
-import { DOMAIN_STRIDE } from '../answers/domain-rollup.js';
-import { domainWindow } from '../analytics/domain-sums.js';
+import { dailyCitations, domainWindow } from '../rollups/domain-window.js';
 import { daysOf, providerFilter, type Window } from '../analytics/window.js';
 import { requireProject } from '../projects/service.js';
 
@@ -26,23 +25,15 @@ export async function listSources(ctx: RequestContext, projectId: string, w: Win
 export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w: Window) {
   const project = await requireProject(ctx, projectId);
   // one read of the window's day rows: the totals per domain, and per day the chart's
-  const { domains, indexOf, days } = await domainWindow(ctx.store, projectId, providerFilter(w), w.from, w.to);
+  const window = await domainWindow(ctx.store, projectId, providerFilter(w), w.from, w.to);
+  const { domains } = window;
   const total = domains.reduce((s, d) => s + d.citations, 0);
   const byCategory = new Array<number>(CATEGORY_NAMES.length).fill(0);
   for (const d of domains) byCategory[d.category] += d.citations;
   const top = domains.slice(0, CHART_DOMAINS).map((d) => d.domain);
 
   const dates = daysOf(w);
-  const dayTotals = new Array<number>(dates.length).fill(0);
-  const perDomain = top.map(() => new Array<number>(dates.length).fill(0));
-  for (const { i, ints } of days) {
-    for (let j = 0; j < ints.length; j += DOMAIN_STRIDE) {
-      const n = ints[j + 2];
-      dayTotals[i] += n;
-      const k = indexOf[ints[j]];
-      if (k < CHART_DOMAINS) perDomain[k][i] += n;
-    }
-  }
+  const { totals: dayTotals, perDomain } = dailyCitations(window, dates.length, CHART_DOMAINS);
   return {
     stats: { total_sources: domains.length, total_citations: total },
     category_breakdown: Object.fromEntries(CATEGORY_NAMES.map((name, i) => [name, m.share(byCategory[i], total)])) as Record<

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { createAccount, createProject, startTestApp, uniqueEmail, type Account, type TestApp } from '../../../test/helpers.js';
+import { startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.js';
 import { pruneAudit } from '../audit/service.js';
 import { createPasswordReset } from './passwords.js';
 
@@ -322,29 +322,17 @@ describe('audit log', () => {
 });
 
 describe('invitation mail (SMTP_URL, MAIL_FROM)', () => {
-  let smtp: SMTPServer;
+  let smtp: SmtpInbox;
   let mailApp: TestApp;
-  const inbox: string[] = [];
+  let inbox: string[];
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, _session, done) {
-        let raw = '';
-        stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-        stream.on('end', () => {
-          inbox.push(raw);
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as { port: number }).port;
-    mailApp = await startTestApp({ role: 'api' }, { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Sightline <noreply@sightline.test>' });
+    smtp = await startSmtpInbox();
+    inbox = smtp.messages;
+    mailApp = await startTestApp({ role: 'api' }, { SMTP_URL: smtp.url, MAIL_FROM: 'Sightline <noreply@sightline.test>' });
   });
   afterAll(async () => {
     await mailApp?.stop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   it('mails the link; the link from the mail accepts the invitation', async () => {

@@ -4,7 +4,7 @@ import { utcDay } from '../../lib/time.js';
 import { requireProject } from '../projects/service.js';
 import { OWN_BRAND_ID } from '../projects/brands.js';
 import { addDays } from '../analytics/window.js';
-import type { StoredExample } from './rollup.js';
+import { newestThemeExamples, themeCounts } from '../rollups/themes.js';
 import type { ThemeItemOut, ThemesQueryInput } from './schema.js';
 
 /** Without start_date: the 30 days ending at end_date (themes need more answers than a week gives). */
@@ -35,7 +35,7 @@ export function resolveThemesWindow(q: ThemesQueryInput, today = utcDay()): Them
 
 /**
  * What the window's answers say of one brand, by theme: the counts by band summed from
- * project_theme_daily and the newest examples, most spoken-of theme first.
+ * the theme rollup and the newest examples, most spoken-of theme first.
  */
 export async function listThemes(ctx: RequestContext, projectId: string, w: ThemesWindow): Promise<ThemeItemOut[]> {
   await requireProject(ctx, projectId);
@@ -46,29 +46,8 @@ export async function listThemes(ctx: RequestContext, projectId: string, w: Them
     );
     if (rows.length === 0) throw new NotFound('Competitor not found in this project');
   }
-  // the counts: integers summed over at most 10 themes × the window's days; the examples: the
-  // newest row of each theme that has some, one index probe per theme (no jsonb aggregated)
-  const { rows } = await ctx.store.query<{ theme: string; positive: number; neutral: number; negative: number }>(
-    `select theme, sum(positive)::int as positive, sum(neutral)::int as neutral, sum(negative)::int as negative
-       from project_theme_daily
-      where project_id = $1 and brand_id = $2 and day between $3::date and $4::date
-      group by theme`,
-    [projectId, w.brandId, w.from, w.to],
-  );
-  const found = rows.filter((r) => r.positive + r.neutral + r.negative > 0);
-  const examples = new Map<string, StoredExample[]>();
-  if (found.length) {
-    const ex = await ctx.store.query<{ theme: string; examples: StoredExample[] }>(
-      `select t.theme, x.examples
-         from unnest($5::text[]) as t(theme)
-              cross join lateral (
-                select examples from project_theme_daily
-                 where project_id = $1 and brand_id = $2 and theme = t.theme and day between $3::date and $4::date and examples <> '[]'::jsonb
-                 order by day desc limit 1) x`,
-      [projectId, w.brandId, w.from, w.to, found.map((r) => r.theme)],
-    );
-    for (const r of ex.rows) examples.set(r.theme, r.examples);
-  }
+  const found = (await themeCounts(ctx.store, projectId, w.brandId, w.from, w.to)).filter((r) => r.positive + r.neutral + r.negative > 0);
+  const examples = await newestThemeExamples(ctx.store, projectId, w.brandId, w.from, w.to, found.map((r) => r.theme));
   return found
     .map((r) => ({
       theme: r.theme as ThemeItemOut['theme'],
@@ -76,7 +55,7 @@ export async function listThemes(ctx: RequestContext, projectId: string, w: Them
       positive: r.positive,
       neutral: r.neutral,
       negative: r.negative,
-      examples: (examples.get(r.theme) ?? []).slice(0, EXAMPLES).map((e) => ({ chat_id: e.c, prompt_id: e.p, sentiment: e.b, excerpt: e.e })),
+      examples: (examples.get(r.theme) ?? []).slice(0, EXAMPLES).map((e) => ({ chat_id: e.chatId, prompt_id: e.promptId, sentiment: e.band, excerpt: e.excerpt })),
     }))
     .sort((x, y) => y.mentions - x.mentions || x.theme.localeCompare(y.theme));
 }

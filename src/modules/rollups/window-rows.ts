@@ -1,14 +1,11 @@
-import { coverWindow, type Cover } from './window.js';
+import { coverWindow, type Cover } from './buckets.js';
 
 /**
  * Windowed reads of the prompt rollups, which come in three sizes: daily, weekly (Monday)
  * and monthly (1st). A window is read as the few buckets of coverWindow, each row weighted
  * +1 or -1, so summing `value * weight` gives the window's sum at a fraction of the rows.
  */
-const TABLES = {
-  prompt: ['prompt_daily', 'prompt_weekly', 'prompt_monthly'],
-  prompt_brand: ['prompt_brand_daily', 'prompt_brand_weekly', 'prompt_brand_monthly'],
-} as const;
+const PROMPT_TABLES = ['prompt_daily', 'prompt_weekly', 'prompt_monthly'] as const;
 const LEVELS = [
   ['days', 'day'],
   ['weeks', 'week'],
@@ -30,13 +27,13 @@ export function windowParams(windows: Array<{ from: string; to: string }>): unkn
 }
 
 /**
- * SQL for the rows of a prompt rollup covering the windows of windowParams (whose
+ * SQL for the rows of the prompt rollups covering the windows of windowParams (whose
  * parameters start at `$first`): the `columns` asked for, then weights w1..wN.
  */
-export function windowRows(rollup: keyof typeof TABLES, columns: string, where: string, first: number, windows: number): string {
+export function windowRows(columns: string, where: string, first: number, windows: number): string {
   return LEVELS.map(([, column], i) => {
     const dates = `$${first + i * (windows + 1)}::date[]`;
     const weights = Array.from({ length: windows }, (_, j) => `($${first + i * (windows + 1) + 1 + j}::int[])[array_position(${dates}, ${column})] as w${j + 1}`);
-    return `select ${columns}, ${weights.join(', ')} from ${TABLES[rollup][i]} where ${where} and ${column} = any(${dates})`;
+    return `select ${columns}, ${weights.join(', ')} from ${PROMPT_TABLES[i]} where ${where} and ${column} = any(${dates})`;
   }).join('\n union all ');
 }

@@ -1,13 +1,17 @@
 import type { Tx } from '../../store/index.js';
+import { intArrayText } from './codec.js';
 
-// The rollups of sums and the one upsert they share (store-answers.ts adds every stored
+/** The provider value of the rollup rows that sum all providers. */
+export const ALL = '*';
+
+// The rollups of sums and the one upsert they share (add-answers.ts adds every stored
 // answer to each of them, in the answer's transaction).
 
-/** Sums in a table's column order, and a row: its key (after project_id), its sums and its per-brand arrays. */
-export type Sums = number[];
+/** SumValues in a table's column order, and a row: its key (after project_id), its sums and its per-brand arrays. */
+export type SumValues = number[];
 export interface SumsRow {
   key: unknown[];
-  sums: Sums;
+  sums: SumValues;
   /** Per array column of the table, sums by brand number (sparse: a missing index is 0). */
   arrays?: number[][];
   /** Per mask column of the table, bits by brand number (sparse: a missing index is 0). */
@@ -80,14 +84,7 @@ export async function upsertSums(tx: Tx, projectId: string, table: SumsTable, ro
     projectId,
     ...table.keys.map((_, i) => rows.map((r) => r.key[i])),
     ...table.sums.map((_, i) => rows.map((r) => r.sums[i])),
-    ...arrays.map((_, i) => rows.map((r) => arrayText(r.arrays?.[i] ?? []))),
-    ...masks.map((_, i) => rows.map((r) => arrayText(r.masks?.[i] ?? []))),
+    ...arrays.map((_, i) => rows.map((r) => intArrayText(r.arrays?.[i] ?? []))),
+    ...masks.map((_, i) => rows.map((r) => intArrayText(r.masks?.[i] ?? []))),
   ]);
-}
-
-/** A sparse array of sums as PostgreSQL's int[] text, holes as 0. */
-function arrayText(values: number[]): string {
-  let out = '{';
-  for (let i = 0; i < values.length; i++) out += `${i ? ',' : ''}${values[i] ?? 0}`;
-  return `${out}}`;
 }

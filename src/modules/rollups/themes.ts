@@ -5,11 +5,11 @@ import type { Tx } from '../../store/index.js';
 // takes out, deleted with it) and project_theme_daily per project (what GET /themes reads),
 // both written in the transaction that stores or re-analyses the answers.
 
-/** Examples kept per project row: a window's examples are the newest rows' (service.ts). */
+/** Examples kept per project row: a window's examples are the newest rows'. */
 export const EXAMPLES_PER_ROW = 3;
 
-/** One example as stored: chat id, prompt id (to drop it with its prompt), band, excerpt. */
-export interface StoredExample {
+/** One example as stored in project_theme_daily.examples (short keys: a row keeps them as jsonb): chat id, prompt id (to drop it with its prompt), band, excerpt. */
+interface StoredExample {
   c: string;
   p: string;
   b: 'positive' | 'neutral' | 'negative';
@@ -99,3 +99,50 @@ export async function removePromptThemes(tx: Tx, projectId: string, promptId: st
 
 /** Both theme rollups of a project, emptied before its answers are analysed again. */
 export const THEME_TABLES = ['theme_daily', 'project_theme_daily'];
+
+/** Per theme, the counts by band of one brand's mentions over a window (project_theme_daily). */
+export async function themeCounts(
+  tx: Tx,
+  projectId: string,
+  brandId: string,
+  from: string,
+  to: string,
+): Promise<Array<{ theme: string; positive: number; neutral: number; negative: number }>> {
+  // integers summed over at most 10 themes × the window's days
+  const { rows } = await tx.query<{ theme: string; positive: number; neutral: number; negative: number }>(
+    `select theme, sum(positive)::int as positive, sum(neutral)::int as neutral, sum(negative)::int as negative
+       from project_theme_daily
+      where project_id = $1 and brand_id = $2 and day between $3::date and $4::date
+      group by theme`,
+    [projectId, brandId, from, to],
+  );
+  return rows;
+}
+
+/** A theme's example: the answer, its prompt, the band of the sentence and the sentence. */
+export interface ThemeExample {
+  chatId: string;
+  promptId: string;
+  band: 'positive' | 'neutral' | 'negative';
+  excerpt: string;
+}
+
+/**
+ * Per theme asked for, the examples of its newest row in the window that has some, newest
+ * first: one index probe per theme (no jsonb aggregated).
+ */
+export async function newestThemeExamples(tx: Tx, projectId: string, brandId: string, from: string, to: string, themes: string[]): Promise<Map<string, ThemeExample[]>> {
+  const out = new Map<string, ThemeExample[]>();
+  if (themes.length === 0) return out;
+  const { rows } = await tx.query<{ theme: string; examples: StoredExample[] }>(
+    `select t.theme, x.examples
+       from unnest($5::text[]) as t(theme)
+            cross join lateral (
+              select examples from project_theme_daily
+               where project_id = $1 and brand_id = $2 and theme = t.theme and day between $3::date and $4::date and examples <> '[]'::jsonb
+               order by day desc limit 1) x`,
+    [projectId, brandId, from, to, themes],
+  );
+  for (const row of rows) out.set(row.theme, row.examples.map((e) => ({ chatId: e.c, promptId: e.p, band: e.b, excerpt: e.e })));
+  return out;
+}

@@ -1,13 +1,11 @@
 import type { Tx } from '../../store/index.js';
+import { domainEntriesText } from './codec.js';
 
-// The domain rollup (project_domain_daily): per project, provider and day, five ints per
-// domain cited, by domain number ascending, as decimal text (the numbers: the project's
-// dictionary, project_domains). Two days' domains are added with the SQL function
+// The domain rollup (project_domain_daily): per project, provider and day, DOMAIN_FIELDS
+// ints per domain cited, by domain number ascending, as decimal text (codec.ts; the numbers:
+// the project's dictionary, project_domains). Two days' domains are added with the SQL function
 // domain_sums_add (migration 0015), which keeps the lowest category and drops a domain
 // whose citations fall to 0.
-
-/** Ints per domain in project_domain_daily.domains: number, category, citations, responses, citations_unmentioned. */
-export const DOMAIN_STRIDE = 5;
 
 /** Citations, responses and unmentioned citations of one domain on one (provider, day). */
 export type DomainCounts = [citations: number, responses: number, unmentioned: number];
@@ -60,11 +58,11 @@ export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[]
   if (days.length === 0) return;
   // in one order everywhere: two batches adding the same new domains never wait on each other crosswise
   const numbers = await domainNumbers(tx, projectId, [...category.keys()].sort());
-  const texts = days.map((d) => {
-    const entries = [...d.domains].map(([domain, [n, r, u]]) => [numbers.get(domain)!, category.get(domain)!, n, r, u]);
-    entries.sort((a, b) => a[0] - b[0]);
-    return entries.flat().join(',');
-  });
+  const texts = days.map((d) =>
+    domainEntriesText(
+      [...d.domains].map(([domain, [citations, responses, unmentioned]]) => ({ domainNo: numbers.get(domain)!, category: category.get(domain)!, citations, responses, unmentioned })),
+    ),
+  );
   await tx.query(
     `insert into project_domain_daily (project_id, provider, day, domains)
      select $1, v, d::date, x from unnest($2::text[], $3::text[], $4::text[]) as u(v, d, x)

@@ -1,5 +1,5 @@
 import type { Tx } from '../../store/index.js';
-import { PROJECT_BRAND_ARRAYS, PROJECT_BUCKETS, PROJECT_DAILY, type SumsTable } from './rollup-tables.js';
+import { PROJECT_BRAND_ARRAYS, PROJECT_BUCKETS, PROJECT_DAILY, type SumsTable } from './sums-tables.js';
 
 // project_weekly and project_monthly: project_daily summed per calendar bucket, with per brand
 // number the days of the bucket it was named on (brand_days, a bit per day). Answers stored are
@@ -16,8 +16,8 @@ function fromDailySql(table: SumsTable, where: string): string {
     select d.project_id, d.provider, ${bucket}, ${PROJECT_DAILY.sums.map((c) => `sum(d.${c})::int`).join(', ')},
            ${PROJECT_BRAND_ARRAYS.map((c) => `brand_sums_agg(d.${c})`).join(', ')}, brand_bits_agg(b.days)
       from project_daily d
-           cross join lateral (select coalesce(array_agg(case when u.mn > 0 then 1 << (d.day - ${bucket}) else 0 end order by u.i), '{}') as days
-                                 from unnest(d.brand_mentions) with ordinality as u(mn, i)) b
+           cross join lateral (select coalesce(array_agg(case when u.mentions > 0 then 1 << (d.day - ${bucket}) else 0 end order by u.i), '{}') as days
+                                 from unnest(d.brand_mentions) with ordinality as u(mentions, i)) b
      where ${where}
      group by 1, 2, 3`;
 }

@@ -1,0 +1,250 @@
+import type { Tx } from '../../store/index.js';
+import { addIntArrayText, EMPTY_SUMS, type Sums } from './codec.js';
+import { ALL } from './sums-tables.js';
+import { windowParams, windowRows } from './window-rows.js';
+
+// Reads of the prompt rollups (prompt_daily, prompt_weekly, prompt_monthly), returned as
+// named sums (README.md beside this file).
+
+const SUM_COLUMNS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'position_sq', 'sentiment_sq'] as const;
+
+/** A row with the sums of SUM_COLUMNS under their own names. */
+type SumColumns = Record<(typeof SUM_COLUMNS)[number], number>;
+
+const sumsOf = (row: SumColumns): Sums => ({
+  responses: row.responses,
+  mentioned: row.mentioned,
+  positionSum: row.position_sum,
+  sentimentSum: row.sentiment_sum,
+  citesOwn: row.cites_own,
+  positionSq: row.position_sq,
+  sentimentSq: row.sentiment_sq,
+});
+
+/**
+ * Per prompt of a project (or of the given ones): the sums of each window, in the order
+ * given, from the prompt rollups (window-rows.ts) in one statement. A prompt without rows
+ * in any window is absent.
+ */
+export async function promptSums(
+  tx: Tx,
+  projectId: string,
+  providers: string[],
+  windows: Array<{ from: string; to: string }>,
+  promptIds?: string[],
+): Promise<Map<string, Sums[]>> {
+  // float8: the sums of squares of a long window can pass the int range (and node-postgres
+  // would return a bigint as a string)
+  const sums = windows.flatMap((_, j) => SUM_COLUMNS.map((c) => `sum(${c} * w${j + 1})::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}_${j}`));
+  const { rows } = await tx.query<Record<string, number> & { prompt_id: string }>(
+    `select prompt_id, ${sums.join(', ')}
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, 'project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[]))', 4, windows.length)}) x
+      group by prompt_id`,
+    [projectId, providers, promptIds ?? null, ...windowParams(windows)],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.prompt_id,
+      windows.map((_, j) => ({
+        responses: r[`responses_${j}`],
+        mentioned: r[`mentioned_${j}`],
+        positionSum: r[`position_sum_${j}`],
+        sentimentSum: r[`sentiment_sum_${j}`],
+        citesOwn: r[`cites_own_${j}`],
+        positionSq: r[`position_sq_${j}`],
+        sentimentSq: r[`sentiment_sq_${j}`],
+      })),
+    ]),
+  );
+}
+
+/**
+ * Per prompt of a project, the sums of one window and the times each brand was named in it
+ * (by brand number, from the per-brand arrays), in one read of the prompt rollups. The cover
+ * rows are summed here rather than in SQL: unnesting the arrays into rows to group them
+ * costs PostgreSQL more than the parsing and adding costs Node. A prompt without rows is
+ * absent.
+ */
+export async function promptSumsAndBrands(
+  tx: Tx,
+  projectId: string,
+  providers: string[],
+  window: { from: string; to: string },
+): Promise<Map<string, { sums: Sums; brandCounts: number[] }>> {
+  const { rows } = await tx.query<SumColumns & { prompt_id: string; brand_counts: string; w1: number }>(
+    `select prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts::text as brand_counts, w1
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x`,
+    [projectId, providers, ...windowParams([window])],
+  );
+  const out = new Map<string, { sums: Sums; brandCounts: number[] }>();
+  for (const row of rows) {
+    let prompt = out.get(row.prompt_id);
+    if (!prompt) {
+      prompt = { sums: { ...EMPTY_SUMS }, brandCounts: [] };
+      out.set(row.prompt_id, prompt);
+    }
+    const weight = row.w1;
+    if (weight === 0) continue;
+    const sums = prompt.sums;
+    sums.responses += row.responses * weight;
+    sums.mentioned += row.mentioned * weight;
+    sums.positionSum += row.position_sum * weight;
+    sums.sentimentSum += row.sentiment_sum * weight;
+    sums.citesOwn += row.cites_own * weight;
+    sums.positionSq += row.position_sq * weight;
+    sums.sentimentSq += row.sentiment_sq * weight;
+    addIntArrayText(row.brand_counts, prompt.brandCounts, weight);
+  }
+  return out;
+}
+
+/** A (prompt, day) of prompt_daily, the providers asked for summed. */
+export interface PromptDay {
+  prompt_id: string;
+  day: string;
+  responses: number;
+  mentioned: number;
+}
+
+/**
+ * Per prompt of the project and day of the window, the responses and the mentioning ones
+ * over the providers asked for ('*' rows: all providers). A (prompt, day) without answers
+ * has no row.
+ */
+export async function promptDays(tx: Tx, projectId: string, providers: string[], from: string, to: string): Promise<PromptDay[]> {
+  const { rows } = await tx.query<PromptDay>(
+    `select prompt_id, to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as responses, sum(mentioned)::int as mentioned
+       from prompt_daily
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+      group by prompt_id, day`,
+    [projectId, providers, from, to],
+  );
+  return rows;
+}
+
+/** One prompt's sums per provider and day of a window, by day then provider. */
+export async function promptProviderDays(tx: Tx, promptId: string, providers: string[], from: string, to: string): Promise<Array<{ provider: string; day: string; sums: Sums }>> {
+  const { rows } = await tx.query<SumColumns & { provider: string; day: string }>(
+    `select provider, to_char(day, 'YYYY-MM-DD') as day, ${SUM_COLUMNS.join(', ')}
+       from prompt_daily
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+      order by day, provider`,
+    [promptId, providers, from, to],
+  );
+  return rows.map((row) => ({ provider: row.provider, day: row.day, sums: sumsOf(row) }));
+}
+
+/** One prompt's responses over a window, the providers asked for summed. */
+export async function promptResponses(tx: Tx, promptId: string, providers: string[], from: string, to: string): Promise<number> {
+  const { rows } = await tx.query<{ responses: number }>(
+    `select coalesce(sum(responses), 0)::int as responses from prompt_daily
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
+    [promptId, providers, from, to],
+  );
+  return rows[0].responses;
+}
+
+/** An export row: prompt_daily per day, real provider and prompt, with the responses naming each brand. */
+export interface DailyPromptRow {
+  day: string;
+  provider: string;
+  prompt_id: string;
+  prompt: string;
+  responses: number;
+  mentioned: number;
+  position_sum: number;
+  sentiment_sum: number;
+  cites_own: number;
+  /** Responses naming each brand, by brand number (0: the own brand). */
+  brandMentions: number[];
+}
+
+/**
+ * The export's one read of the rollups: prompt_daily per day, real provider (not the '*'
+ * sums) and prompt, with the per-brand mention arrays, by day, provider and prompt creation.
+ */
+export async function dailyPromptRows(tx: Tx, projectId: string, from: string, to: string): Promise<DailyPromptRow[]> {
+  const { rows } = await tx.query<Omit<DailyPromptRow, 'brandMentions'> & { brand_mentions: string }>(
+    `select to_char(d.day, 'YYYY-MM-DD') as day, d.provider, d.prompt_id, p.content as prompt, d.responses, d.mentioned,
+            d.position_sum, d.sentiment_sum, d.cites_own, d.brand_mentions::text as brand_mentions
+       from prompt_daily d join prompts p on p.id = d.prompt_id
+      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date
+      order by d.day, d.provider, p.created_at, d.prompt_id`,
+    [projectId, from, to],
+  );
+  return rows.map(({ brand_mentions, ...row }) => ({ ...row, brandMentions: addIntArrayText(brand_mentions, []) }));
+}
+
+/** The project's active prompts with their responses and mentions over a window (all providers), by creation; a prompt without answers is absent. */
+export async function activePromptTotals(tx: Tx, projectId: string, from: string, to: string): Promise<Array<{ id: string; content: string; responses: number; mentioned: number }>> {
+  const { rows } = await tx.query<{ id: string; content: string; responses: number; mentioned: number }>(
+    `select p.id, p.content, sum(d.responses)::int as responses, sum(d.mentioned)::int as mentioned
+       from prompts p join prompt_daily d on d.prompt_id = p.id
+      where p.project_id = $1 and p.prompt_type = 'active' and d.provider = '${ALL}' and d.day between $2::date and $3::date
+      group by p.id, p.content order by p.created_at, p.id`,
+    [projectId, from, to],
+  );
+  return rows;
+}
+
+/** Per prompt of the project, the responses naming each competitor (brand number > 0) over a window, all providers. */
+export async function promptCompetitorMentions(tx: Tx, projectId: string, from: string, to: string): Promise<Array<{ promptId: string; brandNo: number; mentions: number }>> {
+  const { rows } = await tx.query<{ prompt_id: string; brand_no: number; mentions: number }>(
+    `select prompt_id, (u.i - 1)::int as brand_no, sum(u.v)::int as mentions
+       from prompt_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
+      where project_id = $1 and provider = '${ALL}' and day between $2::date and $3::date and u.i > 1
+      group by prompt_id, u.i`,
+    [projectId, from, to],
+  );
+  return rows.map((r) => ({ promptId: r.prompt_id, brandNo: r.brand_no, mentions: r.mentions }));
+}
+
+/** The project's active prompts (their text), those where the brand was named least over the last `days` days first (no answers: last). */
+export async function activePromptsByMentionRate(tx: Tx, projectId: string, days: number, limit: number): Promise<string[]> {
+  const { rows } = await tx.query<{ content: string }>(
+    `select p.content
+       from prompts p
+       left join (select prompt_id, sum(mentioned)::float / nullif(sum(responses), 0) as rate
+                    from prompt_daily where project_id = $1 and day >= current_date - $2::int group by prompt_id) d
+         on d.prompt_id = p.id
+      where p.project_id = $1 and p.prompt_type = 'active'
+      order by d.rate asc nulls last, p.created_at, p.id
+      limit $3`,
+    [projectId, days, limit],
+  );
+  return rows.map((r) => r.content);
+}
+
+/**
+ * Active competitors (their names) the engines named over the last `days` days on prompts
+ * where the brand is missing from some answers, most mentioned first.
+ */
+export async function competitorsNamedWhereBrandMissing(tx: Tx, projectId: string, days: number, limit: number): Promise<string[]> {
+  const { rows } = await tx.query<{ name: string }>(
+    `with gaps as (
+       select prompt_id from prompt_daily
+        where project_id = $1 and provider <> '${ALL}' and day >= current_date - $2::int
+        group by prompt_id having sum(mentioned) < sum(responses))
+     select c.name
+       from prompt_daily d
+       cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
+       join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1
+      where d.project_id = $1 and d.provider <> '${ALL}' and d.day >= current_date - $2::int and d.prompt_id in (select prompt_id from gaps)
+        and u.i > 1 and u.v > 0 and c.state = 'active' and not c.is_own_brand
+      group by c.id, c.name
+      order by sum(u.v) desc, c.name
+      limit $3`,
+    [projectId, days, limit],
+  );
+  return rows.map((r) => r.name);
+}
+
+/**
+ * SQL for prompt_domain_monthly's rows of one prompt (`$promptParam`), providers
+ * (`$providersParam`) and months (`$monthsParam`), as (domain, category, n, responses,
+ * mentioned, mask): to be unioned with counts from the answers (analytics' prompt domains).
+ */
+export function promptDomainMonthsSql(promptParam: number, providersParam: number, monthsParam: number): string {
+  return `select domain, category, citations, responses, mentioned, brands from prompt_domain_monthly
+          where prompt_id = $${promptParam} and provider = any($${providersParam}::text[]) and month = any($${monthsParam}::date[])`;
+}
