@@ -2,7 +2,7 @@ import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from '
 import type { RequestContext } from '../context.js';
 import { Invalid } from '../lib/errors.js';
 import { Uuid } from '../modules/common.js';
-import { competitorsWithMetrics } from '../modules/analytics/project-analytics.js';
+import { competitorsWithMetrics } from '../modules/competitors/metrics.js';
 import { resolveWindow } from '../modules/analytics/window.js';
 import { getProject, listProjects } from '../modules/projects/service.js';
 import { visibilitySentence } from './tools-analytics.js';

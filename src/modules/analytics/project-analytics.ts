@@ -1,50 +1,12 @@
 import type { RequestContext } from '../../context.js';
 import { loadBrandNumbers } from '../projects/brands.js';
-import type { CompetitorMetrics } from '../competitors/service.js';
 import { activeCompetitors, brandNo, presentCompetitor } from '../competitors/service.js';
 import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as m from './metrics.js';
-import { brandSums, projectDays, type BrandSums } from '../rollups/project-reads.js';
+import { projectDays } from '../rollups/project-reads.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
 import { daysOf, providerFilter, type Window } from './window.js';
-
-/**
- * A brand's metrics for the window. Share of voice is over `allMentions`, the mentions of
- * every tracked brand (the active ones). No mention: 0 % visibility, no position or
- * sentiment (docs/analytics.md), yet the interval of that 0 % over the window's responses.
- */
-export function brandMetrics(w: Window, responses: number, b: BrandSums | undefined, allMentions: number): CompetitorMetrics {
-  const s = {
-    responses,
-    mentioned: b?.mentions ?? 0,
-    positionSum: b?.positionSum ?? 0,
-    sentimentSum: b?.sentimentSum ?? 0,
-    positionSq: b?.positionSquares ?? 0,
-    sentimentSq: b?.sentimentSquares ?? 0,
-  };
-  return {
-    visibility: m.visibility(s) ?? 0,
-    sentiment: m.sentiment(s),
-    position: m.position(s),
-    mention_count: b?.timesNamed ?? 0,
-    days_with_data: b?.daysNamed ?? 0,
-    period: w.period,
-    ...m.uncertainty(s),
-    ...m.shareOfVoice(s.mentioned, allMentions),
-  };
-}
-
-export async function competitorsWithMetrics(ctx: RequestContext, projectId: string, w: Window) {
-  const project = await requireProject(ctx, projectId);
-  const [rows, sums] = await Promise.all([activeCompetitors(ctx.store, project), brandSums(ctx.store, projectId, { from: w.from, to: w.to, providers: w.providers })]);
-  // a removed competitor's mentions stay in the rollups until the re-analysis: not tracked, not counted
-  const allMentions = rows.reduce((n, r) => n + (sums.brands.get(brandNo(r))?.mentions ?? 0), 0);
-  return {
-    active_competitors: rows.map((r) => presentCompetitor(r, brandMetrics(w, sums.responses, sums.brands.get(brandNo(r)), allMentions))),
-    total_active: rows.length,
-  };
-}
 
 /**
  * Per prompt of one type: the window's figures and the competitors named with it. The

@@ -4,7 +4,7 @@ import { a, b, errors } from '../envelope.js';
 import { ctxOf } from '../../http/request.js';
 import { cachedRead } from '../../http/cached-read.js';
 import { ProjectParams } from '../common.js';
-import { competitorsWithMetrics } from '../analytics/project-analytics.js';
+import { competitorsWithMetrics } from './metrics.js';
 import { resolveWindow, WindowQuery } from '../analytics/window.js';
 import * as s from './schema.js';
 import * as svc from './service.js';

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context.js';
 import { PROVIDER_ENV, PROVIDERS, providerModes } from '../../ports/providers/index.js';
-import { competitorsWithMetrics } from '../analytics/project-analytics.js';
+import { competitorsWithMetrics } from '../competitors/metrics.js';
 import { resolveWindow, type Window } from '../analytics/window.js';
 import { requireProject, trackedProviders } from '../projects/service.js';
 

@@ -1,4 +1,5 @@
-import { competitorsWithMetrics, overview, visibilitySeries } from '../analytics/project-analytics.js';
+import { overview, visibilitySeries } from '../analytics/project-analytics.js';
+import { competitorsWithMetrics } from '../competitors/metrics.js';
 import { resolveWindow } from '../analytics/window.js';
 import { utcDay } from '../../lib/time.js';
 import type { OpenReport } from './service.js';
