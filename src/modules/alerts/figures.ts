@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import * as m from '../analytics/metrics.js';
-import { brandSums } from '../rollups/project-reads.js';
+import { brandAsSums, brandSums } from '../rollups/project-reads.js';
 import { promptSums } from '../rollups/prompt-reads.js';
 import { addDays, providerFilter } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
@@ -127,10 +127,7 @@ export class FigureReader {
           window: frame(cur.responses, prev.responses),
         };
       }
-      const sums = (s: BrandWindow): m.Sums => {
-        const x = no === undefined ? undefined : s.brands.get(no);
-        return { responses: s.responses, mentioned: x?.mentions ?? 0, positionSum: x?.positionSum ?? 0, sentimentSum: x?.sentimentSum ?? 0, citesOwn: 0, positionSq: x?.positionSquares ?? 0, sentimentSq: x?.sentimentSquares ?? 0 };
-      };
+      const sums = (s: BrandWindow): m.Sums => brandAsSums(s.responses, no === undefined ? undefined : s.brands.get(no));
       [a, b] = [sums(cur), sums(prev)];
     }
     const window = frame(a.responses, b.responses);

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.js';
 import * as metrics from '../analytics/metrics.js';
 import type { Window } from '../analytics/window.js';
 import { requireProject } from '../projects/service.js';
-import { brandSums, type BrandSums } from '../rollups/project-reads.js';
+import { brandAsSums, brandSums, type BrandSums } from '../rollups/project-reads.js';
 import { activeCompetitors, brandNo, presentCompetitor, type CompetitorMetrics } from './service.js';
 
 // The competitors list with each brand's figures over a window (GET …/competitors, the
@@ -14,14 +14,7 @@ import { activeCompetitors, brandNo, presentCompetitor, type CompetitorMetrics }
  * sentiment (docs/analytics.md), yet the interval of that 0 % over the window's responses.
  */
 export function brandMetrics(w: Window, responses: number, brand: BrandSums | undefined, allMentions: number): CompetitorMetrics {
-  const sums = {
-    responses,
-    mentioned: brand?.mentions ?? 0,
-    positionSum: brand?.positionSum ?? 0,
-    sentimentSum: brand?.sentimentSum ?? 0,
-    positionSq: brand?.positionSquares ?? 0,
-    sentimentSq: brand?.sentimentSquares ?? 0,
-  };
+  const sums = brandAsSums(responses, brand);
   return {
     visibility: metrics.visibility(sums) ?? 0,
     sentiment: metrics.sentiment(sums),

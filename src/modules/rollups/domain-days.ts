@@ -1,5 +1,6 @@
 import type { Tx } from '../../store/index.js';
 import { domainEntriesText } from './codec.js';
+import { ALL } from './sums-tables.js';
 
 // The domain rollup (project_domain_daily): per project, provider and day, DOMAIN_FIELDS
 // ints per domain cited, by domain number ascending, as decimal text (codec.ts; the numbers:
@@ -78,7 +79,7 @@ export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[]
  * The category stays (the subtracted entries carry the highest smallint, so least() keeps
  * the row's).
  */
-export async function removePromptDomains(tx: Tx, projectId: string, promptId: string, all: string): Promise<void> {
+export async function removePromptDomains(tx: Tx, projectId: string, promptId: string): Promise<void> {
   await tx.query(
     `with per_provider as (
        select r.provider, r.day, p.domain, count(*)::int as n, count(distinct r.id)::int as r,
@@ -97,7 +98,7 @@ export async function removePromptDomains(tx: Tx, projectId: string, promptId: s
      update project_domain_daily d set domains = domain_sums_add(d.domains, a.domains)
        from changes a
       where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
-    [projectId, promptId, all],
+    [projectId, promptId, ALL],
   );
   await tx.query(`delete from project_domain_daily where project_id = $1 and domains = ''`, [projectId]);
 }

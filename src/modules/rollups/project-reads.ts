@@ -1,7 +1,7 @@
 import type { Tx } from '../../store/index.js';
 import { wholeBuckets } from './buckets.js';
 import { ALL } from './sums-tables.js';
-import { addBrandArrayTexts, countBits, emptyBrandArrays, namedOnDayBits, PROJECT_BRAND_COLUMNS_AS_TEXT, type BrandArrays, type BrandArrayTexts } from './codec.js';
+import { addBrandArrayTexts, countBits, emptyBrandArrays, namedOnDayBits, PROJECT_BRAND_COLUMNS_AS_TEXT, type BrandArrays, type BrandArrayTexts, type Sums } from './codec.js';
 
 // Reads of the project rollups (project_daily and its calendar buckets project_weekly and
 // project_monthly), returned as named per-brand structures (README.md beside this file).
@@ -24,6 +24,23 @@ export interface BrandSums {
 export interface ProjectBrandWindow {
   responses: number;
   brands: Map<number, BrandSums>;
+}
+
+/**
+ * One brand's sums over a window as the metrics take them (Sums), over the window's
+ * `responses`: a brand never named has none (0), as the metrics define it. Citations of the
+ * own site are not kept per brand (citesOwn 0).
+ */
+export function brandAsSums(responses: number, brand: BrandSums | undefined): Sums {
+  return {
+    responses,
+    mentioned: brand?.mentions ?? 0,
+    positionSum: brand?.positionSum ?? 0,
+    sentimentSum: brand?.sentimentSum ?? 0,
+    citesOwn: 0,
+    positionSq: brand?.positionSquares ?? 0,
+    sentimentSq: brand?.sentimentSquares ?? 0,
+  };
 }
 
 /** A day of project_daily, providers summed: its responses and per-brand sums. */

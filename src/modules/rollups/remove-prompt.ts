@@ -58,7 +58,7 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
       where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
     [projectId, promptId, OWN_BRAND_ID],
   );
-  await removePromptDomains(tx, projectId, promptId, ALL);
+  await removePromptDomains(tx, projectId, promptId);
   await removePromptThemes(tx, projectId, promptId);
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
   // the day bits of the weeks and months: a brand no longer named on a day loses its bit

@@ -1,5 +1,5 @@
 import type { Tx } from '../../store/index.js';
-import { intArrayText } from './codec.js';
+import { intArrayText, PROJECT_BRAND_COLUMNS } from './codec.js';
 
 /** The provider value of the rollup rows that sum all providers. */
 export const ALL = '*';
@@ -31,11 +31,12 @@ export interface SumsTable {
 
 // position_sq and sentiment_sq: sums of squares, for the t intervals of the means (statistics.ts)
 const MAIN_SUMS = ['responses', 'mentioned', 'position_sum', 'sentiment_sum', 'cites_own', 'citations', 'position_sq', 'sentiment_sq'];
-// Per prompt row, per brand named (by brand number, 0 = own brand): responses naming it, times named.
-// The prompt × brand sums of position and sentiment are kept per project only (project_daily).
-const BRAND_ARRAYS = ['brand_mentions', 'brand_counts'];
-/** Per project row, per brand named: those two, and the sums (and squares) of its position and sentiment. */
-export const PROJECT_BRAND_ARRAYS = [...BRAND_ARRAYS, 'brand_position_sums', 'brand_sentiment_sums', 'brand_position_sq', 'brand_sentiment_sq'];
+/** Per project row, per brand named: the per-brand arrays of codec.ts (BrandArrays), in their order. */
+export const PROJECT_BRAND_ARRAYS: string[] = [...PROJECT_BRAND_COLUMNS];
+// Per prompt row, per brand named (by brand number, 0 = own brand): the first two, responses
+// naming it and times named. The prompt × brand sums of position and sentiment are kept per
+// project only (project_daily).
+const BRAND_ARRAYS = PROJECT_BRAND_ARRAYS.slice(0, 2);
 export const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
 export const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
 export const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
