@@ -119,6 +119,11 @@ export interface Config {
   dataDir: string;
   /** In-memory embedded store (tests): no folder, no lock. */
   memoryStore: boolean;
+  /**
+   * In-memory store only: a file holding the data directory of a migrated store (PGlite's
+   * dumpDataDir), opened instead of running initdb and the migrations from scratch (tests).
+   */
+  memoryStoreSnapshot?: string;
   databaseUrl?: string;
   redisUrl?: string;
   /** PostgreSQL connections per process (server mode). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';
@@ -52,7 +52,7 @@ export async function startTestApp(
   log: pino.Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
 ): Promise<TestApp> {
   let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
-  const base: Partial<Config> = { memoryStore: true, logLevel: 'silent', role: 'all' };
+  const base: Partial<Config> = { memoryStore: true, memoryStoreSnapshot: inject('pgliteSnapshot'), logLevel: 'silent', role: 'all' };
   if (STORE === 'postgres') {
     db = await freshDatabase();
     base.databaseUrl = db.url;

@@ -10,5 +10,7 @@ export async function openStore(config: Config): Promise<Store> {
     return openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   }
   const { openPglite } = await import('./pglite.js');
-  return openPglite({ dataDir: config.memoryStore ? undefined : config.dataDir });
+  return config.memoryStore
+    ? openPglite({ snapshot: config.memoryStoreSnapshot })
+    : openPglite({ dataDir: config.dataDir });
 }

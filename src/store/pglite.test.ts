@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPglite } from './pglite.js';
+import { openPglite, writeMigratedSnapshot } from './pglite.js';
 import type { Store } from './types.js';
 
 // The embedded store checkpoints after its transactions once enough log is written: PGlite
@@ -76,5 +76,33 @@ describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store maintenan
     const state = await tableState(store);
     await store.close();
     expect(state).toEqual({ reltuples: 5000, vacuumed: true, analyzed: true, dead: 0 });
+  });
+});
+
+describe('a migrated snapshot (the tests\' stores)', () => {
+  it('opens as a migrated store of its own: every migration recorded, writes kept apart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-snapshot-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'store.tar');
+    await writeMigratedSnapshot(file);
+    const fresh = await openPglite({});
+    const first = await openPglite({ snapshot: file });
+    const second = await openPglite({ snapshot: file });
+    try {
+      const applied = async (store: Store) =>
+        (await store.query<{ hash: string }>('select hash from drizzle.__drizzle_migrations order by created_at')).rows.map((r) => r.hash);
+      const migrations = await applied(fresh);
+      expect(migrations.length).toBeGreaterThan(20);
+      expect(await applied(first)).toEqual(migrations);
+      const tables = async (store: Store) =>
+        (await store.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public' order by 1`)).rows.map((r) => r.name);
+      expect(await tables(first)).toEqual(await tables(fresh));
+      await first.query(`insert into teams (plan) values ('pro')`);
+      const count = async (store: Store) => (await store.query<{ n: number }>(`select count(*)::int as n from teams`)).rows[0].n;
+      expect(await count(first)).toBe(1);
+      expect(await count(second)).toBe(0);
+    } finally {
+      await Promise.all([fresh.close(), first.close(), second.close()]);
+    }
   });
 });
