@@ -88,3 +88,12 @@ export const BUNDLED_RANGES: Record<string, PublishedRanges> = {
     ],
   },
 };
+
+/**
+ * Agents whose operator publishes ranges in the same format that no bundled copy holds: an
+ * operator's file of that name in CRAWLER_RANGES_DIR verifies them; without one, their hits
+ * count as unverified.
+ */
+export const PUBLISHED_ONLY: Record<string, string> = {
+  'Perplexity-User': 'https://www.perplexity.ai/perplexity-user.json',
+};

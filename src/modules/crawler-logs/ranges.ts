@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { BUNDLED_RANGES, type PublishedRanges } from './ranges-bundled.js';
+import { BUNDLED_RANGES, PUBLISHED_ONLY, type PublishedRanges } from './ranges-bundled.js';
 
 /**
  * The published address ranges of the agents that publish them, as matchers. The bundled
  * files can be replaced without a release: an operator drops the operators' newer files
  * (their own JSON, `{creationTime, prefixes:[{ipv4Prefix|ipv6Prefix}]}`, named as published:
- * gptbot.json, searchbot.json, chatgpt-user.json, perplexitybot.json, ...) into
- * CRAWLER_RANGES_DIR; a file there is used when it is newer than the bundled one, and the
- * folder is read again whenever a file in it changes, so no restart is needed.
+ * gptbot.json, searchbot.json, chatgpt-user.json, perplexitybot.json, perplexity-user.json)
+ * into CRAWLER_RANGES_DIR; a file there is used unless its creationTime is older than the
+ * bundled one's (an operator may republish a file under the same creationTime, as
+ * Perplexity did with perplexitybot.json), and the folder is read again whenever a file in
+ * it changes, so no restart is needed.
  */
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -20,9 +22,15 @@ export interface RangeSet {
   verify(agent: string, address: string): boolean;
 }
 
+/** The URL each agent's ranges are published at, bundled or not. */
+const SOURCE_OF_AGENT: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(BUNDLED_RANGES).map(([agent, r]) => [agent, r.source])),
+  ...PUBLISHED_ONLY,
+};
+
 /** The file name each agent's ranges are published under. */
 const FILE_OF_AGENT: Record<string, string> = Object.fromEntries(
-  Object.entries(BUNDLED_RANGES).map(([agent, r]) => [agent, path.basename(new URL(r.source).pathname)]),
+  Object.entries(SOURCE_OF_AGENT).map(([agent, source]) => [agent, path.basename(new URL(source).pathname)]),
 );
 
 function readPublished(file: string, source: string): PublishedRanges | null {
@@ -53,8 +61,9 @@ function buildRangeSet(dir: string | undefined): RangeSet {
   const chosen: Record<string, PublishedRanges> = { ...BUNDLED_RANGES };
   if (dir) {
     for (const [agent, file] of Object.entries(FILE_OF_AGENT)) {
-      const newer = readPublished(path.join(dir, file), BUNDLED_RANGES[agent].source);
-      if (newer && newer.published > chosen[agent].published) chosen[agent] = newer;
+      const operators = readPublished(path.join(dir, file), SOURCE_OF_AGENT[agent]);
+      const bundled = chosen[agent];
+      if (operators && (!bundled || operators.published >= bundled.published)) chosen[agent] = operators;
     }
   }
   const cidrs = new Map(Object.entries(chosen).map(([agent, r]) => [agent, toCidrs(r.prefixes)]));
@@ -85,7 +94,7 @@ function buildRangeSet(dir: string | undefined): RangeSet {
 
 let cached: { key: string; set: RangeSet } | null = null;
 
-/** The ranges in force: bundled, or newer files from `dir`; rebuilt when the folder's files change. */
+/** The ranges in force: bundled, or the operator's files from `dir`; rebuilt when the folder's files change. */
 export function currentRanges(dir?: string): RangeSet {
   let key = dir ?? '';
   if (dir) {
