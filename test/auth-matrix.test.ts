@@ -113,10 +113,12 @@ it('the route table holds the routes of the spec that are built', () => {
   expect(routes.find((r) => r.url === '/v1/account/create')?.auth).toBe('public');
   expect(routes.find((r) => r.url === '/v1/account/api-key')?.auth).toBe('public');
   expect(routes.find((r) => r.url === '/v1/account/projects')?.auth).toBe('key');
-  // Only the two account bootstrap calls, the sign-in (and the OpenAPI document) go without a key.
+  // Only the two account bootstrap calls, the sign-in, the invitation and reset links, a
+  // log drain's push (its URL's token is the credential) and the OpenAPI document go without a key.
   expect(routes.filter((r) => r.auth === 'public').map(routeName).sort()).toEqual(
     [
       'GET /v1/openapi.json',
+      'POST /v1/crawler-log-drains/:token',
       'POST /v1/account/api-key',
       'POST /v1/account/create',
       'POST /v1/session',

@@ -123,6 +123,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0020_crawler_logs', dropAdded('0020_crawler_logs', ['ai_referrals_daily', 'crawler_hits_daily', 'crawler_log_files', 'site_audits'], [])],
   ['0021_theme_rollups', dropAdded('0021_theme_rollups', ['theme_daily', 'project_theme_daily'], [])],
   ['0022_project_sampling', dropAdded('0022_project_sampling', [], [['projects', 'sampling']])],
+  ['0023_crawler_log_drains', dropAdded('0023_crawler_log_drains', ['crawler_log_drains'], [])],
 ];
 
 /**

@@ -19,6 +19,7 @@ import teamRoutes from './team/routes.js';
 import workflowRoutes from './actions/workflow-routes.js';
 import overviewRoutes from './overview/routes.js';
 import creditRoutes from './credits/routes.js';
+import crawlerLogDrainRoutes from './crawler-logs/drain-routes.js';
 import crawlerLogRoutes from './crawler-logs/routes.js';
 import siteAuditRoutes from './site-audit/routes.js';
 import alertRoutes from './alerts/routes.js';
@@ -50,6 +51,7 @@ export const moduleRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   workflowRoutes,
   adminRoutes,
   crawlerLogRoutes,
+  crawlerLogDrainRoutes,
   siteAuditRoutes,
   alertRoutes,
   digestRoutes,

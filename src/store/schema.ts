@@ -739,6 +739,29 @@ export const crawlerLogFiles = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.sha256] })],
 );
 
+/**
+ * Log-drain URLs: a CDN (Cloudflare Logpush, a Vercel log drain) pushes a project's access
+ * logs to PUBLIC_URL/v1/crawler-log-drains/{token}. The token is never stored, only its
+ * SHA-256 hash; `token_prefix` tells drains apart in a list.
+ */
+export const crawlerLogDrains = pgTable(
+  'crawler_log_drains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    tokenHash: text('token_hash').notNull(),
+    tokenPrefix: text('token_prefix').notNull(),
+    /** Sent back as `x-vercel-verify` on every answer of the drain (Vercel's ownership check). */
+    vercelVerify: text('vercel_verify'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('crawler_log_drains_token_key').on(t.tokenHash), index('crawler_log_drains_project_idx').on(t.projectId)],
+);
+
 /** AI crawler requests per project, day, page and agent; verified: from the operator's published addresses. */
 export const crawlerHitsDaily = pgTable(
   'crawler_hits_daily',

@@ -176,3 +176,71 @@ describe('GET crawlers and ai-traffic windows', () => {
     }
   });
 });
+
+describe('log drains (a CDN pushes to a URL, no key)', () => {
+  const push = (url: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body });
+
+  it('counts pushed batches like an upload, a repeated batch once, and stops at revocation', async () => {
+    const p = await project();
+    const created = await p.api.post(`/projects/${p.projectId}/crawler-log-drains`, { name: 'Cloudflare Logpush' });
+    expect(created.statusCode).toBe(200);
+    const drain = created.json().data;
+    expect(drain.url).toBe(`${t.config.publicUrl}/v1/crawler-log-drains/${drain.token}`);
+    expect(drain.token).toMatch(/^ld_[0-9A-Za-z]{32}$/);
+
+    // an empty push (the CDN's test request) counts nothing and is not an error
+    const empty = await push(drain.url, '');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json().data).toMatchObject({ lines: 0, parsed: 0, duplicate: false });
+
+    const batch = gzipSync(ndjsonLog);
+    const first = await push(drain.url, batch, { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toEqual({ ...EXPECTED, duplicate: false });
+    const again = await push(drain.url, batch, { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' });
+    expect(again.json().data).toEqual({ ...EXPECTED, duplicate: true });
+    expect(await data(p.api, `/projects/${p.projectId}/crawlers${WINDOW}`)).toEqual(EXPECTED_CRAWLERS);
+
+    const listed = await data(p.api, `/projects/${p.projectId}/crawler-log-drains`);
+    expect(listed).toEqual([
+      { drain_id: drain.drain_id, name: 'Cloudflare Logpush', token_prefix: drain.token.slice(0, 7), vercel_verify: false, created_at: drain.created_at, last_used_at: expect.any(String), status: 'active' },
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(drain.token);
+
+    const revoked = await p.api.delete(`/projects/${p.projectId}/crawler-log-drains/${drain.drain_id}`);
+    expect(revoked.json().data).toEqual({ drain_id: drain.drain_id, message: 'Log drain revoked' });
+    const after = await push(drain.url, combinedLog, { 'content-type': 'text/plain' });
+    expect(after.statusCode).toBe(404);
+    expect(after.json()).toEqual(errorBody('Unknown or revoked log drain'));
+    expect((await data(p.api, `/projects/${p.projectId}/crawler-log-drains`))[0].status).toBe('revoked');
+  });
+
+  it("sends Vercel's verification value back, and refuses unknown tokens, bad types and viewers", async () => {
+    const p = await project();
+    const drain = (await p.api.post(`/projects/${p.projectId}/crawler-log-drains`, { vercel_verify: 'vercel-check-123' })).json().data;
+    const verified = await push(drain.url, combinedLog, { 'content-type': 'text/plain' });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.headers['x-vercel-verify']).toBe('vercel-check-123');
+    expect(verified.json().data).toMatchObject({ bot_hits: EXPECTED.bot_hits });
+
+    const unknown = await push(`${t.config.publicUrl}/v1/crawler-log-drains/ld_${'A'.repeat(32)}`, combinedLog, { 'content-type': 'text/plain' });
+    expect(unknown.statusCode).toBe(404);
+    const malformed = await push(`${t.config.publicUrl}/v1/crawler-log-drains/not-a-token`, combinedLog, { 'content-type': 'text/plain' });
+    expect(malformed.statusCode).toBe(404);
+    // NDJSON labelled as JSON (as Logpush may send it) is read line by line all the same
+    const labelledJson = await push(drain.url, ndjsonLog, { 'content-type': 'application/json' });
+    expect(labelledJson.statusCode).toBe(200);
+    expect(labelledJson.json().data).toMatchObject({ lines: EXPECTED.lines, parsed: EXPECTED.parsed });
+    const badEncoding = await push(drain.url, 'x', { 'content-type': 'text/plain', 'content-encoding': 'br' });
+    expect(badEncoding.statusCode).toBe(415);
+
+    // another team's key sees no drain of this project; a viewer key may not create one
+    const other = await createAccount(t.app);
+    expect((await client(t.app, other.key).get(`/projects/${p.projectId}/crawler-log-drains`)).statusCode).toBe(403);
+    const viewer = await p.api.post('/keys', { scope: 'viewer' });
+    const viewerKey = viewer.json().data.api_key;
+    const refused = await client(t.app, viewerKey).post(`/projects/${p.projectId}/crawler-log-drains`, { name: 'x' });
+    expect(refused.statusCode).toBe(403);
+  });
+});

@@ -70,3 +70,35 @@ export const AiTrafficReport = z
     pages: z.array(z.object({ path: z.string(), visits: z.number().int(), by_engine: counts('Visits per engine.') })),
   })
   .meta({ id: 'AiTrafficReport' });
+
+const DrainName = z.string().trim().min(1).max(100);
+export const DrainCreate = z
+  .strictObject({
+    name: DrainName.optional().meta({ description: 'What the drain is for, e.g. "Cloudflare Logpush".' }),
+    vercel_verify: z.string().trim().min(1).max(200).optional().meta({ description: "Vercel's verification value: sent back as the x-vercel-verify header on every answer of the drain." }),
+  })
+  .meta({ id: 'CrawlerLogDrainCreate' });
+
+export const DrainCreated = z
+  .object({
+    drain_id: z.string(),
+    name: z.string().nullable(),
+    url: z.string().meta({ description: 'PUBLIC_URL/v1/crawler-log-drains/{token}: where the CDN sends the logs. Shown only here.' }),
+    token: z.string().meta({ description: 'The credential in the URL. Shown only here; only its hash is kept.' }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'CrawlerLogDrainCreated' });
+
+export const Drain = z
+  .object({
+    drain_id: z.string(),
+    name: z.string().nullable(),
+    token_prefix: z.string().meta({ description: 'The first characters of the token, to tell drains apart.' }),
+    vercel_verify: z.boolean().meta({ description: 'True when a Vercel verification value is set.' }),
+    created_at: z.string(),
+    last_used_at: z.string().nullable(),
+    status: z.enum(['active', 'revoked']),
+  })
+  .meta({ id: 'CrawlerLogDrain' });
+
+export const DrainRevoked = z.object({ drain_id: z.string(), message: z.string() }).meta({ id: 'CrawlerLogDrainRevoked' });

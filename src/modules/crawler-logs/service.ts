@@ -17,11 +17,14 @@ export interface IngestResult extends LogCounts {
  * then, in one transaction, the file's hash recorded and its daily aggregates added. A file
  * whose hash the project already holds adds nothing (its counts are still reported).
  */
-export async function ingestLog(ctx: RequestContext, projectId: string, body: Readable, gzip: boolean): Promise<IngestResult> {
+export async function ingestLog(ctx: RequestContext, projectId: string, body: Readable, gzip: boolean, opts: { allowEmpty?: boolean } = {}): Promise<IngestResult> {
   const project = await requireProject(ctx, projectId);
   const tally = new LogTally(hostMatcher(project.domain), currentRanges(ctx.config.env.CRAWLER_RANGES_DIR));
   const { sha256, bytes } = await readLog(body, gzip, ctx.config.env.CRAWLER_LOG_MAX_MB * 1048576, tally);
-  if (bytes === 0) throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
+  if (bytes === 0) {
+    if (opts.allowEmpty) return { ...tally.counts, duplicate: false };
+    throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
+  }
   const c = tally.counts;
   const duplicate = await ctx.store.tx(async (tx) => {
     const { rows } = await tx.query(

@@ -1153,6 +1153,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/crawler-log-drains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's log drains (without tokens), with when each was last used */
+        get: operations["listCrawlerLogDrains"];
+        put?: never;
+        /**
+         * Create a log-drain URL that a CDN pushes access logs to, without an API key
+         * @description The url (PUBLIC_URL/v1/crawler-log-drains/{token}) is shown only here: the token is stored hashed. Give it to Cloudflare Logpush (HTTP destination) or a Vercel log drain (NDJSON).
+         */
+        post: operations["createCrawlerLogDrain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/crawler-log-drains/{drain_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a log drain: its URL answers 404 from now on */
+        delete: operations["revokeCrawlerLogDrain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawler-log-drains/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A CDN pushes a batch of access log lines to a log drain (the token in the URL is the credential)
+         * @description Same lines and counting as POST /projects/{project_id}/crawler-logs (combined or NDJSON, each line read as what it is, whatever the Content-Type; gzip with Content-Encoding: gzip); a batch sent again adds nothing. An empty push (a CDN's test) answers 200 with zero counts. An unknown or revoked token is a 404.
+         */
+        post: operations["pushCrawlerLogDrain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/site-audit": {
         parameters: {
             query?: never;
@@ -1721,6 +1779,37 @@ export interface components {
                 /** @description answers as a percent of answers_read, 2 decimals */
                 share_of_answers: number;
             }[];
+        };
+        CrawlerLogDrain: {
+            drain_id: string;
+            name: string | null;
+            /** @description The first characters of the token, to tell drains apart. */
+            token_prefix: string;
+            /** @description True when a Vercel verification value is set. */
+            vercel_verify: boolean;
+            created_at: string;
+            last_used_at: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+        };
+        CrawlerLogDrainCreateInput: {
+            /** @description What the drain is for, e.g. "Cloudflare Logpush". */
+            name?: string;
+            /** @description Vercel's verification value: sent back as the x-vercel-verify header on every answer of the drain. */
+            vercel_verify?: string;
+        };
+        CrawlerLogDrainCreated: {
+            drain_id: string;
+            name: string | null;
+            /** @description PUBLIC_URL/v1/crawler-log-drains/{token}: where the CDN sends the logs. Shown only here. */
+            url: string;
+            /** @description The credential in the URL. Shown only here; only its hash is kept. */
+            token: string;
+            created_at: string;
+        };
+        CrawlerLogDrainRevoked: {
+            drain_id: string;
+            message: string;
         };
         CrawlerLogIngest: {
             /** @description Non-empty lines read. */
@@ -6361,6 +6450,161 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCrawlerLogDrains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CrawlerLogDrain"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCrawlerLogDrain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrawlerLogDrainCreateInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CrawlerLogDrainCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeCrawlerLogDrain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                drain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CrawlerLogDrainRevoked"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pushCrawlerLogDrain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CrawlerLogIngest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
