@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { detectCompetitors } from '../analysis/index.js';
-import { bootstrapCallbackId, enqueueDelivery } from '../modules/deliveries/outbox.js';
+import { bootstrapCallbackId, enqueueDelivery } from '../modules/webhooks/outbox.js';
 import { stableUuid } from '../lib/crypto.js';
 import { utcDay } from '../lib/time.js';
 import { normalizeWebsite } from '../lib/url.js';

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { emitEvent } from '../modules/deliveries/events.js';
+import { emitEvent } from '../modules/webhooks/events.js';
 import type { ArticleBrief } from '../ports/writer/types.js';
 import { CHECKPOINT_OPTIONS, loadWorkflow, type Step, type WorkflowRow } from '../modules/actions/workflow-state.js';
 

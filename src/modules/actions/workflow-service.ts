@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.js';
-import { emitEvent, hasSubscriber } from '../deliveries/events.js';
+import { emitEvent, hasSubscriber } from '../webhooks/events.js';
 import { Conflict, Invalid, NotFound } from '../../lib/errors.js';
 import type { Tx } from '../../store/index.js';
 import { workflowStepJob } from '../../jobs/catalog.js';

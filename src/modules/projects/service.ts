@@ -10,8 +10,8 @@ import type { PatchProjectInput } from './schema.js';
 import { DEFAULT_PROJECT_PROVIDERS, PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 
 export type { ProjectRow } from './project-row.js';
-import { assertDeliverableUrl } from '../deliveries/target.js';
-import { bootstrapCallbackId } from '../deliveries/outbox.js';
+import { assertDeliverableUrl } from '../webhooks/target.js';
+import { bootstrapCallbackId } from '../webhooks/outbox.js';
 
 
 const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, samples_per_run, status, created_at`;
