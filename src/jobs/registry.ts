@@ -7,7 +7,7 @@ import { runRecommendTask } from '../modules/actions/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
 import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
 import { sendWeeklyDigests } from '../modules/digest/service.js';
-import { runStep } from '../workflows/engine.js';
+import { runStep } from '../modules/workflows/background/engine.js';
 import { runSiteAudit, scheduleWeeklyAudits } from '../modules/site-audit/service.js';
 import * as C from './catalog.js';
 
