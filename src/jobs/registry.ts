@@ -3,7 +3,7 @@ import { reanalyseProject } from '../collection/reanalyse.js';
 import { runRefresh, scheduleDailyRefreshes } from '../collection/refresh.js';
 import type { ServiceContext } from '../context.js';
 import { attemptDelivery } from '../modules/webhooks/background/send.js';
-import { runRecommendTask } from '../modules/actions/recommend-task.js';
+import { runRecommendTask } from '../modules/actions/background/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
 import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
 import { sendWeeklyDigests } from '../modules/digest/service.js';

@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../context.js';
-import { loadProjectWithPlan } from '../projects/project-row.js';
-import { deriveRecommendations, type Candidate } from './recommend.js';
-import { loadSignals } from './signals.js';
+import type { ServiceContext } from '../../../context.js';
+import { loadProjectWithPlan } from '../../projects/project-row.js';
+import { deriveRecommendations, type Candidate } from '../recommend.js';
+import { loadSignals } from '../signals.js';
 
 const OPEN = `('suggested', 'accepted', 'in_progress')`;
 
