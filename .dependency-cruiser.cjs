@@ -1,12 +1,13 @@
 // Layer rules of docs/architecture.md, checked in CI (`npm run deps`). Dependencies point one
 // way: lib ← config ← store / ports ← analysis ← job catalog ← domain services
-// (src/modules, src/context.ts) ← background work (collection, deliveries, workflows) ←
-// job registry and queue ← surfaces (HTTP, the routes of each module, dashboard, MCP) ←
-// entry points (runtime, main, cli, cluster). Tests may import anything.
+// (src/modules, src/context.ts) ← background work (src/collection and the background/ folder
+// of a module: sending deliveries, running workflows) ← job registry and queue ← surfaces
+// (HTTP, the routes of each module, dashboard, MCP) ← entry points (runtime, main, cli,
+// cluster). Tests may import anything.
 const ROUTES = '^src/modules/[^/]+/[^/]*routes[.]ts$|^src/modules/index[.]ts$';
 const SURFACES = `^src/(http|mcp|dashboard)/|^src/server\\.ts$|${ROUTES}`;
 const ENTRY = '^src/(runtime|main|cli|cluster|logger|banner)[.]ts$';
-const BACKGROUND = '^src/(collection|deliveries|workflows)/';
+const BACKGROUND = '^src/collection/|^src/modules/[^/]+/background/';
 const QUEUE = '^src/jobs/(registry|queue|leases)\\.ts$';
 
 module.exports = {
@@ -64,7 +65,7 @@ module.exports = {
       name: 'services-below-background-and-surfaces',
       severity: 'error',
       comment: 'Domain services never import background work, the queue, a surface, a cache or the limiter.',
-      from: { path: '^src/(modules/|context\\.ts$)', pathNot: ROUTES },
+      from: { path: '^src/(modules/|context\\.ts$)', pathNot: `${ROUTES}|${BACKGROUND}` },
       to: { path: `${SURFACES}|${ENTRY}|${BACKGROUND}|${QUEUE}` },
     },
     {

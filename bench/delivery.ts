@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { emitEvent } from '../src/modules/deliveries/events.js';
+import { emitEvent } from '../src/modules/webhooks/events.js';
 import { createRuntime } from '../src/runtime.js';
 import { selfSignedCert } from '../test/fixtures/tls.js';
 import { ADMIN_URL, describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, waitForQuiet, withAdmin, type Suite } from './lib/index.js';

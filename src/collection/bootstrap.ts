@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { detectCompetitors } from '../analysis/index.js';
-import { bootstrapCallbackId, enqueueDelivery } from '../modules/deliveries/outbox.js';
+import { bootstrapCallbackId, enqueueDelivery } from '../modules/webhooks/outbox.js';
 import { stableUuid } from '../lib/crypto.js';
 import { utcDay } from '../lib/time.js';
 import { normalizeWebsite } from '../lib/url.js';
@@ -11,7 +11,8 @@ import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { textKey } from '../modules/common.js';
 import { classifyIntent } from '../modules/prompts/intent.js';
 import { activePromptQuota } from '../modules/prompts/service.js';
-import { loadBrandSpecs, loadProjectFacts, type ProjectFacts } from '../modules/projects/brands.js';
+import { loadBrandSpecs } from '../modules/projects/brands.js';
+import { loadProjectWithPlan, type ProjectWithPlan } from '../modules/projects/project-row.js';
 import { trackedProviders } from '../modules/projects/service.js';
 import { collectAnswers } from './collect.js';
 import { reanalyseProject } from './reanalyse.js';
@@ -38,7 +39,7 @@ export function bootstrapProviders(stored: readonly string[] | null | undefined)
  * last attempt stopped. The callback reports `error` only when the last retry fails.
  */
 export async function runBootstrap(ctx: ServiceContext, projectId: string, isLastAttempt: boolean): Promise<void> {
-  const project = await loadProjectFacts(ctx.store, projectId);
+  const project = await loadProjectWithPlan(ctx.store, projectId);
   if (project?.status !== 'initializing') return;
   try {
     const { rows: team } = await ctx.store.query<{ plan: string }>(`select plan from teams where id = $1`, [project.team_id]);
@@ -76,7 +77,7 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
 }
 
 /** Topics and prompts from the brand's site (or its name alone when the site is unreachable). */
-async function writePrompts(ctx: ServiceContext, project: ProjectFacts, count: number): Promise<void> {
+async function writePrompts(ctx: ServiceContext, project: ProjectWithPlan, count: number): Promise<void> {
   const existing = await ctx.store.query(`select 1 from prompts where project_id = $1 limit 1`, [project.id]);
   if (existing.rows.length) return;
   let site = null;
@@ -121,7 +122,7 @@ async function writePrompts(ctx: ServiceContext, project: ProjectFacts, count: n
 }
 
 /** Adds the brands that recur in the answers as competitors, when the project has none yet. */
-async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectFacts): Promise<void> {
+async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectWithPlan): Promise<void> {
   const brands = await loadBrandSpecs(ctx.store, project);
   if (brands.length > 1) return;
   const { rows } = await ctx.store.query<{ body: Uint8Array }>(`select body from responses where project_id = $1`, [project.id]);
@@ -137,7 +138,7 @@ async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectFacts
   }
 }
 
-async function finish(ctx: ServiceContext, project: ProjectFacts, status: 'completed' | 'error', error: string | null) {
+async function finish(ctx: ServiceContext, project: ProjectWithPlan, status: 'completed' | 'error', error: string | null) {
   await ctx.store.tx(async (tx) => {
     const moved = await tx.query(
       `update projects set status = $2, status_error = $3 where id = $1 and status = 'initializing'`,

@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { DEFAULT_PROJECT_PROVIDERS, ProviderError, type ProviderName } from '../ports/providers/types.js';
-import { loadBrandSpecs, type ProjectFacts } from '../modules/projects/brands.js';
+import { loadBrandSpecs } from '../modules/projects/brands.js';
+import type { ProjectWithPlan } from '../modules/projects/project-row.js';
 import { answerKeyOf, reserveCredits, settleCredits, type AnswerKey } from './credits.js';
 import { storeAnswers } from '../modules/answers/store-answers.js';
 
@@ -25,7 +26,7 @@ export interface RunTally {
 const storeSlots = pLimit(4);
 
 /** The providers a project is asked on, in a fixed order. */
-export function projectProviders(ctx: ServiceContext, project: ProjectFacts): ProviderName[] {
+export function projectProviders(ctx: ServiceContext, project: ProjectWithPlan): ProviderName[] {
   const known = Object.keys(ctx.ports.providers) as ProviderName[];
   // A project that names no engines tracks the five of the contract, not every engine known.
   const wanted: readonly string[] = project.providers?.length ? project.providers : DEFAULT_PROJECT_PROVIDERS;
@@ -40,7 +41,7 @@ export function projectProviders(ctx: ServiceContext, project: ProjectFacts): Pr
  */
 export async function collectAnswers(
   ctx: ServiceContext,
-  project: ProjectFacts,
+  project: ProjectWithPlan,
   keys: AnswerKey[],
   runId: string | null,
 ): Promise<RunTally> {

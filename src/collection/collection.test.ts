@@ -4,7 +4,7 @@ import { startFakeProvider, type FakeProvider } from '../../test/fakes/index.js'
 import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
 import { startFixtureServer, type FixtureServer } from '../../test/fixtures/page-fixtures.js';
 import { client, createAccount, setTeam, startTestApp, until, type TestApp } from '../../test/helpers.js';
-import { loadProjectFacts } from '../modules/projects/brands.js';
+import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { collectAnswers, projectProviders } from './collect.js';
 import { creditState } from './credits.js';
 import { scheduleDailyRefreshes } from './refresh.js';
@@ -88,7 +88,7 @@ describe('bootstrap end to end over HTTP', () => {
     expect(hub.metrics.visibility).toBeGreaterThan(0);
 
     // The project is done: a second run of the job changes nothing.
-    const facts = await loadProjectFacts(t.runtime.ctx.store, projectId);
+    const facts = await loadProjectWithPlan(t.runtime.ctx.store, projectId);
     expect(facts?.status).toBe('completed');
   });
 
@@ -148,7 +148,7 @@ describe('credits and scheduling', () => {
   it('never overspends under concurrent runs: credits used equal answers stored', async () => {
     const { acct, projectId, ids } = await projectWithPrompts(5);
     const ctx = t.runtime.ctx;
-    const project = (await loadProjectFacts(ctx.store, projectId))!;
+    const project = (await loadProjectWithPlan(ctx.store, projectId))!;
     const day = utcDay();
     const keys = ids.flatMap((promptId) => ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'].map((provider) => ({ promptId, provider, day, sample: 1 })));
     const runs = await Promise.all([0, 1, 2, 3].map((i) => collectAnswers(ctx, project, i % 2 ? [...keys].reverse() : keys, null)));
@@ -169,10 +169,10 @@ describe('credits and scheduling', () => {
   it('asks the engines the project tracks: the five of the contract unless it chose others', async () => {
     const { projectId, ids } = await projectWithPrompts(1, 'pro');
     const ctx = t.runtime.ctx;
-    const facts = (await loadProjectFacts(ctx.store, projectId))!;
+    const facts = (await loadProjectWithPlan(ctx.store, projectId))!;
     expect(projectProviders(ctx, facts)).toEqual(['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude']);
     await ctx.store.query(`update projects set providers = '["grok", "copilot", "chatgpt", "google_ai_mode"]'::jsonb where id = $1`, [projectId]);
-    const chosen = (await loadProjectFacts(ctx.store, projectId))!;
+    const chosen = (await loadProjectWithPlan(ctx.store, projectId))!;
     const providers = projectProviders(ctx, chosen);
     expect(providers).toEqual(['chatgpt', 'google_ai_mode', 'grok', 'copilot']);
     const day = utcDay();

@@ -2,7 +2,8 @@ import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { touchAnalytics } from '../store/analytics-version.js';
 import type { Tx } from '../store/index.js';
-import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
+import { loadBrandSpecs } from '../modules/projects/brands.js';
+import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { addToRollups, emptyProjectRollups, type RollupInput } from '../modules/rollups/add-answers.js';
 import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
@@ -17,7 +18,7 @@ const BATCH = 1000;
  */
 export async function reanalyseProject(ctx: ServiceContext, projectId: string): Promise<number> {
   return ctx.store.tx(async (tx) => {
-    const project = await loadProjectFacts(tx, projectId);
+    const project = await loadProjectWithPlan(tx, projectId);
     if (!project) return 0;
     await tx.query(`select id from projects where id = $1 for update`, [projectId]);
     await touchAnalytics(tx, projectId); // the version row before any rollup row (read-cache.ts)

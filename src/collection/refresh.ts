@@ -3,7 +3,7 @@ import { stableUuid } from '../lib/crypto.js';
 import { planOf } from '../lib/plans.js';
 import { utcDay } from '../lib/time.js';
 import { alertsEvaluateJob, refreshJob } from '../jobs/catalog.js';
-import { loadProjectFacts } from '../modules/projects/brands.js';
+import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { promptSumsAndBrands } from '../modules/rollups/prompt-reads.js';
 import { addDays } from '../modules/analytics/window.js';
 import { adaptiveSampleCounts, EVIDENCE_DAYS, type PromptEvidence } from './adaptive-sampling.js';
@@ -21,7 +21,7 @@ export async function runRefresh(
   ctx: ServiceContext,
   input: { projectId: string; day: string; runId: string; kind: RefreshKind; promptIds?: string[] },
 ): Promise<RunTally | null> {
-  const project = await loadProjectFacts(ctx.store, input.projectId);
+  const project = await loadProjectWithPlan(ctx.store, input.projectId);
   if (!project) return null;
   const { rows: prompts } = await ctx.store.query<{ id: string }>(
     `select id from prompts where project_id = $1 and prompt_type = 'active'

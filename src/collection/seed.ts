@@ -8,7 +8,8 @@ import { generatePassword, hashPassword } from '../lib/crypto.js';
 import { utcDay } from '../lib/time.js';
 import { normalizeWebsite } from '../lib/url.js';
 import type { ProviderName } from '../ports/providers/types.js';
-import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
+import { loadBrandSpecs } from '../modules/projects/brands.js';
+import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { storeAnswers, type AnalysedAnswer } from '../modules/answers/store-answers.js';
 
 export interface SeedOptions {
@@ -119,7 +120,7 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
     ],
   );
 
-  const project = (await loadProjectFacts(store, projectId))!;
+  const project = (await loadProjectWithPlan(store, projectId))!;
   const brands = await loadBrandSpecs(store, project);
   const analyse = createAnalyzer(brands);
   const context = {

@@ -3,7 +3,8 @@ import pino from 'pino';
 import { seedProject, type SeedResult } from '../collection/seed.js';
 import { storeAnswers } from '../modules/answers/store-answers.js';
 import { createAnalyzer } from '../analysis/index.js';
-import { loadBrandSpecs, loadProjectFacts } from '../modules/projects/brands.js';
+import { loadBrandSpecs } from '../modules/projects/brands.js';
+import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { loadConfig } from '../config.js';
 import { createRuntime } from '../runtime.js';
 import { utcDay } from '../lib/time.js';
@@ -119,7 +120,7 @@ describe('cached analytics responses follow every change', () => {
     const volume = (url: string) => json(url).then((d) => d.prompts.find((p: any) => p.id === target.id).volume);
     const sources = () => json(`${base()}/sources/analytics`).then((d) => d.stats.total_citations);
     const [v0, s0] = [await volume(`${base()}/prompts`), await sources()];
-    const facts = (await loadProjectFacts(ctx.store, seed.projectId))!;
+    const facts = (await loadProjectWithPlan(ctx.store, seed.projectId))!;
     const analyse = createAnalyzer(await loadBrandSpecs(ctx.store, facts));
     const text = 'Acme CRM is a good choice; see https://www.g2.com/categories/crm for reviews.';
     const references = [{ url: 'https://www.g2.com/categories/crm', title: 'CRM on G2' }];

@@ -2,12 +2,12 @@ import { runBootstrap } from '../collection/bootstrap.js';
 import { reanalyseProject } from '../collection/reanalyse.js';
 import { runRefresh, scheduleDailyRefreshes } from '../collection/refresh.js';
 import type { ServiceContext } from '../context.js';
-import { attemptDelivery } from '../deliveries/send.js';
-import { runRecommendTask } from '../modules/actions/recommend-task.js';
+import { attemptDelivery } from '../modules/webhooks/background/send.js';
+import { runRecommendTask } from '../modules/actions/background/recommend-task.js';
 import { pruneAudit } from '../modules/audit/service.js';
 import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
 import { sendWeeklyDigests } from '../modules/digest/service.js';
-import { runStep } from '../workflows/engine.js';
+import { runStep } from '../modules/workflows/background/engine.js';
 import { runSiteAudit, scheduleWeeklyAudits } from '../modules/site-audit/service.js';
 import * as C from './catalog.js';
 

@@ -5,8 +5,8 @@ import * as actions from '../modules/actions/service.js';
 import * as s from '../modules/actions/schema.js';
 import { enrichContent, enrichForum } from '../modules/actions/enrich-content.js';
 import { EditSchema, ForumDraftSchema } from '../modules/actions/enrich-routes.js';
-import * as workflows from '../modules/actions/workflow-service.js';
-import * as ws from '../modules/actions/workflow-schema.js';
+import * as workflows from '../modules/workflows/service.js';
+import * as ws from '../modules/workflows/schema.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../src/analysis/index.js';
 import { storeAnswers, type AnalysedAnswer } from '../../src/modules/answers/store-answers.js';
-import { loadBrandSpecs, loadProjectFacts } from '../../src/modules/projects/brands.js';
+import { loadBrandSpecs } from '../../src/modules/projects/brands.js';
+import { loadProjectWithPlan } from '../../src/modules/projects/project-row.js';
 import { fixtureProject, type FixtureProject } from '../analytics-fixture.js';
 import { createAccount } from '../helpers.js';
 import { browserTestsOff, newPage, signInWithKey, startBrowserApp, type BrowserApp } from './harness.js';
@@ -36,7 +37,7 @@ describe.skipIf(browserTestsOff)('themes on the competitors page', () => {
     });
     const today = new Date().toISOString().slice(0, 10);
     await b.t.runtime.ctx.store.tx(async (tx) => {
-      const analyse = createAnalyzer(await loadBrandSpecs(tx, (await loadProjectFacts(tx, f.projectId))!));
+      const analyse = createAnalyzer(await loadBrandSpecs(tx, (await loadProjectWithPlan(tx, f.projectId))!));
       const items: AnalysedAnswer[] = TEXTS.map((text, i) => ({
         promptId: f.promptIds[0],
         provider: 'chatgpt',

@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { RequestContext, ServiceContext } from '../../context.js';
-import { planOf } from '../../lib/plans.js';
-import { utcMonth } from '../../lib/time.js';
 import { AppError, Conflict, Unauthorized, isUnavailableError } from '../../lib/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { users } from '../../store/schema.js';
 import { isUniqueViolation } from '../common.js';
 import { recordAudit } from '../audit/service.js';
+import { creditStanding } from '../credits/standing.js';
 import { createKey, findActiveAdminKey, findActiveViewerKeyOf } from '../keys/service.js';
 
 /** Where a call without a key came from, for the audit log. */
@@ -81,23 +80,17 @@ const DUMMY_HASH =
 
 /** The caller's team: plan, its limits, this month's credits used and left, rate-limit tier. */
 export async function accountSummary(ctx: RequestContext) {
-  const { rows } = await ctx.store.query<{ plan: string; rate_limit_tier: string; used: number | null }>(
-    `select t.plan, t.rate_limit_tier, c.used from teams t left join credit_usage c on c.team_id = t.id and c.month = $2 where t.id = $1`,
-    [ctx.auth.teamId, utcMonth()],
-  );
-  const row = rows[0];
-  const plan = planOf(row.plan);
-  const used = Number(row.used ?? 0);
+  const c = await creditStanding(ctx, ctx.auth.teamId);
   return {
     team_id: ctx.auth.teamId,
-    plan: row.plan,
-    rate_limit_tier: row.rate_limit_tier,
+    plan: c.plan,
+    rate_limit_tier: c.rate_limit_tier,
     scope: ctx.auth.scope,
-    credits_month: utcMonth(),
-    credits_included: plan.credits,
-    credits_used: used,
-    credits_left: Math.max(0, plan.credits - used),
-    max_projects: plan.projects,
-    max_active_prompts: plan.activePrompts,
+    credits_month: c.credits_month,
+    credits_included: c.credits_included,
+    credits_used: c.credits_used,
+    credits_left: c.credits_left,
+    max_projects: c.limits.projects,
+    max_active_prompts: c.limits.activePrompts,
   };
 }

@@ -6,7 +6,7 @@ import { PROVIDERS } from '../../ports/providers/types.js';
 import type { Writer } from '../../ports/writer/index.js';
 import { recommendJob } from '../../jobs/catalog.js';
 import { jobRegistry } from '../../jobs/registry.js';
-import { runRecommendTask } from './recommend-task.js';
+import { runRecommendTask } from './background/recommend-task.js';
 import { CAPTURE, deriveRecommendations, impactOf, priorityOf, RULES, type Candidate } from './recommend.js';
 import type { CitedUrl, PromptSignal, Signals } from './signals.js';
 

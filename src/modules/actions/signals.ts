@@ -1,4 +1,5 @@
-import { loadBrandNumbers, loadBrandSpecs, type ProjectFacts } from '../projects/brands.js';
+import { loadBrandNumbers, loadBrandSpecs } from '../projects/brands.js';
+import type { ProjectRow } from '../projects/project-row.js';
 import { CATEGORY_IDS, URL_TYPES } from '../../analysis/types.js';
 import { utcDay } from '../../lib/time.js';
 import type { BrandFacts } from '../../ports/writer/types.js';
@@ -70,8 +71,8 @@ export interface Signals {
   };
 }
 
-/** What the rules need of a project (a ProjectRow or ProjectFacts). */
-export type ProjectRef = Pick<ProjectFacts, 'id' | 'name' | 'brand_name' | 'website_url' | 'domain' | 'brand_aliases'>;
+/** What the rules need of a project (a ProjectRow, with or without the plan). */
+export type ProjectRef = Pick<ProjectRow, 'id' | 'name' | 'brand_name' | 'website_url' | 'domain' | 'brand_aliases'>;
 
 export function signalWindow(today = utcDay()) {
   return { from: addDays(today, -(WINDOW_DAYS - 1)), to: today, split: addDays(today, -(HALF_DAYS - 1)) };
@@ -81,8 +82,7 @@ const bump = (map: Counts, key: string, n: number) => map.set(key, (map.get(key)
 
 export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay()): Promise<Signals> {
   const w = signalWindow(today);
-  // loadBrandSpecs reads only the fields of ProjectRef
-  const brands = await loadBrandSpecs(tx, project as ProjectFacts);
+  const brands = await loadBrandSpecs(tx, project);
   const own = brands[0];
   const names = new Map(brands.slice(1).map((b) => [b.id, b.name]));
   const competitorDomains = new Set(brands.slice(1).flatMap((b) => (b.domain ? [b.domain] : [])));

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { a, errors } from '../envelope.js';
 import { ctxOf } from '../../http/request.js';
-import * as s from './workflow-schema.js';
-import * as svc from './workflow-service.js';
+import * as s from '../workflows/schema.js';
+import * as svc from '../workflows/service.js';
 
 /** The article workflow of an action (docs/decisions.md): execute, read, answer a checkpoint. */
 export default async function workflowRoutes(base: FastifyInstance) {

@@ -1,5 +1,5 @@
 import type { RequestContext, ServiceContext } from '../../context.js';
-import { loadProjectFacts, type ProjectFacts } from '../projects/brands.js';
+import { loadProjectWithPlan, type ProjectWithPlan } from '../projects/project-row.js';
 import { decideFigure, decideNewThings, type Decision } from './decide.js';
 import { FigureReader } from './figures.js';
 import type { AlertNotice } from './messages.js';
@@ -17,7 +17,7 @@ export interface EvaluationResult {
  * A service call made by the system for a project's team (a viewer: it only reads), so the
  * domain services a rule reuses (the competitor suggestions) run with their usual checks.
  */
-export function systemContext(ctx: ServiceContext, project: Pick<ProjectFacts, 'team_id' | 'plan'>): RequestContext {
+export function systemContext(ctx: ServiceContext, project: Pick<ProjectWithPlan, 'team_id' | 'plan'>): RequestContext {
   return { ...ctx, auth: { keyId: 'system', teamId: project.team_id, scope: 'viewer', tier: 'standard', plan: project.plan } };
 }
 
@@ -37,7 +37,7 @@ export async function evaluateProjectAlerts(ctx: ServiceContext, input: { projec
     [input.projectId],
   );
   if (!rules.length) return result;
-  const project = await loadProjectFacts(ctx.store, input.projectId);
+  const project = await loadProjectWithPlan(ctx.store, input.projectId);
   if (!project) return result;
   const reader = new FigureReader(ctx, project, input.day);
   const rctx = systemContext(ctx, project);
@@ -62,7 +62,7 @@ export async function evaluateProjectAlerts(ctx: ServiceContext, input: { projec
   return result;
 }
 
-async function fire(ctx: ServiceContext, project: ProjectFacts, rule: AlertRow, d: Decision, runId: string | null): Promise<boolean> {
+async function fire(ctx: ServiceContext, project: ProjectWithPlan, rule: AlertRow, d: Decision, runId: string | null): Promise<boolean> {
   return ctx.store.tx(async (tx) => {
     // Guarded on the state read: a concurrent evaluation that fired first wins, once.
     const moved = await tx.query(

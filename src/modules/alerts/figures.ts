@@ -4,7 +4,8 @@ import { brandAsSums, brandSums } from '../rollups/project-reads.js';
 import { promptSums } from '../rollups/prompt-reads.js';
 import { addDays, providerFilter } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
-import { OWN_BRAND_ID, type ProjectFacts } from '../projects/brands.js';
+import { OWN_BRAND_ID } from '../projects/brands.js';
+import type { ProjectWithPlan } from '../projects/project-row.js';
 import type { ProviderName } from '../../ports/providers/types.js';
 import { wilson, type Interval } from '../../lib/statistics.js';
 import { compareMeans, compareProportions, MIN_RESPONSES, type Comparison } from './significance.js';
@@ -48,7 +49,7 @@ export class FigureReader {
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly project: ProjectFacts,
+    private readonly project: ProjectWithPlan,
     readonly day: string,
   ) {}
 

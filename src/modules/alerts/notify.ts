@@ -1,18 +1,10 @@
 import type { ServiceContext } from '../../context.js';
 import type { Tx } from '../../store/index.js';
-import { enqueueDelivery } from '../deliveries/outbox.js';
+import { enqueueDelivery, type MailDeliveryBody } from '../webhooks/outbox.js';
 import { alertEmail, alertSlack, alertWebhookData, type AlertNotice } from './messages.js';
 import type { ChannelInput } from './schema.js';
 
 export const ALERT_EVENT = 'alert.triggered';
-
-/** An e-mail delivery's body: the message, sent through the mailer rather than HTTP. */
-export interface MailDeliveryBody {
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-}
 
 /**
  * Writes one delivery per channel of a fired event, in the transaction that records the

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sendAlertTest } from '../../deliveries/alert-test.js';
+import { sendAlertTest } from './test-notice.js';
 import { ctxOf } from '../../http/request.js';
 import { ProjectParams } from '../common.js';
 import { a, errors } from '../envelope.js';

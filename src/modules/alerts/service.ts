@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../common.js';
 import { OWN_BRAND_ID } from '../projects/brands.js';
 import { requireProject } from '../projects/service.js';
 import type { ProviderName } from '../../ports/providers/types.js';
-import { assertDeliverableUrl } from '../deliveries/target.js';
+import { assertDeliverableUrl } from '../webhooks/target.js';
 import { NEW_THING_METRICS, type ChannelInput, type Condition, type CreateAlertInput, type Metric, type PatchAlertInput } from './schema.js';
 
 export interface AlertRow {

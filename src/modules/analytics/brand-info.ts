@@ -1,4 +1,5 @@
-import { OWN_BRAND_ID, loadBrandSpecs, loadProjectFacts } from '../projects/brands.js';
+import { OWN_BRAND_ID, loadBrandSpecs } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 import { faviconUrls } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 
@@ -11,7 +12,7 @@ export interface BrandInfo {
 
 /** Names and icons of a project's tracked brands by id (own brand under the all-zero id). */
 export async function brandInfo(tx: Tx, projectId: string): Promise<Map<string, BrandInfo>> {
-  const project = await loadProjectFacts(tx, projectId);
+  const project = await loadProjectWithPlan(tx, projectId);
   const out = new Map<string, BrandInfo>();
   if (!project) return out;
   for (const b of await loadBrandSpecs(tx, project)) {

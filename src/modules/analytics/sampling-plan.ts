@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { trialsForMargin, wilson, type Interval } from '../../lib/statistics.js';
 import { DEFAULT_PROJECT_PROVIDERS } from '../../ports/providers/types.js';
-import { loadProjectFacts } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
 import { providerFilter, type Window } from './window.js';
@@ -35,7 +35,7 @@ export async function samplingPlan(ctx: RequestContext, projectId: string, w: Wi
       [projectId],
     ),
     promptSumsAndBrands(ctx.store, projectId, providerFilter(w), w),
-    loadProjectFacts(ctx.store, projectId),
+    loadProjectWithPlan(ctx.store, projectId),
   ]);
   const tracked: readonly string[] = facts?.providers.length ? facts.providers : DEFAULT_PROJECT_PROVIDERS;
   const engines = Math.max(1, (w.providers ?? tracked).filter((p) => tracked.includes(p)).length);

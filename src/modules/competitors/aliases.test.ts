@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createAccount, createProject, errorBody, startTestApp, type TestApp } from '../../../test/helpers.js';
-import { loadBrandSpecs, loadProjectFacts } from '../projects/brands.js';
+import { loadBrandSpecs } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 
 // Competitor aliases (extension): other names matched in answers like the name, on create
 // and update, returned in every competitor response, used by the analysis, and a change
@@ -30,7 +31,7 @@ async function setup() {
 }
 
 const specs = async (projectId: string) => {
-  const facts = await loadProjectFacts(t.runtime.ctx.store, projectId);
+  const facts = await loadProjectWithPlan(t.runtime.ctx.store, projectId);
   return loadBrandSpecs(t.runtime.ctx.store, facts!);
 };
 

@@ -4,7 +4,8 @@ import { decodeAnswerBody } from '../answers/answer-body.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import * as m from '../analytics/metrics.js';
 import type { Window } from '../analytics/window.js';
-import { loadBrandSpecs, loadProjectFacts } from '../projects/brands.js';
+import { loadBrandSpecs } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 
 /** The newest answers of the window read for suggestions: bounds the cost of a long window. */
@@ -19,7 +20,7 @@ export const SUGGESTION_ANSWERS = 2000;
  */
 export async function competitorSuggestions(ctx: RequestContext, projectId: string, w: Window, limit: number) {
   await requireProject(ctx, projectId);
-  const facts = await loadProjectFacts(ctx.store, projectId);
+  const facts = await loadProjectWithPlan(ctx.store, projectId);
   if (!facts) throw new Error('project vanished'); // requireProject has just read it
   const [brands, answers, total, taken] = await Promise.all([
     loadBrandSpecs(ctx.store, facts),

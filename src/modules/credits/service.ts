@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../context.js';
-import { planOf } from '../../lib/plans.js';
-import { utcMonth } from '../../lib/time.js';
 import { trackedProviders } from '../projects/service.js';
+import { creditStanding } from './standing.js';
 
 // What the team's credits buy (an extension for the dashboard): one answer costs one
 // credit, and each project's daily run asks every active prompt of every engine it tracks
@@ -14,10 +13,7 @@ export async function teamCredits(ctx: RequestContext) {
   const teamId = ctx.auth.teamId;
   const now = ctx.clock.now();
   const [team, projects] = await Promise.all([
-    ctx.store.query<{ plan: string; used: number | null }>(
-      `select t.plan, c.used from teams t left join credit_usage c on c.team_id = t.id and c.month = $2 where t.id = $1`,
-      [teamId, utcMonth(now)],
-    ),
+    creditStanding(ctx, teamId, now),
     ctx.store.query<{ id: string; name: string; providers: string[] | null; samples_per_run: number; prompts: number }>(
       `select p.id, p.name, p.providers, p.samples_per_run,
               (select count(*)::int from prompts q where q.project_id = p.id and q.prompt_type = 'active') as prompts
@@ -25,10 +21,8 @@ export async function teamCredits(ctx: RequestContext) {
       [teamId],
     ),
   ]);
-  const planName = team.rows[0]?.plan ?? 'skip_trial';
-  const plan = planOf(planName);
-  const used = Number(team.rows[0]?.used ?? 0);
-  const left = Math.max(0, plan.credits - used);
+  const plan = team.limits;
+  const left = team.credits_left;
   const perProject = projects.rows.map((p) => {
     const engines = trackedProviders(p.providers).length;
     const samples = Math.max(1, Math.min(p.samples_per_run, plan.samplesPerRun));
@@ -39,9 +33,9 @@ export async function teamCredits(ctx: RequestContext) {
   const daysToReset = Math.ceil((resets.getTime() - now.getTime()) / DAY_MS);
   const daysLeft = perDay > 0 ? Math.floor(left / perDay) : null;
   return {
-    plan: planName,
-    credits_included: plan.credits,
-    credits_used: used,
+    plan: team.plan,
+    credits_included: team.credits_included,
+    credits_used: team.credits_used,
     credits_left: left,
     resets_at: resets.toISOString(),
     days_to_reset: daysToReset,

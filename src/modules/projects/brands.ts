@@ -1,46 +1,19 @@
 import type { BrandSpec } from '../../analysis/types.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
+import type { ProjectRow } from './project-row.js';
 
 /** The own brand's id in analyses and rollups, whether or not it is a competitor record. */
 export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';
-
-export interface ProjectFacts {
-  id: string;
-  team_id: string;
-  name: string;
-  brand_name: string | null;
-  website_url: string | null;
-  domain: string | null;
-  brand_aliases: string[];
-  language: string | null;
-  location: string | null;
-  providers: string[];
-  /** As set on the project; a run asks min(this, the team plan's maximum). */
-  samples_per_run: number;
-  /** `fixed` or `adaptive` (collection/adaptive-sampling.ts). */
-  sampling: string;
-  /** The owning team's plan. */
-  plan: string;
-  status: string;
-  webhook_url: string | null;
-}
-
-export async function loadProjectFacts(tx: Tx, projectId: string): Promise<ProjectFacts | null> {
-  const { rows } = await tx.query<ProjectFacts>(
-    `select p.id, p.team_id, p.name, p.brand_name, p.website_url, p.domain, p.brand_aliases, p.language, p.location, p.providers,
-            p.samples_per_run, p.sampling, t.plan, p.status, p.webhook_url
-       from projects p join teams t on t.id = p.team_id where p.id = $1`,
-    [projectId],
-  );
-  return rows[0] ?? null;
-}
 
 /**
  * The tracked brands of a project: the own brand (always OWN_BRAND_ID, with its aliases
  * and those of an own-brand competitor record) and the active competitors.
  */
-export async function loadBrandSpecs(tx: Tx, project: ProjectFacts): Promise<BrandSpec[]> {
+export async function loadBrandSpecs(
+  tx: Tx,
+  project: Pick<ProjectRow, 'id' | 'name' | 'brand_name' | 'website_url' | 'domain' | 'brand_aliases'>,
+): Promise<BrandSpec[]> {
   const { rows } = await tx.query<{ id: string; name: string; domain: string; aliases: string[]; is_own_brand: boolean }>(
     `select id, name, domain, aliases, is_own_brand from competitors
       where project_id = $1 and state = 'active' order by created_at, id`,

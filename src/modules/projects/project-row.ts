@@ -1,4 +1,9 @@
-/** A project as the ownership check reads it (and the per-process cache keeps it). */
+import type { Tx } from '../../store/index.js';
+
+/**
+ * A project as every service and job reads it: the ownership check (and the per-process
+ * cache it keeps), the edits, the collection runs. One column list, PROJECT_COLUMNS.
+ */
 export interface ProjectRow {
   id: string;
   team_id: string;
@@ -9,7 +14,49 @@ export interface ProjectRow {
   location: string | null;
   language: string | null;
   brand_aliases: string[];
+  /** The engines as stored; none means the default ones (trackedProviders in service.ts). */
+  providers: string[];
+  /** As set on the project; a run asks min(this, the team plan's maximum). */
   samples_per_run: number;
+  /** `fixed` or `adaptive` (collection/adaptive-sampling.ts). */
+  sampling: string;
   status: string;
+  /** Where the bootstrap callback goes, when one was given. */
+  webhook_url: string | null;
   created_at: Date;
+}
+
+/** A project with its owning team's plan: what work done for the team (runs, alerts) reads. */
+export interface ProjectWithPlan extends ProjectRow {
+  plan: string;
+}
+
+const FIELDS = [
+  'id',
+  'team_id',
+  'name',
+  'brand_name',
+  'website_url',
+  'domain',
+  'location',
+  'language',
+  'brand_aliases',
+  'providers',
+  'samples_per_run',
+  'sampling',
+  'status',
+  'webhook_url',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof ProjectRow>;
+
+/** The columns of a ProjectRow, for `select … from projects` and `returning`. */
+export const PROJECT_COLUMNS = FIELDS.join(', ');
+
+/** The project with its team's plan, read fresh; null when there is no such project. */
+export async function loadProjectWithPlan(tx: Tx, projectId: string): Promise<ProjectWithPlan | null> {
+  const { rows } = await tx.query<ProjectWithPlan>(
+    `select ${FIELDS.map((f) => `p.${f}`).join(', ')}, t.plan from projects p join teams t on t.id = p.team_id where p.id = $1`,
+    [projectId],
+  );
+  return rows[0] ?? null;
 }

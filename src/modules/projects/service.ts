@@ -5,16 +5,14 @@ import { planOf, type SamplingMode } from '../../lib/plans.js';
 import { registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
-import type { ProjectRow } from './project-row.js';
+import { PROJECT_COLUMNS, type ProjectRow } from './project-row.js';
 import type { PatchProjectInput } from './schema.js';
 import { DEFAULT_PROJECT_PROVIDERS, PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 
 export type { ProjectRow } from './project-row.js';
-import { assertDeliverableUrl } from '../deliveries/target.js';
-import { bootstrapCallbackId } from '../deliveries/outbox.js';
+import { assertDeliverableUrl } from '../webhooks/target.js';
+import { bootstrapCallbackId } from '../webhooks/outbox.js';
 
-
-const COLUMNS = `id, team_id, name, brand_name, website_url, domain, location, language, brand_aliases, samples_per_run, status, created_at`;
 
 export function presentProject(row: ProjectRow, withAliases: boolean) {
   return {
@@ -41,7 +39,7 @@ export async function requireProject(ctx: RequestContext, projectId: string, tx:
   const key = projectId.toLowerCase(); // a UUID in any case names one project
   let row = cacheable ? ctx.projectCache.get(key) : undefined;
   if (!row) {
-    const { rows } = await tx.query<ProjectRow>(`select ${COLUMNS} from projects where id = $1`, [projectId]);
+    const { rows } = await tx.query<ProjectRow>(`select ${PROJECT_COLUMNS} from projects where id = $1`, [projectId]);
     row = rows[0];
     if (row && tx === ctx.store) ctx.projectCache.set(key, row);
   }
@@ -52,7 +50,7 @@ export async function requireProject(ctx: RequestContext, projectId: string, tx:
 
 export async function listProjects(ctx: RequestContext) {
   const { rows } = await ctx.store.query<ProjectRow>(
-    `select ${COLUMNS} from projects where team_id = $1 order by created_at, id`,
+    `select ${PROJECT_COLUMNS} from projects where team_id = $1 order by created_at, id`,
     [ctx.auth.teamId],
   );
   return rows.map((r) => presentProject(r, false));
@@ -204,7 +202,7 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
     const { rows } = await tx.query<ProjectRow>(
       `update projects set name = $2, brand_name = $3, brand_aliases = $4::jsonb, website_url = $5, domain = $6, location = $7, language = $8,
               samples_per_run = $9
-        where id = $1 returning ${COLUMNS}`,
+        where id = $1 returning ${PROJECT_COLUMNS}`,
       [projectId, next.name, next.brand_name, JSON.stringify(next.brand_aliases ?? []), next.website_url, next.domain, next.location, next.language, next.samples_per_run],
     );
     if (brandChanged) await ctx.jobs.send(reanalyseJob, { projectId }, { tx, singletonKey: projectId });

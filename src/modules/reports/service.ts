@@ -3,7 +3,7 @@ import { NotFound, Unauthorized } from '../../lib/errors.js';
 import { hashApiKey, randomBase62 } from '../../lib/crypto.js';
 import { systemContext } from '../alerts/evaluate.js';
 import { iso } from '../common.js';
-import { loadProjectFacts } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 
 const DAY_MS = 86_400_000;
@@ -65,7 +65,7 @@ export async function openReport(ctx: ServiceContext, token: string): Promise<Op
   );
   const r = rows[0];
   if (!r) return null;
-  const project = await loadProjectFacts(ctx.store, r.project_id);
+  const project = await loadProjectWithPlan(ctx.store, r.project_id);
   if (!project) return null;
   return { reportId: r.id, projectId: r.project_id, windowDays: r.window_days, expiresAt: r.expires_at, ctx: systemContext(ctx, project) };
 }

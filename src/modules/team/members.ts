@@ -1,9 +1,8 @@
 import type { RequestContext } from '../../context.js';
 import { Conflict, NotFound } from '../../lib/errors.js';
-import { planOf } from '../../lib/plans.js';
-import { utcMonth } from '../../lib/time.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
+import { creditStanding } from '../credits/standing.js';
 
 export type Role = 'admin' | 'viewer';
 
@@ -24,29 +23,25 @@ const present = (ctx: RequestContext, r: MemberRow) => ({
 
 /** The caller's team: plan, credits of the month, members and pending invitations. */
 export async function getTeam(ctx: RequestContext) {
-  const { rows } = await ctx.store.query<{
-    plan: string; rate_limit_tier: 'standard' | 'premium'; used: number | null; members: number; admins: number; pending: number; your_role: Role | null;
-  }>(
-    `select t.plan, t.rate_limit_tier, c.used,
-            (select count(*)::int from team_members m where m.team_id = t.id) as members,
-            (select count(*)::int from team_members m where m.team_id = t.id and m.role = 'admin') as admins,
-            (select count(*)::int from invitations i where i.team_id = t.id and i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) as pending,
-            (select m.role from team_members m where m.team_id = t.id and m.user_id = $3::uuid) as your_role
-       from teams t left join credit_usage c on c.team_id = t.id and c.month = $2
-      where t.id = $1`,
-    [ctx.auth.teamId, utcMonth(), ctx.auth.userId ?? null],
-  );
+  const [c, { rows }] = await Promise.all([
+    creditStanding(ctx, ctx.auth.teamId),
+    ctx.store.query<{ members: number; admins: number; pending: number; your_role: Role | null }>(
+      `select (select count(*)::int from team_members m where m.team_id = $1) as members,
+              (select count(*)::int from team_members m where m.team_id = $1 and m.role = 'admin') as admins,
+              (select count(*)::int from invitations i where i.team_id = $1 and i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) as pending,
+              (select m.role from team_members m where m.team_id = $1 and m.user_id = $2::uuid) as your_role`,
+      [ctx.auth.teamId, ctx.auth.userId ?? null],
+    ),
+  ]);
   const r = rows[0];
-  const plan = planOf(r.plan);
-  const used = Number(r.used ?? 0);
   return {
     team_id: ctx.auth.teamId,
-    plan: r.plan,
-    rate_limit_tier: r.rate_limit_tier,
-    credits_month: utcMonth(),
-    credits_included: plan.credits,
-    credits_used: used,
-    credits_left: Math.max(0, plan.credits - used),
+    plan: c.plan,
+    rate_limit_tier: c.rate_limit_tier,
+    credits_month: c.credits_month,
+    credits_included: c.credits_included,
+    credits_used: c.credits_used,
+    credits_left: c.credits_left,
     member_count: r.members,
     admin_count: r.admins,
     pending_invitations: r.pending,

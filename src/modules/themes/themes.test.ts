@@ -3,7 +3,8 @@ import { createAnalyzer } from '../../analysis/index.js';
 import { reanalyseProject } from '../../collection/reanalyse.js';
 import { storeAnswers, type AnalysedAnswer } from '../answers/store-answers.js';
 import type { ThemeItemOut } from './schema.js';
-import { loadBrandSpecs, loadProjectFacts } from '../projects/brands.js';
+import { loadBrandSpecs } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 import { data, fixtureProject, type FixtureProject } from '../../../test/analytics-fixture.js';
 import { startTestApp, ZERO_UUID, type TestApp } from '../../../test/helpers.js';
 
@@ -33,7 +34,7 @@ describe('GET /projects/{project_id}/themes', () => {
     });
     zenlytics = f.competitorIds.Zenlytics;
     await t.runtime.ctx.store.tx(async (tx) => {
-      const analyse = createAnalyzer(await loadBrandSpecs(tx, (await loadProjectFacts(tx, f.projectId))!));
+      const analyse = createAnalyzer(await loadBrandSpecs(tx, (await loadProjectWithPlan(tx, f.projectId))!));
       const items: AnalysedAnswer[] = ANSWERS.map(([p, day, text]) => ({
         promptId: f.promptIds[p],
         provider: 'chatgpt',

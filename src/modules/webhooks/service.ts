@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.js';
 import { Conflict, NotFound } from '../../lib/errors.js';
 import { generateWebhookSecret, randomBase62 } from '../../lib/crypto.js';
 import { iso, isoOrNull, isUniqueViolation } from '../common.js';
-import { assertDeliverableUrl } from '../deliveries/target.js';
+import { assertDeliverableUrl } from '../webhooks/target.js';
 
 interface WebhookRow {
   id: string;

@@ -1,9 +1,9 @@
 import type { RequestContext } from '../../context.js';
-import { emitEvent, hasSubscriber } from '../deliveries/events.js';
+import { emitEvent, hasSubscriber } from '../webhooks/events.js';
 import { Conflict, Invalid, NotFound } from '../../lib/errors.js';
 import type { Tx } from '../../store/index.js';
 import { workflowStepJob } from '../../jobs/catalog.js';
-import { latestWorkflow, nextStep, STEPS, stepText, type Step, type WorkflowRow } from './workflow-state.js';
+import { latestWorkflow, nextStep, STEPS, stepText, type Step, type WorkflowRow } from './state.js';
 import { isUniqueViolation, iso } from '../common.js';
 import { requireProject } from '../projects/service.js';
 

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
-import { selfSignedCert } from '../../test/fixtures/tls.js';
-import { createAccount, startTestApp, until, type TestApp } from '../../test/helpers.js';
-import { emitEvent } from '../modules/deliveries/events.js';
-import { retryDelayMs } from './send.js';
+import { startReceiver, type Receiver } from '../../../test/fakes/receiver.js';
+import { selfSignedCert } from '../../../test/fixtures/tls.js';
+import { createAccount, startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { emitEvent } from './events.js';
+import { retryDelayMs } from './background/send.js';
 
 // Registered-webhook delivery (spec 6.2, docs/webhooks.md) against local receivers: signed,
 // retried up to 3 times with backoff, 3xx not followed, 10 s deadline (shortened here),

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../context.js';
-import type { MailDeliveryBody } from '../modules/alerts/notify.js';
+import type { ServiceContext } from '../../../context.js';
+import type { MailDeliveryBody } from '../outbox.js';
 
 /**
  * Sends an e-mail delivery (an alert's message, stored as its body) through the mailer.

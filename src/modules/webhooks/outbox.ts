@@ -17,6 +17,14 @@ export interface NewDelivery {
   alertEventId?: string;
 }
 
+/** An e-mail delivery's body: the message, sent through the mailer rather than HTTP (background/mail.ts). */
+export interface MailDeliveryBody {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
 /** The id of a project's bootstrap callback delivery: one per project, found by primary key. */
 export const bootstrapCallbackId = (projectId: string): string => stableUuid('bootstrap-callback', projectId);
 

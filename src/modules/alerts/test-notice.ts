@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import type { ServiceContext } from '../context.js';
-import { alertEmail, alertSlack, alertWebhookData, type AlertNotice } from '../modules/alerts/messages.js';
-import { ALERT_EVENT, subscribedWebhooks } from '../modules/alerts/notify.js';
-import type { ChannelInput } from '../modules/alerts/schema.js';
-import { OutboundError, safeRequest } from '../ports/http/safe-request.js';
-import { webhookHeaders } from './sign.js';
+import type { ServiceContext } from '../../context.js';
+import { alertEmail, alertSlack, alertWebhookData, type AlertNotice } from './messages.js';
+import { ALERT_EVENT, subscribedWebhooks } from './notify.js';
+import type { ChannelInput } from './schema.js';
+import { OutboundError, safeRequest } from '../../ports/http/safe-request.js';
+import { webhookHeaders } from '../webhooks/sign.js';
 
 export interface ChannelResult {
   type: ChannelInput['type'];

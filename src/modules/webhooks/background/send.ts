@@ -1,9 +1,9 @@
-import type { ServiceContext } from '../context.js';
-import { deliveryJob } from '../jobs/catalog.js';
-import { stableUuid } from '../lib/crypto.js';
-import { OutboundError, safeRequest } from '../ports/http/safe-request.js';
+import type { ServiceContext } from '../../../context.js';
+import { deliveryJob } from '../../../jobs/catalog.js';
+import { stableUuid } from '../../../lib/crypto.js';
+import { OutboundError, safeRequest } from '../../../ports/http/safe-request.js';
 import { sendMailDelivery } from './mail.js';
-import { registeredWebhookHeaders, standardWebhookHeaders } from './sign.js';
+import { registeredWebhookHeaders, standardWebhookHeaders } from '../sign.js';
 
 /** Retries after the first attempt (spec 6.2: up to 3). */
 export const MAX_RETRIES = 3;

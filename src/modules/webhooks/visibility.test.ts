@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
-import { selfSignedCert } from '../../test/fixtures/tls.js';
-import { client, createAccount, errorBody, startTestApp, until, type TestApp } from '../../test/helpers.js';
-import { emitEvent } from '../modules/deliveries/events.js';
+import { startReceiver, type Receiver } from '../../../test/fakes/receiver.js';
+import { selfSignedCert } from '../../../test/fixtures/tls.js';
+import { client, createAccount, errorBody, startTestApp, until, type TestApp } from '../../../test/helpers.js';
+import { emitEvent } from './events.js';
 
 // Failed deliveries made visible (issue 11, defect 3): a warn line per failed attempt with
 // the delivery id and the reason (the receiver URL reduced to its origin), and

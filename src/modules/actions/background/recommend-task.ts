@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../context.js';
-import { loadProjectFacts } from '../projects/brands.js';
-import { deriveRecommendations, type Candidate } from './recommend.js';
-import { loadSignals } from './signals.js';
+import type { ServiceContext } from '../../../context.js';
+import { loadProjectWithPlan } from '../../projects/project-row.js';
+import { deriveRecommendations, type Candidate } from '../recommend.js';
+import { loadSignals } from '../signals.js';
 
 const OPEN = `('suggested', 'accepted', 'in_progress')`;
 
@@ -40,7 +40,7 @@ export async function runRecommendTask(
   );
   if (task[0]?.status !== 'running') return null; // gone with its project, or finished by an earlier attempt
   try {
-    const project = await loadProjectFacts(ctx.store, p.projectId);
+    const project = await loadProjectWithPlan(ctx.store, p.projectId);
     if (!project) return null;
     const signals = await loadSignals(ctx.store, project);
     const candidates = deriveRecommendations(signals);

@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../context.js';
-import { emitEvent } from '../modules/deliveries/events.js';
-import type { ArticleBrief } from '../ports/writer/types.js';
-import { CHECKPOINT_OPTIONS, loadWorkflow, type Step, type WorkflowRow } from '../modules/actions/workflow-state.js';
+import type { ServiceContext } from '../../../context.js';
+import { emitEvent } from '../../webhooks/events.js';
+import type { ArticleBrief } from '../../../ports/writer/types.js';
+import { CHECKPOINT_OPTIONS, loadWorkflow, type Step, type WorkflowRow } from '../state.js';
 
 
 /** The brief of the article an action asks for: from the action and its project. */
