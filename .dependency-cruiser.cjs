@@ -1,10 +1,9 @@
 // Layer rules of docs/architecture.md, checked in CI (`npm run deps`). Dependencies point one
 // way: lib ← config ← store / ports ← analysis ← job catalog ← domain services
 // (src/modules, src/context.ts) ← background work (collection, deliveries, workflows) ←
-// job registry and queue ← surfaces (HTTP, the routes of each module, dashboard, MCP) ←
-// entry points (runtime, main, cli, cluster). Tests may import anything.
-const ROUTES = '^src/modules/[^/]+/[^/]*routes[.]ts$|^src/modules/index[.]ts$';
-const SURFACES = `^src/(http|mcp|dashboard)/|^src/server\\.ts$|${ROUTES}`;
+// job registry and queue ← surfaces (HTTP with its routes in src/http/routes, dashboard,
+// MCP) ← entry points (runtime, main, cli, cluster). Tests may import anything.
+const SURFACES = '^src/(http|mcp|dashboard)/|^src/server\\.ts$';
 const ENTRY = '^src/(runtime|main|cli|cluster|logger|banner)[.]ts$';
 const BACKGROUND = '^src/(collection|deliveries|workflows)/';
 const QUEUE = '^src/jobs/(registry|queue|leases)\\.ts$';
@@ -64,7 +63,7 @@ module.exports = {
       name: 'services-below-background-and-surfaces',
       severity: 'error',
       comment: 'Domain services never import background work, the queue, a surface, a cache or the limiter.',
-      from: { path: '^src/(modules/|context\\.ts$)', pathNot: ROUTES },
+      from: { path: '^src/(modules/|context\\.ts$)' },
       to: { path: `${SURFACES}|${ENTRY}|${BACKGROUND}|${QUEUE}` },
     },
     {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ProjectParams } from '../modules/common.js';
-import { a, envA } from '../modules/envelope.js';
+import { a, envA } from '../lib/envelope.js';
 import * as actions from '../modules/actions/service.js';
 import * as s from '../modules/actions/schema.js';
 import { enrichContent, enrichForum } from '../modules/actions/enrich-content.js';
-import { EditSchema, ForumDraftSchema } from '../modules/actions/enrich-routes.js';
 import * as workflows from '../modules/actions/workflow-service.js';
 import * as ws from '../modules/actions/workflow-schema.js';
 import { plural, tool } from './tool-kit.js';
@@ -120,7 +119,7 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
     params: s.ActionParams,
-    output: envA(z.array(EditSchema)),
+    output: envA(z.array(s.EditSchema)),
     run: async (ctx, { params }) => a(await enrichContent(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `${plural(data.length, 'edit')} suggested${data.length ? `, in sections: ${[...new Set(data.map((e) => e.section))].slice(0, 5).join(', ')}` : ''}.`,
   }),
@@ -132,7 +131,7 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
     params: s.ActionParams,
-    output: envA(ForumDraftSchema),
+    output: envA(s.ForumDraftSchema),
     run: async (ctx, { params }) => a(await enrichForum(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `A ${data.comment_word_count}-word reply drafted for "${data.thread_title}" (${data.thread_url}).`,
   }),

@@ -2,7 +2,7 @@ import { listAlertEvents } from '../modules/alerts/events.js';
 import * as as from '../modules/alerts/schema.js';
 import * as alerts from '../modules/alerts/service.js';
 import { ProjectParams } from '../modules/common.js';
-import { a } from '../modules/envelope.js';
+import { a } from '../lib/envelope.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 

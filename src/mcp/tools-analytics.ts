@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context.js';
 import { ProjectParams } from '../modules/common.js';
-import { a, b } from '../modules/envelope.js';
+import { a, b } from '../lib/envelope.js';
 import * as competitors from '../modules/competitors/service.js';
 import { competitorSuggestions } from '../modules/competitors/suggestions.js';
 import * as cs from '../modules/competitors/schema.js';

@@ -1,7 +1,7 @@
 import { ProjectParams } from '../modules/common.js';
 import { aiTrafficReport, crawlerReport } from '../modules/crawler-logs/reads.js';
 import * as cs from '../modules/crawler-logs/schema.js';
-import { a, envA } from '../modules/envelope.js';
+import { a, envA } from '../lib/envelope.js';
 import * as ss from '../modules/site-audit/schema.js';
 import { latestAudit, startAudit } from '../modules/site-audit/service.js';
 import { plural, tool } from './tool-kit.js';

@@ -1,5 +1,5 @@
 import { ProjectParams } from '../modules/common.js';
-import { a, b } from '../modules/envelope.js';
+import { a, b } from '../lib/envelope.js';
 import { CreateProjectBody, ProjectAccepted } from '../modules/accounts/schema.js';
 import * as projects from '../modules/projects/service.js';
 import * as ps from '../modules/projects/schema.js';

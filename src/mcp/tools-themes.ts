@@ -1,5 +1,5 @@
 import { ProjectParams } from '../modules/common.js';
-import { a } from '../modules/envelope.js';
+import { a } from '../lib/envelope.js';
 import * as ts from '../modules/themes/schema.js';
 import { compareThemes, listThemes, resolveThemesWindow } from '../modules/themes/service.js';
 import { plural, tool } from './tool-kit.js';

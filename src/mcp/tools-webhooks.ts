@@ -1,6 +1,6 @@
 import * as webhooks from '../modules/webhooks/service.js';
 import * as hs from '../modules/webhooks/schema.js';
-import { a } from '../modules/envelope.js';
+import { a } from '../lib/envelope.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { envA, envB } from '../../lib/envelope.js';
 import { ProvidersList } from '../projects/schema.js';
 import { CONTRACT_PROVIDERS } from '../../ports/providers/types.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { IsoDate, Uuid } from '../common.js';
 
 export const ActionParams = z.strictObject({ project_id: Uuid, action_id: Uuid });

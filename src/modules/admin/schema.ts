@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { PLAN_NAMES, RATE_LIMIT_TIERS } from '../../lib/plans.js';
 import { IsoDate, Uuid } from '../common.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isHttpsUrl } from '../../lib/url.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
 import { IsoDate, Uuid } from '../common.js';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 
 export const METRICS = ['visibility', 'share_of_voice', 'position', 'sentiment', 'own_citations', 'new_competitor', 'new_cited_domain'] as const;
 export const CONDITIONS = ['significant_drop', 'significant_rise', 'significant_change', 'below', 'above'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { Ci, IsoDate, UncertaintyShape, Uuid } from '../common.js';
 import { SURFACES } from '../../ports/providers/types.js';
 import { WindowQueryShape } from './window.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { IsoDate } from '../common.js';
 
 const Day = z.iso.date({ error: 'dates are YYYY-MM-DD' });

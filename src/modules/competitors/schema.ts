@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { envA, envB } from '../../lib/envelope.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import { Ci, UncertaintyShape, Uuid } from '../common.js';
 import { WindowQueryShape } from '../analytics/window.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 
 export const TeamCredits = z
   .object({

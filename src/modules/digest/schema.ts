@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 
 export const PatchMeBody = z.strictObject({ digest: z.boolean({ error: 'digest must be true or false' }) });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { Competitor, CompetitorMetrics } from '../competitors/schema.js';
 
 const Period = z.object({ date_from: z.string(), date_to: z.string() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SAMPLING_MODES } from '../../lib/plans.js';
 import { isHttpUrl } from '../../lib/url.js';
-import { envA, envB } from '../envelope.js';
+import { envA, envB } from '../../lib/envelope.js';
 import { IsoDate, ProjectParams } from '../common.js';
 import { CONTRACT_PROVIDERS, PROVIDERS } from '../../ports/providers/types.js';
 

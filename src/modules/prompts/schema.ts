@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { envA, envB } from '../../lib/envelope.js';
 import { IsoDate, TREND_DESCRIPTION, UncertaintyShape, Uuid } from '../common.js';
 
 export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { IsoDate } from '../common.js';
 
 /** Either the account's email and password, or an API key: one of the two, never both. */

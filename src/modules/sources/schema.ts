@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 
 export const SourceDomain = z
   .object({ source_id: z.uuid(), domain: z.string(), category: z.number().int(), reference_count: z.number().int() })

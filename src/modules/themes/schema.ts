@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { THEMES } from '../../analysis/index.js';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { Uuid } from '../common.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

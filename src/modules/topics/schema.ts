@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { envA, envB } from '../../lib/envelope.js';
 import { IsoDate, ProjectParams, Uuid } from '../common.js';
 
 export const Topic = z

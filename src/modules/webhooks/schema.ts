@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { envA } from '../../lib/envelope.js';
 import { isHttpsUrl } from '../../lib/url.js';
 import { IsoDate } from '../common.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { a, b, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import * as s from '../../modules/projects/schema.js';
+import * as svc from '../../modules/projects/service.js';
 
 export default async function projectRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

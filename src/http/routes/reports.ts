@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { IsoDate, ProjectParams, Uuid } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import { dailyCsv } from '../export/service.js';
-import { reportContextFor } from './service.js';
-import * as svc from './service.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { IsoDate, ProjectParams, Uuid } from '../../modules/common.js';
+import { a, envA, errors } from '../../lib/envelope.js';
+import { dailyCsv } from '../../modules/export/service.js';
+import { reportContextFor } from '../../modules/reports/service.js';
+import * as svc from '../../modules/reports/service.js';
 
 const days = (field: string) =>
   z.number().int(`${field} must be an integer from 1 to 365`).min(1, `${field} must be an integer from 1 to 365`).max(365, `${field} must be an integer from 1 to 365`);

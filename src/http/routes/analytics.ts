@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { cachedRead } from '../../http/cached-read.js';
-import { ProjectParams } from '../common.js';
-import * as pa from './prompt-analytics.js';
-import * as pc from './prompt-citations.js';
-import * as pj from './project-analytics.js';
-import { promptSearchQueries } from './prompt-searches.js';
-import { promptSeries } from './prompt-series.js';
-import { samplingPlan } from './sampling-plan.js';
-import * as s from './schema.js';
-import { resolveWindow, WindowQuery } from './window.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { cachedRead } from '../cached-read.js';
+import { ProjectParams } from '../../modules/common.js';
+import * as pa from '../../modules/analytics/prompt-analytics.js';
+import * as pc from '../../modules/analytics/prompt-citations.js';
+import * as pj from '../../modules/analytics/project-analytics.js';
+import { promptSearchQueries } from '../../modules/analytics/prompt-searches.js';
+import { promptSeries } from '../../modules/analytics/prompt-series.js';
+import { samplingPlan } from '../../modules/analytics/sampling-plan.js';
+import * as s from '../../modules/analytics/schema.js';
+import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
 
 /** Analytics (spec 4.4 analytics, 4.6): every figure from the daily rollups, except chats. */
 export default async function analyticsRoutes(base: FastifyInstance) {

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { cachedRead } from '../../http/cached-read.js';
-import { PagedWindowQuery } from '../analytics/schema.js';
-import { resolveWindow, WindowQuery } from '../analytics/window.js';
-import { ProjectParams } from '../common.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { cachedRead } from '../cached-read.js';
+import { PagedWindowQuery } from '../../modules/analytics/schema.js';
+import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
+import { ProjectParams } from '../../modules/common.js';
+import * as s from '../../modules/sources/schema.js';
+import * as svc from '../../modules/sources/service.js';
 
 export default async function sourceRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import * as s from './workflow-schema.js';
-import * as svc from './workflow-service.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import * as s from '../../modules/actions/workflow-schema.js';
+import * as svc from '../../modules/actions/workflow-service.js';
 
 /** The article workflow of an action (docs/decisions.md): execute, read, answer a checkpoint. */
 export default async function workflowRoutes(base: FastifyInstance) {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../envelope.js';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { createProject } from '../projects/service.js';
-import * as s from './schema.js';
-import { accountSummary, createAccount, getAccountKey } from './service.js';
+import { a, b, errors } from '../../lib/envelope.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { createProject } from '../../modules/projects/service.js';
+import * as s from '../../modules/accounts/schema.js';
+import { accountSummary, createAccount, getAccountKey } from '../../modules/accounts/service.js';
 
 export default async function accountRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

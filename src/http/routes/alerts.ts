@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendAlertTest } from '../../deliveries/alert-test.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { a, errors } from '../envelope.js';
-import { alertTestSample, listAlertEvents } from './events.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { a, errors } from '../../lib/envelope.js';
+import { alertTestSample, listAlertEvents } from '../../modules/alerts/events.js';
+import * as s from '../../modules/alerts/schema.js';
+import * as svc from '../../modules/alerts/service.js';
 
 export default async function alertRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

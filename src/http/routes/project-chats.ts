@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cachedRead } from '../../http/cached-read.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import { projectChats } from './project-chats.js';
-import { ChatItem, PagedWindowQuery } from './schema.js';
-import { resolveWindow } from './window.js';
+import { cachedRead } from '../cached-read.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { a, envA, errors } from '../../lib/envelope.js';
+import { projectChats } from '../../modules/analytics/project-chats.js';
+import { ChatItem, PagedWindowQuery } from '../../modules/analytics/schema.js';
+import { resolveWindow } from '../../modules/analytics/window.js';
 
 const optionalUuid = (name: string, description: string) => z.uuid({ error: `${name} must be a UUID` }).optional().meta({ description });
 

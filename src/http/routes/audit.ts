@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import * as s from './schema.js';
-import { listAudit } from './service.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import * as s from '../../modules/audit/schema.js';
+import { listAudit } from '../../modules/audit/service.js';
 
 /** The team's audit log (issue 17; admin; Envelope A). */
 export default async function auditRoutes(base: FastifyInstance) {

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { cachedRead } from '../../http/cached-read.js';
-import { ctxOf } from '../../http/request.js';
-import { resolveWindow, WindowQuery } from '../analytics/window.js';
-import { ProjectParams } from '../common.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import { overviewSummary } from './service.js';
+import { cachedRead } from '../cached-read.js';
+import { ctxOf } from '../request.js';
+import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
+import { ProjectParams } from '../../modules/common.js';
+import { a, errors } from '../../lib/envelope.js';
+import * as s from '../../modules/overview/schema.js';
+import { overviewSummary } from '../../modules/overview/service.js';
 
 /** The dashboard overview's aggregate read (extension): one request instead of two plus one per engine. */
 export default async function overviewRoutes(base: FastifyInstance) {

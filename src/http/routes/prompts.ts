@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { cachedRead } from '../../http/cached-read.js';
-import { ProjectParams } from '../common.js';
-import { resolveWindow, WindowQuery } from '../analytics/window.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { a, b, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { cachedRead } from '../cached-read.js';
+import { ProjectParams } from '../../modules/common.js';
+import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
+import * as s from '../../modules/prompts/schema.js';
+import * as svc from '../../modules/prompts/service.js';
 
 export default async function promptRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import * as s from './schema.js';
-import { latestAudit, startAudit } from './service.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { a, envA, errors } from '../../lib/envelope.js';
+import * as s from '../../modules/site-audit/schema.js';
+import { latestAudit, startAudit } from '../../modules/site-audit/service.js';
 
 export default async function siteAuditRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

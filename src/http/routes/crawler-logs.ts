@@ -2,13 +2,13 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, Invalid } from '../../lib/errors.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { requireProject } from '../projects/service.js';
-import { a, envA, errors } from '../envelope.js';
-import { aiTrafficReport, crawlerReport } from './reads.js';
-import * as s from './schema.js';
-import { ingestLog } from './service.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { requireProject } from '../../modules/projects/service.js';
+import { a, envA, errors } from '../../lib/envelope.js';
+import { aiTrafficReport, crawlerReport } from '../../modules/crawler-logs/reads.js';
+import * as s from '../../modules/crawler-logs/schema.js';
+import { ingestLog } from '../../modules/crawler-logs/service.js';
 
 const LOG_TYPES = ['text/plain', 'application/x-ndjson'];
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { cachedRead } from '../../http/cached-read.js';
-import { ProjectParams } from '../common.js';
-import * as s from './schema.js';
-import { listThemes, resolveThemesWindow } from './service.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { cachedRead } from '../cached-read.js';
+import { ProjectParams } from '../../modules/common.js';
+import * as s from '../../modules/themes/schema.js';
+import { listThemes, resolveThemesWindow } from '../../modules/themes/service.js';
 
 export default async function themeRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

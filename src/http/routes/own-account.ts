@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { limitSignIn } from '../../http/session-cookie.js';
-import { recordAudit, recordAuditForUser } from '../audit/service.js';
-import * as s from './schema.js';
-import { acceptInvitation } from './invitations.js';
-import { changePassword, resetPassword } from './passwords.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { limitSignIn } from '../session-cookie.js';
+import { recordAudit, recordAuditForUser } from '../../modules/audit/service.js';
+import * as s from '../../modules/team/schema.js';
+import { acceptInvitation } from '../../modules/team/invitations.js';
+import { changePassword, resetPassword } from '../../modules/team/passwords.js';
 
 /** A person's own account: accept an invitation, change or reset the password (issue 17). */
-export default async function personRoutes(base: FastifyInstance) {
+export default async function ownAccountRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['account'];
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ctxOf } from '../../http/request.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import { teamCredits } from './service.js';
+import { ctxOf } from '../request.js';
+import { a, errors } from '../../lib/envelope.js';
+import * as s from '../../modules/credits/schema.js';
+import { teamCredits } from '../../modules/credits/service.js';
 
 /** What the team's credits buy and when they reset (extension, read by the dashboard). */
 export default async function creditRoutes(base: FastifyInstance) {

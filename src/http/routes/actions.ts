@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import * as s from '../../modules/actions/schema.js';
+import * as svc from '../../modules/actions/service.js';
 
 /**
  * Actions (spec 4.7; Envelope A throughout, docs/decisions.md). The routes under
- * /actions/{action_id}/enrich-content, enrich-forum and execute live in their own modules.
+ * /actions/{action_id}/enrich-content, enrich-forum and execute live in enrich.ts and workflows.ts.
  */
 export default async function actionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

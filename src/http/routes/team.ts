@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import * as s from './schema.js';
-import * as inv from './invitations.js';
-import * as members from './members.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import * as s from '../../modules/team/schema.js';
+import * as inv from '../../modules/team/invitations.js';
+import * as members from '../../modules/team/members.js';
 
 /** Team, members and invitations (issue 17; extensions, Envelope A). */
 export default async function teamRoutes(base: FastifyInstance) {

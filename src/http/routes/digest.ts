@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ctxOf } from '../../http/request.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { ctxOf } from '../request.js';
+import { a, errors } from '../../lib/envelope.js';
+import * as s from '../../modules/digest/schema.js';
+import * as svc from '../../modules/digest/service.js';
 
 /** The weekly digest: each person's opt-in, a preview, and a send-now (issue 27). */
 export default async function digestRoutes(base: FastifyInstance) {

@@ -1,33 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { a, envA, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { Uuid } from '../common.js';
-import { enrichContent, enrichForum } from './enrich-content.js';
+import { a, envA, errors } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { Uuid } from '../../modules/common.js';
+import { enrichContent, enrichForum } from '../../modules/actions/enrich-content.js';
+import { EditSchema, ForumDraftSchema } from '../../modules/actions/schema.js';
 
 // Envelope A, admin scope (docs/decisions.md). Both fetch a page and call the writer,
 // so they can take several seconds.
 
 const Params = z.strictObject({ project_id: Uuid, action_id: Uuid });
-
-export const EditSchema = z
-  .object({
-    section: z.string(),
-    type: z.enum(['replace', 'insert', 'delete']),
-    before: z.string().nullable(),
-    after: z.string().nullable(),
-    signal: z.string(),
-    reason: z.string(),
-  })
-  .meta({ id: 'Edit' });
-
-export const ForumDraftSchema = z.object({
-  comment: z.string(),
-  comment_word_count: z.number().int(),
-  thread_title: z.string(),
-  thread_url: z.string(),
-});
 
 export default async function enrichRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf, servicesOf } from '../../http/request.js';
+import { a, errors } from '../../lib/envelope.js';
+import { ctxOf, servicesOf } from '../request.js';
 import { NotFound } from '../../lib/errors.js';
-import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSessionCookie } from '../../http/session-cookie.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
-import { recordAudit } from '../audit/service.js';
-import { engineModes } from '../overview/service.js';
+import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSessionCookie } from '../session-cookie.js';
+import * as s from '../../modules/sessions/schema.js';
+import * as svc from '../../modules/sessions/service.js';
+import { recordAudit } from '../../modules/audit/service.js';
+import { engineModes } from '../../modules/overview/service.js';
 
 function currentSession(req: FastifyRequest) {
   if (!req.session) throw new NotFound('No session: this request was authenticated with an API key, not a session cookie');

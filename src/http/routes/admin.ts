@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { servicesOf } from '../../http/request.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
-import { providerUsage } from './usage.js';
+import { servicesOf } from '../request.js';
+import { a, errors } from '../../lib/envelope.js';
+import * as s from '../../modules/admin/schema.js';
+import * as svc from '../../modules/admin/service.js';
+import { providerUsage } from '../../modules/admin/usage.js';
 
 /** The operator API (docs/decisions.md): Bearer ADMIN_TOKEN, off while it is unset. */
 export default async function adminRoutes(base: FastifyInstance) {
