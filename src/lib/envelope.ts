@@ -1,14 +1,20 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { ERROR_CODES } from '../lib/errors.js';
+import { ERROR_CODES } from './errors.js';
 
+// The two success envelopes the contract names (docs/decisions.md): Envelope A,
+// `{success: true, data}`, the default; Envelope B, `{code, message: '200 OK', data}`, where
+// the contract asks for it. Each as a zod schema (a route's response) and as a value.
+
+/** Envelope A's schema: `{success: true, data}`. */
+export const successEnvelopeSchema = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 /** Envelope A: `{success: true, data}`. */
-export const envA = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-export const a = <T>(data: T) => ({ success: true as const, data });
+export const successEnvelope = <T>(data: T) => ({ success: true as const, data });
 
-/** Envelope B: `{code, message: '200 OK', data}`. */
-export const envB = <T extends z.ZodType>(data: T) => z.object({ code: z.number().int(), message: z.string(), data });
-export const b = <T>(data: T, code = 200) => ({ code, message: `${code} ${STATUS_CODES[code] ?? ''}`.trim(), data });
+/** Envelope B's schema: `{code, message: '200 OK', data}`. */
+export const statusEnvelopeSchema = <T extends z.ZodType>(data: T) => z.object({ code: z.number().int(), message: z.string(), data });
+/** Envelope B: `{code, message, data}`, the message being the status line of `code` ('201 Created'). */
+export const statusEnvelope = <T>(data: T, code = 200) => ({ code, message: `${code} ${STATUS_CODES[code] ?? ''}`.trim(), data });
 
 /** Every error: `detail` for people, `code` for programs, `request_id` to quote to support. */
 export const ErrorBody = z
@@ -20,6 +26,6 @@ export const ErrorBody = z
   .meta({ id: 'Error' });
 
 /** The documented error statuses of a route, all `{detail, code, request_id}`. */
-export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBody> {
   return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 }

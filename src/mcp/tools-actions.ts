@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProjectParams } from '../modules/common.js';
-import { a, envA } from '../lib/envelope.js';
+import { successEnvelope, successEnvelopeSchema } from '../lib/envelope.js';
 import * as actions from '../modules/actions/service.js';
 import * as s from '../modules/actions/schema.js';
 import { enrichContent, enrichForum } from '../modules/actions/enrich-content.js';
@@ -23,7 +23,7 @@ export const actionTools = [
     params: ProjectParams,
     query: s.ListActionsQuery,
     output: s.ActionListEnvelope,
-    run: async (ctx, { params, query }) => a(await actions.listActions(ctx, params.project_id, query)),
+    run: async (ctx, { params, query }) => successEnvelope(await actions.listActions(ctx, params.project_id, query)),
     summary: ({ data }) => `${plural(data.length, 'action')}${data.slice(0, 5).map((x) => `\n- [${x.status}, ${x.priority}] ${x.title} (${x.id})`).join('')}${data.length > 5 ? '\n…' : ''}`,
   }),
   tool({
@@ -34,7 +34,7 @@ export const actionTools = [
     hints: READ,
     params: s.ActionParams,
     output: s.ActionEnvelope,
-    run: async (ctx, { params }) => a(await actions.getAction(ctx, params.project_id, params.action_id)),
+    run: async (ctx, { params }) => successEnvelope(await actions.getAction(ctx, params.project_id, params.action_id)),
     summary: ({ data: x }) => `[${x.status}, ${x.priority}] ${x.title} (${x.id})`,
   }),
   tool({
@@ -46,7 +46,7 @@ export const actionTools = [
     params: ProjectParams,
     body: s.CreateActionBody,
     output: s.ActionEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.createAction(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await actions.createAction(ctx, params.project_id, body)),
     summary: ({ data }) => `Action ${data.id} created (${data.status}): ${data.title}`,
   }),
   tool({
@@ -59,7 +59,7 @@ export const actionTools = [
     params: s.TransitionParams,
     body: s.TransitionBody,
     output: s.ActionEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.transitionAction(ctx, params.project_id, params.action_id, params.action, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await actions.transitionAction(ctx, params.project_id, params.action_id, params.action, body)),
     summary: ({ data }) => `Action ${data.id} is now ${data.status}.`,
   }),
   tool({
@@ -72,7 +72,7 @@ export const actionTools = [
     params: ProjectParams,
     body: s.BatchTransitionBody,
     output: s.BatchEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.batchTransition(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await actions.batchTransition(ctx, params.project_id, body)),
     summary: ({ data }) => `${data.succeeded} of ${plural(data.total, 'action')} moved${data.failed ? `, ${data.failed} refused` : ''}.`,
   }),
   tool({
@@ -85,7 +85,7 @@ export const actionTools = [
     params: ProjectParams,
     body: s.EnrichActionBody,
     output: s.EnrichedEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.enrichAction(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await actions.enrichAction(ctx, params.project_id, body)),
     summary: ({ data }) => `Drafted: ${data.title} (${plural(data.targets.length, 'target')}, effort ${data.effort ?? 'n/a'}).`,
   }),
   tool({
@@ -97,7 +97,7 @@ export const actionTools = [
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     params: ProjectParams,
     output: s.TaskCreatedEnvelope,
-    run: async (ctx, { params }) => a(await actions.startRecommendation(ctx, params.project_id)),
+    run: async (ctx, { params }) => successEnvelope(await actions.startRecommendation(ctx, params.project_id)),
     summary: ({ data }) => `Recommendation task ${data.task_id} started; poll get_recommendation_task.`,
   }),
   tool({
@@ -108,7 +108,7 @@ export const actionTools = [
     hints: READ,
     params: s.TaskParams,
     output: s.TaskEnvelope,
-    run: async (ctx, { params }) => a(await actions.getTask(ctx, params.project_id, params.task_id)),
+    run: async (ctx, { params }) => successEnvelope(await actions.getTask(ctx, params.project_id, params.task_id)),
     summary: ({ data }) => `Task ${data.status}${data.status === 'completed' ? `: ${plural(data.item_count, 'action')} suggested` : ''}${data.error ? ` (${data.error})` : ''}.`,
   }),
   tool({
@@ -119,8 +119,8 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
     params: s.ActionParams,
-    output: envA(z.array(s.EditSchema)),
-    run: async (ctx, { params }) => a(await enrichContent(ctx, params.project_id, params.action_id)),
+    output: successEnvelopeSchema(z.array(s.EditSchema)),
+    run: async (ctx, { params }) => successEnvelope(await enrichContent(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `${plural(data.length, 'edit')} suggested${data.length ? `, in sections: ${[...new Set(data.map((e) => e.section))].slice(0, 5).join(', ')}` : ''}.`,
   }),
   tool({
@@ -131,8 +131,8 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
     params: s.ActionParams,
-    output: envA(s.ForumDraftSchema),
-    run: async (ctx, { params }) => a(await enrichForum(ctx, params.project_id, params.action_id)),
+    output: successEnvelopeSchema(s.ForumDraftSchema),
+    run: async (ctx, { params }) => successEnvelope(await enrichForum(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `A ${data.comment_word_count}-word reply drafted for "${data.thread_title}" (${data.thread_url}).`,
   }),
   tool({
@@ -144,7 +144,7 @@ export const actionTools = [
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     params: ws.ActionParams,
     output: ws.ExecuteEnvelope,
-    run: async (ctx, { params }) => a(await workflows.executeAction(ctx, params.project_id, params.action_id)),
+    run: async (ctx, { params }) => successEnvelope(await workflows.executeAction(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `Workflow ${data.workflow_id} ${data.status}; poll get_workflow.`,
   }),
   tool({
@@ -155,7 +155,7 @@ export const actionTools = [
     hints: READ,
     params: ws.ActionParams,
     output: ws.WorkflowEnvelope,
-    run: async (ctx, { params }) => a(await workflows.getWorkflow(ctx, params.project_id, params.action_id)),
+    run: async (ctx, { params }) => successEnvelope(await workflows.getWorkflow(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => workflowLine(data),
   }),
   tool({
@@ -168,7 +168,7 @@ export const actionTools = [
     params: ws.ActionParams,
     body: ws.RespondBody,
     output: ws.WorkflowEnvelope,
-    run: async (ctx, { params, body }) => a(await workflows.respond(ctx, params.project_id, params.action_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await workflows.respond(ctx, params.project_id, params.action_id, body)),
     summary: ({ data }) => workflowLine(data),
   }),
 ];

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context.js';
 import { ProjectParams } from '../modules/common.js';
-import { a, b } from '../lib/envelope.js';
+import { successEnvelope, statusEnvelope } from '../lib/envelope.js';
 import * as competitors from '../modules/competitors/service.js';
 import { competitorSuggestions } from '../modules/competitors/suggestions.js';
 import * as cs from '../modules/competitors/schema.js';
@@ -39,7 +39,7 @@ export const competitorTools = [
     params: ProjectParams,
     query: WindowQuery,
     output: cs.CompetitorListEnvelope,
-    run: async (ctx, { params, query }) => a(await competitorsWithMetrics(ctx, params.project_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await competitorsWithMetrics(ctx, params.project_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.total_active, 'brand')} tracked:${data.active_competitors
         .map((c) => `\n- ${c.name}${c.is_own_brand ? ' (own brand)' : ''}: share of voice ${pct(c.metrics?.share_of_voice)}, visibility ${pct(c.metrics?.visibility)}`)
@@ -56,7 +56,7 @@ export const competitorTools = [
     output: cs.CompetitorSuggestionsEnvelope,
     run: async (ctx, { params, query }) => {
       const { limit, ...window } = query;
-      return a(await competitorSuggestions(ctx, params.project_id, resolveWindow(window), limit));
+      return successEnvelope(await competitorSuggestions(ctx, params.project_id, resolveWindow(window), limit));
     },
     summary: ({ data }) =>
       data.suggestions.length === 0
@@ -74,7 +74,7 @@ export const competitorTools = [
     params: ProjectParams,
     body: cs.CreateCompetitorsBody,
     output: cs.CompetitorsCreatedEnvelope,
-    run: async (ctx, { params, body }) => b(await competitors.createCompetitors(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => statusEnvelope(await competitors.createCompetitors(ctx, params.project_id, body)),
     summary: ({ data }) => `Added ${plural(data.created, 'competitor')}: ${data.competitors.map((c) => `${c.name} (${c.competitorId})`).join(', ')}`,
   }),
   tool({
@@ -86,7 +86,7 @@ export const competitorTools = [
     params: cs.CompetitorParams,
     body: cs.PatchCompetitorBody,
     output: cs.CompetitorEnvelope,
-    run: async (ctx, { params, body }) => a(await competitors.updateCompetitor(ctx, params.project_id, params.competitor_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await competitors.updateCompetitor(ctx, params.project_id, params.competitor_id, body)),
     summary: ({ data: c }) => `Competitor ${c.competitor_id} is now ${c.name} (${c.website}).`,
   }),
   tool({
@@ -97,7 +97,7 @@ export const competitorTools = [
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: cs.CompetitorParams,
     output: cs.CompetitorDeletedEnvelope,
-    run: async (ctx, { params }) => b(await competitors.deleteCompetitor(ctx, params.project_id, params.competitor_id)),
+    run: async (ctx, { params }) => statusEnvelope(await competitors.deleteCompetitor(ctx, params.project_id, params.competitor_id)),
     summary: ({ data }) => data.message,
   }),
 ];
@@ -112,7 +112,7 @@ export const analyticsTools = [
     params: ProjectParams,
     query: as.OverviewQuery,
     output: as.Overview,
-    run: async (ctx, { params, query: { prompt_type, ...window } }) => a(await overview(ctx, params.project_id, resolveWindow(window), prompt_type)),
+    run: async (ctx, { params, query: { prompt_type, ...window } }) => successEnvelope(await overview(ctx, params.project_id, resolveWindow(window), prompt_type)),
     summary: ({ data }) =>
       `${plural(data.items.length, 'prompt')}${data.items
         .slice(0, 5)
@@ -128,7 +128,7 @@ export const analyticsTools = [
     params: ProjectParams,
     query: WindowQuery,
     output: as.Visibility,
-    run: async (ctx, { params, query }) => a(await visibilitySeries(ctx, params.project_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await visibilitySeries(ctx, params.project_id, resolveWindow(query))),
     summary: (_out, ctx, { params, query }) => visibilitySentence(ctx, params.project_id, resolveWindow(query)),
   }),
   tool({
@@ -140,7 +140,7 @@ export const analyticsTools = [
     params: as.PromptParams,
     query: WindowQuery,
     output: as.PromptAnalytics,
-    run: async (ctx, { params, query }) => a(await promptAnalytics(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await promptAnalytics(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) => `"${data.prompt_content}": ${plural(Object.keys(data.visibility_chart).length, 'day')} with answers, sentiment ${data.sentiment ?? 'n/a'}.`,
   }),
   tool({
@@ -152,7 +152,7 @@ export const analyticsTools = [
     params: ProjectParams,
     query: WindowQuery,
     output: as.PromptSeries,
-    run: async (ctx, { params, query }) => a(await promptSeries(ctx, params.project_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await promptSeries(ctx, params.project_id, resolveWindow(query))),
     summary: ({ data }) => {
       const answered = data.prompts.filter((p) => p.responses.some((n) => n > 0)).length;
       return `${plural(data.prompts.length, 'prompt')} over ${plural(data.dates.length, 'day')}; ${answered} with answers.`;
@@ -168,7 +168,7 @@ export const analyticsTools = [
     query: as.PagedWindowQuery,
     output: as.Chats,
     run: async (ctx, { params, query: { page, page_size, ...window } }) =>
-      a(await promptChats(ctx, params.project_id, params.prompt_id, resolveWindow(window), page, page_size)),
+      successEnvelope(await promptChats(ctx, params.project_id, params.prompt_id, resolveWindow(window), page, page_size)),
     summary: ({ data }) => `${plural(data.items.length, 'answer')} on this page; ${data.items.filter((c) => c.mentioned).length} mention the brand.`,
   }),
   tool({
@@ -180,7 +180,7 @@ export const analyticsTools = [
     params: as.PromptParams,
     query: WindowQuery,
     output: as.Domains,
-    run: async (ctx, { params, query }) => a(await promptDomains(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await promptDomains(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.items.length, 'domain')}${data.items.slice(0, 5).map((d) => `\n- ${d.domain}: ${plural(d.citation_count, 'citation')}, in ${pct(d.used_percentage)} of answers`).join('')}${data.items.length > 5 ? '\n…' : ''}`,
   }),
@@ -193,7 +193,7 @@ export const analyticsTools = [
     params: as.PromptParams,
     query: WindowQuery,
     output: as.SearchQueries,
-    run: async (ctx, { params, query }) => a(await promptSearchQueries(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await promptSearchQueries(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.length, 'search', 'searches')}${data.slice(0, 5).map((q) => `\n- "${q.query}" (${plural(q.count, 'answer')}: ${q.providers.join(', ')})`).join('')}${data.length > 5 ? '\n…' : ''}`,
   }),
@@ -208,7 +208,7 @@ export const analyticsTools = [
     output: as.SamplingPlan,
     run: async (ctx, { params, query }) => {
       const { margin, ...window } = query;
-      return a(await samplingPlan(ctx, params.project_id, resolveWindow(window), margin));
+      return successEnvelope(await samplingPlan(ctx, params.project_id, resolveWindow(window), margin));
     },
     summary: ({ data }) =>
       `${plural(data.length, 'prompt')}${data
@@ -225,7 +225,7 @@ export const analyticsTools = [
     params: as.PromptParams,
     query: WindowQuery,
     output: as.Urls,
-    run: async (ctx, { params, query }) => a(await promptUrls(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await promptUrls(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.items.length, 'page')}${data.items.slice(0, 5).map((u) => `\n- ${u.url} (${plural(u.mentioned_count, 'answer')})`).join('')}${data.items.length > 5 ? '\n…' : ''}`,
   }),
@@ -238,7 +238,7 @@ export const analyticsTools = [
     params: ProjectParams,
     query: as.PagedWindowQuery,
     output: ss.SourceList,
-    run: async (ctx, { params, query: { page, page_size, ...window } }) => a(await sources.listSources(ctx, params.project_id, resolveWindow(window), page, page_size)),
+    run: async (ctx, { params, query: { page, page_size, ...window } }) => successEnvelope(await sources.listSources(ctx, params.project_id, resolveWindow(window), page, page_size)),
     summary: ({ data }) => `${plural(data.length, 'domain')} on this page${data.length ? `: ${data.slice(0, 5).map((d) => `${d.domain} (${d.reference_count})`).join(', ')}` : ''}`,
   }),
   tool({
@@ -250,7 +250,7 @@ export const analyticsTools = [
     params: ProjectParams,
     query: WindowQuery,
     output: ss.SourcesAnalytics,
-    run: async (ctx, { params, query }) => a(await sources.sourcesAnalytics(ctx, params.project_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await sources.sourcesAnalytics(ctx, params.project_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.stats.total_citations, 'citation')} from ${plural(data.stats.total_sources, 'domain')}; ${plural(data.opportunities.length, 'opportunity', 'opportunities')}${data.top_domains.length ? `; top: ${data.top_domains.slice(0, 3).map((d) => d.domain).join(', ')}` : ''}.`,
   }),

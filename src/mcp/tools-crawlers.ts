@@ -1,7 +1,7 @@
 import { ProjectParams } from '../modules/common.js';
 import { aiTrafficReport, crawlerReport } from '../modules/crawler-logs/reads.js';
 import * as cs from '../modules/crawler-logs/schema.js';
-import { a, envA } from '../lib/envelope.js';
+import { successEnvelope, successEnvelopeSchema } from '../lib/envelope.js';
 import * as ss from '../modules/site-audit/schema.js';
 import { latestAudit, startAudit } from '../modules/site-audit/service.js';
 import { plural, tool } from './tool-kit.js';
@@ -18,8 +18,8 @@ export const crawlerTools = [
     hints: READ,
     params: ProjectParams,
     query: cs.DayRangeQuery,
-    output: envA(cs.CrawlerReport),
-    run: async (ctx, { params, query }) => a(await crawlerReport(ctx, params.project_id, cs.dayRange(query))),
+    output: successEnvelopeSchema(cs.CrawlerReport),
+    run: async (ctx, { params, query }) => successEnvelope(await crawlerReport(ctx, params.project_id, cs.dayRange(query))),
     summary: ({ data }) =>
       data.bots.length ? `${plural(data.bots.length, 'agent')}: ${data.bots.map((b) => `${b.agent} ${b.hits} (${b.verified_hits} verified)`).join(', ')}` : 'No AI crawler hits in the window.',
   }),
@@ -31,8 +31,8 @@ export const crawlerTools = [
     hints: READ,
     params: ProjectParams,
     query: cs.DayRangeQuery,
-    output: envA(cs.AiTrafficReport),
-    run: async (ctx, { params, query }) => a(await aiTrafficReport(ctx, params.project_id, cs.dayRange(query))),
+    output: successEnvelopeSchema(cs.AiTrafficReport),
+    run: async (ctx, { params, query }) => successEnvelope(await aiTrafficReport(ctx, params.project_id, cs.dayRange(query))),
     summary: ({ data }) => (data.engines.length ? data.engines.map((e) => `${e.engine} ${e.visits}`).join(', ') : 'No AI referrals in the window.'),
   }),
   tool({
@@ -43,8 +43,8 @@ export const crawlerTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     params: ProjectParams,
-    output: envA(ss.AuditStarted),
-    run: async (ctx, { params }) => a(await startAudit(ctx, params.project_id)),
+    output: successEnvelopeSchema(ss.AuditStarted),
+    run: async (ctx, { params }) => successEnvelope(await startAudit(ctx, params.project_id)),
     summary: ({ data }) => `Site audit ${data.audit_id} ${data.status}.`,
   }),
   tool({
@@ -54,8 +54,8 @@ export const crawlerTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    output: envA(ss.SiteAudit),
-    run: async (ctx, { params }) => a(await latestAudit(ctx, params.project_id)),
+    output: successEnvelopeSchema(ss.SiteAudit),
+    run: async (ctx, { params }) => successEnvelope(await latestAudit(ctx, params.project_id)),
     summary: ({ data }) => `Audit ${data.status}: ${plural(data.pages.length, 'page')}, ${plural(data.findings.length, 'finding')}${data.findings.length ? ` (${[...new Set(data.findings.map((f) => f.code))].join(', ')})` : ''}.`,
   }),
 ];

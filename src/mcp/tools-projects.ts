@@ -1,5 +1,5 @@
 import { ProjectParams } from '../modules/common.js';
-import { a, b } from '../lib/envelope.js';
+import { successEnvelope, statusEnvelope } from '../lib/envelope.js';
 import { CreateProjectBody, ProjectAccepted } from '../modules/accounts/schema.js';
 import * as projects from '../modules/projects/service.js';
 import * as ps from '../modules/projects/schema.js';
@@ -23,7 +23,7 @@ export const projectTools = [
     scope: 'read',
     hints: READ,
     output: ps.ProjectListEnvelope,
-    run: async (ctx) => a(await projects.listProjects(ctx)),
+    run: async (ctx) => successEnvelope(await projects.listProjects(ctx)),
     summary: (out) =>
       out.data.length ? `${plural(out.data.length, 'project')}: ${out.data.map((p) => `${p.name} (${p.id})`).join(', ')}` : 'No projects yet; create one with create_project.',
   }),
@@ -36,7 +36,7 @@ export const projectTools = [
     hints: READ,
     params: ProjectParams,
     output: ps.ProjectEnvelope,
-    run: async (ctx, { params }) => a(await projects.getProject(ctx, params.project_id)),
+    run: async (ctx, { params }) => successEnvelope(await projects.getProject(ctx, params.project_id)),
     summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}, ${p.website_url ?? 'no website'}): bootstrap ${p.bootstrap_status}.`,
   }),
   tool({
@@ -48,7 +48,7 @@ export const projectTools = [
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     body: CreateProjectBody,
     output: ProjectAccepted,
-    run: async (ctx, { body }) => b(await projects.createProject(ctx, body), 202),
+    run: async (ctx, { body }) => statusEnvelope(await projects.createProject(ctx, body), 202),
     summary: ({ data }) => `Project ${data.project_id} created; bootstrap ${data.status}. Poll get_project until it is completed.`,
   }),
   tool({
@@ -61,7 +61,7 @@ export const projectTools = [
     params: ProjectParams,
     body: ps.PatchProjectBody,
     output: ps.ProjectEnvelope,
-    run: async (ctx, { params, body }) => a(await projects.updateProject(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await projects.updateProject(ctx, params.project_id, body)),
     summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}${p.brand_aliases.length ? `, also ${p.brand_aliases.join(', ')}` : ''}) saved.`,
   }),
   tool({
@@ -73,7 +73,7 @@ export const projectTools = [
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: ProjectParams,
     output: ps.ProjectDeleted,
-    run: async (ctx, { params }) => b(await projects.deleteProject(ctx, params.project_id)),
+    run: async (ctx, { params }) => statusEnvelope(await projects.deleteProject(ctx, params.project_id)),
     summary: ({ data }) => data.message,
   }),
   tool({
@@ -84,7 +84,7 @@ export const projectTools = [
     hints: READ,
     params: ts.ProjectParams,
     output: ts.TopicListEnvelope,
-    run: async (ctx, { params }) => a(await topics.listTopics(ctx, params.project_id)),
+    run: async (ctx, { params }) => successEnvelope(await topics.listTopics(ctx, params.project_id)),
     summary: (out) => `${plural(out.data.length, 'topic')}${out.data.length ? `: ${out.data.map((t) => `${t.name} (${t.topic_id})`).join(', ')}` : ''}`,
   }),
   tool({
@@ -96,7 +96,7 @@ export const projectTools = [
     params: ts.ProjectParams,
     body: ts.CreateTopicBody,
     output: ts.TopicEnvelope,
-    run: async (ctx, { params, body }) => a(await topics.createTopic(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await topics.createTopic(ctx, params.project_id, body)),
     summary: ({ data: t }) => `Topic "${t.name}" created (${t.topic_id}).`,
   }),
   tool({
@@ -108,7 +108,7 @@ export const projectTools = [
     params: ts.TopicParams,
     body: ts.PatchTopicBody,
     output: ts.TopicEnvelope,
-    run: async (ctx, { params, body }) => a(await topics.updateTopic(ctx, params.project_id, params.topic_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await topics.updateTopic(ctx, params.project_id, params.topic_id, body)),
     summary: ({ data: t }) => `Topic ${t.topic_id} is now "${t.name}".`,
   }),
   tool({
@@ -120,7 +120,7 @@ export const projectTools = [
     params: ts.TopicParams,
     query: ts.DeleteTopicQuery,
     output: ts.TopicDeleted,
-    run: async (ctx, { params, query }) => b(await topics.deleteTopic(ctx, params.project_id, params.topic_id, query.move_to)),
+    run: async (ctx, { params, query }) => statusEnvelope(await topics.deleteTopic(ctx, params.project_id, params.topic_id, query.move_to)),
     summary: ({ data }) => `${data.message}${data.moved_prompts ? ` ${plural(data.moved_prompts, 'prompt')} moved.` : ''}`,
   }),
   tool({
@@ -132,7 +132,7 @@ export const projectTools = [
     params: ProjectParams,
     query: WindowQuery,
     output: pr.PromptListEnvelope,
-    run: async (ctx, { params, query }) => a(await prompts.listPrompts(ctx, params.project_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await prompts.listPrompts(ctx, params.project_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.total, 'prompt')}${data.prompts
         .slice(0, 5)
@@ -148,7 +148,7 @@ export const projectTools = [
     params: pr.PromptParams,
     query: WindowQuery,
     output: pr.PromptEnvelope,
-    run: async (ctx, { params, query }) => a(await prompts.getPrompt(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await prompts.getPrompt(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data: p }) => `"${p.content}": visibility ${pct(p.visibility)}${ci(p.visibility_ci)}, trend ${p.trend ?? 'n/a'}.`,
   }),
   tool({
@@ -161,7 +161,7 @@ export const projectTools = [
     params: ProjectParams,
     body: pr.CreatePromptsBody,
     output: pr.PromptsCreatedEnvelope,
-    run: async (ctx, { params, body }) => b(await prompts.createPrompts(ctx, params.project_id, body)),
+    run: async (ctx, { params, body }) => statusEnvelope(await prompts.createPrompts(ctx, params.project_id, body)),
     summary: ({ data }) => `Created ${plural(data.created, 'prompt')}: ${data.prompts.map((p) => p.id).join(', ')}`,
   }),
   tool({
@@ -173,7 +173,7 @@ export const projectTools = [
     params: pr.PromptParams,
     body: pr.PatchPromptBody,
     output: pr.PromptEnvelope,
-    run: async (ctx, { params, body }) => a(await prompts.updatePrompt(ctx, params.project_id, params.prompt_id, body)),
+    run: async (ctx, { params, body }) => successEnvelope(await prompts.updatePrompt(ctx, params.project_id, params.prompt_id, body)),
     summary: ({ data: p }) => `Prompt ${p.id} is now "${p.content}" (${p.prompt_type}).`,
   }),
   tool({
@@ -184,7 +184,7 @@ export const projectTools = [
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: pr.PromptParams,
     output: pr.PromptDeletedEnvelope,
-    run: async (ctx, { params }) => b(await prompts.deletePrompt(ctx, params.project_id, params.prompt_id)),
+    run: async (ctx, { params }) => statusEnvelope(await prompts.deletePrompt(ctx, params.project_id, params.prompt_id)),
     summary: ({ data }) => data.message,
   }),
 ];

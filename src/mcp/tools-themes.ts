@@ -1,5 +1,5 @@
 import { ProjectParams } from '../modules/common.js';
-import { a } from '../lib/envelope.js';
+import { successEnvelope } from '../lib/envelope.js';
 import * as ts from '../modules/themes/schema.js';
 import { compareThemes, listThemes, resolveThemesWindow } from '../modules/themes/service.js';
 import { plural, tool } from './tool-kit.js';
@@ -23,7 +23,7 @@ export const themeTools = [
     params: ProjectParams,
     query: ts.ThemesQuery,
     output: ts.ThemesEnvelope,
-    run: async (ctx, { params, query }) => a(await listThemes(ctx, params.project_id, resolveThemesWindow(query))),
+    run: async (ctx, { params, query }) => successEnvelope(await listThemes(ctx, params.project_id, resolveThemesWindow(query))),
     summary: ({ data }) =>
       data.length === 0 ? 'No theme spoken of in the answers of the window.' : `${plural(data.length, 'theme')}: ${data.map(line).join('; ')}.`,
   }),
@@ -38,7 +38,7 @@ export const themeTools = [
     output: ts.CompareThemesEnvelope,
     run: async (ctx, { params, query }) => {
       const { brandId: _own, ...w } = resolveThemesWindow(query);
-      return a(await compareThemes(ctx, params.project_id, w));
+      return successEnvelope(await compareThemes(ctx, params.project_id, w));
     },
     summary: ({ data }) => data.map((b) => `- ${b.name}${b.is_own_brand ? ' (own brand)' : ''}: ${b.themes.length ? b.themes.slice(0, 4).map(line).join('; ') : 'no theme yet'}`).join('\n'),
   }),

@@ -1,6 +1,6 @@
 import * as webhooks from '../modules/webhooks/service.js';
 import * as hs from '../modules/webhooks/schema.js';
-import { a } from '../lib/envelope.js';
+import { successEnvelope } from '../lib/envelope.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 
@@ -12,7 +12,7 @@ export const webhookTools = [
     scope: 'read',
     hints: READ,
     output: hs.WebhookListEnvelope,
-    run: async (ctx) => a(await webhooks.listWebhooks(ctx)),
+    run: async (ctx) => successEnvelope(await webhooks.listWebhooks(ctx)),
     summary: ({ data }) => `${plural(data.length, 'webhook')}${data.length ? `: ${data.map((w) => w.url).join(', ')}` : ''}`,
   }),
   tool({
@@ -24,7 +24,7 @@ export const webhookTools = [
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     body: hs.CreateWebhookBody,
     output: hs.WebhookCreatedEnvelope,
-    run: async (ctx, { body }) => a(await webhooks.createWebhook(ctx, body)),
+    run: async (ctx, { body }) => successEnvelope(await webhooks.createWebhook(ctx, body)),
     summary: ({ data }) => `Webhook ${data.id} registered for ${data.events.join(', ')} at ${data.url}; its secret is in this result only.`,
   }),
   tool({
@@ -37,7 +37,7 @@ export const webhookTools = [
     params: hs.WebhookParams,
     query: hs.DeliveriesQuery,
     output: hs.WebhookDeliveriesEnvelope,
-    run: async (ctx, { params, query }) => a(await webhooks.listDeliveries(ctx, params.webhook_id, query.limit ?? 50)),
+    run: async (ctx, { params, query }) => successEnvelope(await webhooks.listDeliveries(ctx, params.webhook_id, query.limit ?? 50)),
     summary: ({ data }) => {
       const failed = data.filter((d) => d.status === 'failed').length;
       return `${plural(data.length, 'delivery', 'deliveries')}${failed ? `, ${failed} failed` : ''}.`;
@@ -51,7 +51,7 @@ export const webhookTools = [
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: hs.WebhookParams,
     output: hs.WebhookDeletedEnvelope,
-    run: async (ctx, { params }) => a(await webhooks.deleteWebhook(ctx, params.webhook_id)),
+    run: async (ctx, { params }) => successEnvelope(await webhooks.deleteWebhook(ctx, params.webhook_id)),
     summary: ({ data }) => data.message,
   }),
 ];

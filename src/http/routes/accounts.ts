@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../../lib/envelope.js';
+import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf, servicesOf } from '../request.js';
 import { createProject } from '../../modules/projects/service.js';
 import * as s from '../../modules/accounts/schema.js';
@@ -19,10 +19,10 @@ export default async function accountRoutes(base: FastifyInstance) {
         summary: 'Create an account (team on the skip_trial plan) and its first user',
         security: [],
         body: s.CreateAccountBody,
-        response: { 200: s.AccountCreated, ...errors(400, 409, 429) },
+        response: { 200: s.AccountCreated, ...errorResponses(400, 409, 429) },
       },
     },
-    async (req) => b(await createAccount(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
+    async (req) => statusEnvelope(await createAccount(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
   );
 
   app.post(
@@ -35,10 +35,10 @@ export default async function accountRoutes(base: FastifyInstance) {
         summary: "Get the account's admin API key, creating one when it has none",
         security: [],
         body: s.ApiKeyBody,
-        response: { 200: s.ApiKeyResult, ...errors(400, 401, 429, 500) },
+        response: { 200: s.ApiKeyResult, ...errorResponses(400, 401, 429, 500) },
       },
     },
-    async (req) => b(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
+    async (req) => statusEnvelope(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
   );
 
   app.post(
@@ -50,10 +50,10 @@ export default async function accountRoutes(base: FastifyInstance) {
         tags: ['account'],
         summary: 'Create a project and start its bootstrap pipeline',
         body: s.CreateProjectBody,
-        response: { 202: s.ProjectAccepted, ...errors(400, 401, 403, 429) },
+        response: { 202: s.ProjectAccepted, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (req, reply) => reply.status(202).send(b(await createProject(ctxOf(req), req.body), 202)),
+    async (req, reply) => reply.status(202).send(statusEnvelope(await createProject(ctxOf(req), req.body), 202)),
   );
 
   app.get(
@@ -63,9 +63,9 @@ export default async function accountRoutes(base: FastifyInstance) {
         operationId: 'getAccount',
         tags: ['account'],
         summary: "The caller's team: plan, credits used and left this month, rate-limit tier (extension)",
-        response: { 200: s.AccountSummaryEnvelope, ...errors(401, 429) },
+        response: { 200: s.AccountSummaryEnvelope, ...errorResponses(401, 429) },
       },
     },
-    async (req) => a(await accountSummary(ctxOf(req))),
+    async (req) => successEnvelope(await accountSummary(ctxOf(req))),
   );
 }

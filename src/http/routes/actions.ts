@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { ProjectParams } from '../../modules/common.js';
 import * as s from '../../modules/actions/schema.js';
@@ -24,10 +24,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         summary: "The project's actions, newest first, optionally by status or group",
         params: ProjectParams,
         querystring: s.ListActionsQuery,
-        response: { 200: s.ActionListEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.ActionListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.listActions(ctxOf(req), req.params.project_id, req.query)),
+    async (req) => successEnvelope(await svc.listActions(ctxOf(req), req.params.project_id, req.query)),
   );
 
   app.post(
@@ -40,10 +40,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         summary: 'Create an action (status suggested)',
         params: ProjectParams,
         body: s.CreateActionBody,
-        response: { 201: s.ActionEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 201: s.ActionEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(a(await svc.createAction(ctxOf(req), req.params.project_id, req.body))),
+    async (req, reply) => reply.status(201).send(successEnvelope(await svc.createAction(ctxOf(req), req.params.project_id, req.body))),
   );
 
   app.post(
@@ -56,10 +56,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         summary: 'Apply one operation to up to 100 actions, each on its own',
         params: ProjectParams,
         body: s.BatchTransitionBody,
-        response: { 200: s.BatchEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.BatchEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.batchTransition(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await svc.batchTransition(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.post(
@@ -71,10 +71,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: "Derive actions from the project's last 30 days in the background; poll the task",
         params: ProjectParams,
-        response: { 200: s.TaskCreatedEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.TaskCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.startRecommendation(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await svc.startRecommendation(ctxOf(req), req.params.project_id)),
   );
 
   app.get(
@@ -85,10 +85,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: 'Status of a recommendation task',
         params: s.TaskParams,
-        response: { 200: s.TaskEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.TaskEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.getTask(ctxOf(req), req.params.project_id, req.params.task_id)),
+    async (req) => successEnvelope(await svc.getTask(ctxOf(req), req.params.project_id, req.params.task_id)),
   );
 
   app.post(
@@ -101,10 +101,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         summary: "Have the writer fill in an action's fields, grounded in the project's data",
         params: ProjectParams,
         body: s.EnrichActionBody,
-        response: { 200: s.EnrichedEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.EnrichedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.enrichAction(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await svc.enrichAction(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.get(
@@ -115,10 +115,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: 'One action',
         params: s.ActionParams,
-        response: { 200: s.ActionEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.ActionEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.getAction(ctxOf(req), req.params.project_id, req.params.action_id)),
+    async (req) => successEnvelope(await svc.getAction(ctxOf(req), req.params.project_id, req.params.action_id)),
   );
 
   app.patch(
@@ -131,10 +131,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         summary: 'Move an action: accept, start, complete, ignore (reason?, feedback?) or reopen',
         params: s.TransitionParams,
         body: s.TransitionBody,
-        response: { 200: s.ActionEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.ActionEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) =>
-      a(await svc.transitionAction(ctxOf(req), req.params.project_id, req.params.action_id, req.params.action, req.body)),
+      successEnvelope(await svc.transitionAction(ctxOf(req), req.params.project_id, req.params.action_id, req.params.action, req.body)),
   );
 }

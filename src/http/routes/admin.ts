@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { servicesOf } from '../request.js';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import * as s from '../../modules/admin/schema.js';
 import * as svc from '../../modules/admin/service.js';
 import { providerUsage } from '../../modules/admin/usage.js';
@@ -22,10 +22,10 @@ export default async function adminRoutes(base: FastifyInstance) {
         operationId: 'listAdminTeams',
         summary: 'Every team (or the teams of one email) with its plan, credits and members',
         querystring: s.TeamsQuery,
-        response: { 200: s.TeamsEnvelope, ...errors(400, 401, 404, 429) },
+        response: { 200: s.TeamsEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.listTeams(servicesOf(req), req.query)),
+    async (req) => successEnvelope(await svc.listTeams(servicesOf(req), req.query)),
   );
 
   app.patch(
@@ -39,10 +39,10 @@ export default async function adminRoutes(base: FastifyInstance) {
         summary: "Change a team's plan or rate-limit tier",
         params: s.TeamParams,
         body: s.PatchTeamBody,
-        response: { 200: s.TeamEnvelope, ...errors(400, 401, 404, 429) },
+        response: { 200: s.TeamEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.patchTeam(servicesOf(req), req.params.team_id, req.body)),
+    async (req) => successEnvelope(await svc.patchTeam(servicesOf(req), req.params.team_id, req.body)),
   );
 
   app.post(
@@ -55,19 +55,19 @@ export default async function adminRoutes(base: FastifyInstance) {
         security,
         summary: "Run a project's collection now, as the daily scheduler would",
         params: s.AdminProjectParams,
-        response: { 200: s.RefreshEnvelope, ...errors(400, 401, 404, 429) },
+        response: { 200: s.RefreshEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.refreshProject(servicesOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await svc.refreshProject(servicesOf(req), req.params.project_id)),
   );
 
   app.get(
     '/admin/jobs/:job_id',
     {
       config: { auth: 'operator' },
-      schema: { operationId: 'adminGetJob', tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errors(400, 401, 404, 429) } },
+      schema: { operationId: 'adminGetJob', tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errorResponses(400, 401, 404, 429) } },
     },
-    async (req) => a(await svc.getJob(servicesOf(req), req.params.job_id)),
+    async (req) => successEnvelope(await svc.getJob(servicesOf(req), req.params.job_id)),
   );
 
   app.get(
@@ -79,10 +79,10 @@ export default async function adminRoutes(base: FastifyInstance) {
         tags,
         security,
         summary: 'The secret that signs bootstrap callbacks (never written to the log)',
-        response: { 200: s.CallbackSecretEnvelope, ...errors(401, 404, 429) },
+        response: { 200: s.CallbackSecretEnvelope, ...errorResponses(401, 404, 429) },
       },
     },
-    async (req) => a(svc.callbackSecret(servicesOf(req))),
+    async (req) => successEnvelope(svc.callbackSecret(servicesOf(req))),
   );
 
   app.get(
@@ -95,9 +95,9 @@ export default async function adminRoutes(base: FastifyInstance) {
         security,
         summary: 'Tokens, searches and stated cost the vendors reported, by provider and UTC day',
         querystring: s.UsageQuery,
-        response: { 200: s.UsageEnvelope, ...errors(400, 401, 404, 429) },
+        response: { 200: s.UsageEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await providerUsage(servicesOf(req), req.query)),
+    async (req) => successEnvelope(await providerUsage(servicesOf(req), req.query)),
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
@@ -17,14 +17,14 @@ import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
 export default async function analyticsRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['analytics'];
-  const errs = errors(400, 401, 403, 404, 429);
+  const errs = errorResponses(400, 401, 403, 404, 429);
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id/analytics',
     { schema: { operationId: 'getPromptAnalytics', tags, summary: 'Daily visibility, position and sentiment of a prompt per provider', params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptAnalytics, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await pa.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -42,7 +42,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await promptSeries(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptSeries(ctxOf(req), req.params.project_id, w)));
     },
   );
 
@@ -61,7 +61,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { page, page_size, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pa.promptChats(ctxOf(req), req.params.project_id, req.params.prompt_id, w, page, page_size)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await pa.promptChats(ctxOf(req), req.params.project_id, req.params.prompt_id, w, page, page_size)));
     },
   );
 
@@ -70,7 +70,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'listPromptDomains', tags, summary: "Domains cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Domains, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pc.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await pc.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -79,7 +79,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'listPromptUrls', tags, summary: "URLs cited in the prompt's answers, most cited first", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.Urls, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pc.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await pc.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -89,7 +89,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { prompt_type, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pj.overview(ctxOf(req), req.params.project_id, w, prompt_type)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await pj.overview(ctxOf(req), req.params.project_id, w, prompt_type)));
     },
   );
 
@@ -98,7 +98,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'getProjectVisibility', tags, summary: 'Daily visibility, sentiment and position of each active brand', params: ProjectParams, querystring: WindowQuery, response: { 200: s.Visibility, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await pj.visibilitySeries(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await pj.visibilitySeries(ctxOf(req), req.params.project_id, w)));
     },
   );
 
@@ -116,7 +116,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await promptSearchQueries(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptSearchQueries(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -135,7 +135,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { margin, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await samplingPlan(ctxOf(req), req.params.project_id, w, margin)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await samplingPlan(ctxOf(req), req.params.project_id, w, margin)));
     },
   );
 }

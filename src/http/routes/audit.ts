@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import * as s from '../../modules/audit/schema.js';
 import { listAudit } from '../../modules/audit/service.js';
@@ -17,9 +17,9 @@ export default async function auditRoutes(base: FastifyInstance) {
         tags: ['team'],
         summary: "The team's audit log, newest first: every write of a person or key (kept 400 days)",
         querystring: s.AuditQuery,
-        response: { 200: s.AuditPageEnvelope, ...errors(400, 401, 403, 429) },
+        response: { 200: s.AuditPageEnvelope, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (req) => a(await listAudit(ctxOf(req), req.query)),
+    async (req) => successEnvelope(await listAudit(ctxOf(req), req.query)),
   );
 }

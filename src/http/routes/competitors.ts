@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../../lib/envelope.js';
+import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
@@ -23,12 +23,12 @@ export default async function competitorRoutes(base: FastifyInstance) {
         summary: "Active competitors, own brand first, with the window's metrics",
         params: ProjectParams,
         querystring: WindowQuery,
-        response: { 200: s.CompetitorListEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.CompetitorListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await competitorsWithMetrics(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await competitorsWithMetrics(ctxOf(req), req.params.project_id, w)));
     },
   );
 
@@ -41,13 +41,13 @@ export default async function competitorRoutes(base: FastifyInstance) {
         summary: 'Brands that recur in the answers of the window and are not tracked, most named first (extension)',
         params: ProjectParams,
         querystring: s.SuggestionsQuery,
-        response: { 200: s.CompetitorSuggestionsEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.CompetitorSuggestionsEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
       const { limit, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await competitorSuggestions(ctxOf(req), req.params.project_id, w, limit)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await competitorSuggestions(ctxOf(req), req.params.project_id, w, limit)));
     },
   );
 
@@ -61,10 +61,10 @@ export default async function competitorRoutes(base: FastifyInstance) {
         summary: 'Add 1 to 20 competitors',
         params: ProjectParams,
         body: s.CreateCompetitorsBody,
-        response: { 200: s.CompetitorsCreatedEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.CompetitorsCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => b(await svc.createCompetitors(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => statusEnvelope(await svc.createCompetitors(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.patch(
@@ -77,10 +77,10 @@ export default async function competitorRoutes(base: FastifyInstance) {
         summary: "Change a competitor's name, website or aliases",
         params: s.CompetitorParams,
         body: s.PatchCompetitorBody,
-        response: { 200: s.CompetitorEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.CompetitorEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => a(await svc.updateCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id, req.body)),
+    async (req) => successEnvelope(await svc.updateCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id, req.body)),
   );
 
   app.delete(
@@ -92,9 +92,9 @@ export default async function competitorRoutes(base: FastifyInstance) {
         tags,
         summary: 'Delete a competitor',
         params: s.CompetitorParams,
-        response: { 200: s.CompetitorDeletedEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.CompetitorDeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => b(await svc.deleteCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id)),
+    async (req) => statusEnvelope(await svc.deleteCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id)),
   );
 }

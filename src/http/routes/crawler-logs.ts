@@ -5,7 +5,7 @@ import { AppError, Invalid } from '../../lib/errors.js';
 import { ctxOf } from '../request.js';
 import { ProjectParams } from '../../modules/common.js';
 import { requireProject } from '../../modules/projects/service.js';
-import { a, envA, errors } from '../../lib/envelope.js';
+import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
 import { aiTrafficReport, crawlerReport } from '../../modules/crawler-logs/reads.js';
 import * as s from '../../modules/crawler-logs/schema.js';
 import { ingestLog } from '../../modules/crawler-logs/service.js';
@@ -34,7 +34,7 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
           "Counts AI crawler requests per page and agent (verified against the operators' published addresses) and AI engine referrals per landing page, as daily aggregates; raw lines are not kept. A file sent again (same uncompressed bytes) adds nothing. Only the project's domain counts.",
         params: ProjectParams,
         consumes: LOG_TYPES,
-        response: { 200: envA(s.IngestResult), ...errors(400, 401, 403, 404, 413, 415, 429) },
+        response: { 200: successEnvelopeSchema(s.IngestResult), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
       },
     },
     async (req) => {
@@ -55,11 +55,11 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
         body.resume();
         throw new AppError(415, 'Content-Encoding must be gzip or absent');
       }
-      return a(await ingestLog(ctxOf(req), req.params.project_id, body, encoding === 'gzip'));
+      return successEnvelope(await ingestLog(ctxOf(req), req.params.project_id, body, encoding === 'gzip'));
     },
   );
 
-  const errs = errors(400, 401, 403, 404, 429);
+  const errs = errorResponses(400, 401, 403, 404, 429);
   app.get(
     '/projects/:project_id/crawlers',
     {
@@ -69,10 +69,10 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
         summary: 'AI crawlers per agent and per page (hits, verified hits, answers citing the page) over a window',
         params: ProjectParams,
         querystring: s.DayRangeQuery,
-        response: { 200: envA(s.CrawlerReport), ...errs },
+        response: { 200: successEnvelopeSchema(s.CrawlerReport), ...errs },
       },
     },
-    async (req) => a(await crawlerReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
+    async (req) => successEnvelope(await crawlerReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
   );
 
   app.get(
@@ -84,9 +84,9 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
         summary: 'Visits referred by AI engines, per engine and per landing page, over a window',
         params: ProjectParams,
         querystring: s.DayRangeQuery,
-        response: { 200: envA(s.AiTrafficReport), ...errs },
+        response: { 200: successEnvelopeSchema(s.AiTrafficReport), ...errs },
       },
     },
-    async (req) => a(await aiTrafficReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
+    async (req) => successEnvelope(await aiTrafficReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ctxOf } from '../request.js';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import * as s from '../../modules/credits/schema.js';
 import { teamCredits } from '../../modules/credits/service.js';
 
@@ -15,9 +15,9 @@ export default async function creditRoutes(base: FastifyInstance) {
         tags: ['team'],
         operationId: 'getTeamCredits',
         summary: 'Credits left this month, what a day of tracking costs, the days it pays for and when the credits reset',
-        response: { 200: s.TeamCreditsEnvelope, ...errors(401, 429) },
+        response: { 200: s.TeamCreditsEnvelope, ...errorResponses(401, 429) },
       },
     },
-    async (req) => a(await teamCredits(ctxOf(req))),
+    async (req) => successEnvelope(await teamCredits(ctxOf(req))),
   );
 }

@@ -4,7 +4,7 @@ import { cachedRead } from '../cached-read.js';
 import { ctxOf } from '../request.js';
 import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
 import { ProjectParams } from '../../modules/common.js';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import * as s from '../../modules/overview/schema.js';
 import { overviewSummary } from '../../modules/overview/service.js';
 
@@ -20,12 +20,12 @@ export default async function overviewRoutes(base: FastifyInstance) {
         summary: "The window's and the previous window's competitor tables and the own brand per engine, in one read (extension)",
         params: ProjectParams,
         querystring: WindowQuery,
-        response: { 200: s.OverviewSummaryEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.OverviewSummaryEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await overviewSummary(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await overviewSummary(ctxOf(req), req.params.project_id, w)));
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf, servicesOf } from '../request.js';
 import { limitSignIn } from '../session-cookie.js';
 import { recordAudit, recordAuditForUser } from '../../modules/audit/service.js';
@@ -24,7 +24,7 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         security: [],
         params: s.TokenParams,
         body: s.AcceptBody,
-        response: { 200: s.AcceptedEnvelope, ...errors(400, 404, 409, 429) },
+        response: { 200: s.AcceptedEnvelope, ...errorResponses(400, 404, 409, 429) },
       },
     },
     async (req) => {
@@ -42,7 +42,7 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         ip: req.ip,
         requestId: req.id,
       });
-      return a(done.result);
+      return successEnvelope(done.result);
     },
   );
 
@@ -55,10 +55,10 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         tags,
         summary: "Change the signed-in person's password (the current one is required); their other sessions end",
         body: s.ChangePasswordBody,
-        response: { 200: s.PasswordChangedEnvelope, ...errors(400, 401, 403, 429) },
+        response: { 200: s.PasswordChangedEnvelope, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (req) => a(await changePassword(ctxOf(req), req.body, req.session?.id ?? null)),
+    async (req) => successEnvelope(await changePassword(ctxOf(req), req.body, req.session?.id ?? null)),
   );
 
   app.post(
@@ -71,7 +71,7 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         summary: "Set a new password with an operator's one-time reset link (no key); every session of the user ends",
         security: [],
         body: s.ResetPasswordBody,
-        response: { 200: s.PasswordChangedEnvelope, ...errors(400, 429) },
+        response: { 200: s.PasswordChangedEnvelope, ...errorResponses(400, 429) },
       },
     },
     async (req) => {
@@ -79,7 +79,7 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
       const ctx = servicesOf(req);
       const done = await resetPassword(ctx, req.body);
       await recordAuditForUser(ctx, done.userId, { actorUserId: done.userId, action: 'password.reset', targetType: 'user', targetId: done.userId, ip: req.ip, requestId: req.id });
-      return a(done.result);
+      return successEnvelope(done.result);
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../../lib/envelope.js';
+import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import * as s from '../../modules/projects/schema.js';
 import * as svc from '../../modules/projects/service.js';
@@ -11,16 +11,16 @@ export default async function projectRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects',
-    { schema: { operationId: 'listProjects', tags, summary: "The team's projects, oldest first", response: { 200: s.ProjectListEnvelope, ...errors(401, 429) } } },
-    async (req) => a(await svc.listProjects(ctxOf(req))),
+    { schema: { operationId: 'listProjects', tags, summary: "The team's projects, oldest first", response: { 200: s.ProjectListEnvelope, ...errorResponses(401, 429) } } },
+    async (req) => successEnvelope(await svc.listProjects(ctxOf(req))),
   );
 
   app.get(
     '/projects/:project_id',
     {
-      schema: { operationId: 'getProject', tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'getProject', tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
     },
-    async (req) => a(await svc.getProject(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await svc.getProject(ctxOf(req), req.params.project_id)),
   );
 
   app.patch(
@@ -33,10 +33,10 @@ export default async function projectRoutes(base: FastifyInstance) {
         summary: "Edit a project's names, aliases, website or market (extension); a brand change re-analyses its answers",
         params: s.ProjectParams,
         body: s.PatchProjectBody,
-        response: { 200: s.ProjectEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.ProjectEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.updateProject(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await svc.updateProject(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.delete(
@@ -48,9 +48,9 @@ export default async function projectRoutes(base: FastifyInstance) {
         tags,
         summary: 'Delete a project and everything under it (extension); its plan slot is free again',
         params: s.ProjectParams,
-        response: { 200: s.ProjectDeleted, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.ProjectDeleted, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => b(await svc.deleteProject(ctxOf(req), req.params.project_id)),
+    async (req) => statusEnvelope(await svc.deleteProject(ctxOf(req), req.params.project_id)),
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../../lib/envelope.js';
+import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
@@ -14,19 +14,19 @@ export default async function promptRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/prompts',
-    { schema: { operationId: 'listPrompts', tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: s.PromptListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    { schema: { operationId: 'listPrompts', tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: s.PromptListEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.listPrompts(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await svc.listPrompts(ctxOf(req), req.params.project_id, w)));
     },
   );
 
   app.get(
     '/projects/:project_id/prompts/:prompt_id',
-    { schema: { operationId: 'getPrompt', tags, summary: "One prompt, with the window's metrics", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 429) } } },
+    { schema: { operationId: 'getPrompt', tags, summary: "One prompt, with the window's metrics", params: s.PromptParams, querystring: WindowQuery, response: { 200: s.PromptEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await svc.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -40,10 +40,10 @@ export default async function promptRoutes(base: FastifyInstance) {
         summary: 'Create 1 to 50 prompts; tracking begins immediately',
         params: ProjectParams,
         body: s.CreatePromptsBody,
-        response: { 200: s.PromptsCreatedEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.PromptsCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => b(await svc.createPrompts(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => statusEnvelope(await svc.createPrompts(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.patch(
@@ -56,18 +56,18 @@ export default async function promptRoutes(base: FastifyInstance) {
         summary: 'Change a prompt (send only the changes)',
         params: s.PromptParams,
         body: s.PatchPromptBody,
-        response: { 200: s.PromptEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.PromptEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => a(await svc.updatePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, req.body)),
+    async (req) => successEnvelope(await svc.updatePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, req.body)),
   );
 
   app.delete(
     '/projects/:project_id/prompts/:prompt_id',
     {
       config: { scope: 'admin' },
-      schema: { operationId: 'deletePrompt', tags, summary: 'Delete a prompt and its history', params: s.PromptParams, response: { 200: s.PromptDeletedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'deletePrompt', tags, summary: 'Delete a prompt and its history', params: s.PromptParams, response: { 200: s.PromptDeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
     },
-    async (req) => b(await svc.deletePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id)),
+    async (req) => statusEnvelope(await svc.deletePrompt(ctxOf(req), req.params.project_id, req.params.prompt_id)),
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf, servicesOf } from '../request.js';
 import { NotFound } from '../../lib/errors.js';
 import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSessionCookie } from '../session-cookie.js';
@@ -29,7 +29,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
         summary: `Sign in (sets the HttpOnly ${SESSION_COOKIE} cookie); at most ${SIGN_IN_LIMIT} attempts a minute per address`,
         security: [],
         body: s.SignInBody,
-        response: { 201: s.SessionEnvelope, ...errors(400, 401, 429) },
+        response: { 201: s.SessionEnvelope, ...errorResponses(400, 401, 429) },
       },
     },
     async (req, reply) => {
@@ -49,17 +49,17 @@ export default async function sessionRoutes(base: FastifyInstance) {
         requestId: req.id,
       });
       setSessionCookie(req, reply, opened.token, new Date(opened.session.expires_at));
-      return reply.status(201).send(a({ ...opened.session, engines: engineModes(ctx.config) }));
+      return reply.status(201).send(successEnvelope({ ...opened.session, engines: engineModes(ctx.config) }));
     },
   );
 
   app.get(
     '/session',
-    { schema: { operationId: 'getSession', tags, summary: 'The current session and its CSRF token', response: { 200: s.SessionEnvelope, ...errors(401, 404, 429) } } },
+    { schema: { operationId: 'getSession', tags, summary: 'The current session and its CSRF token', response: { 200: s.SessionEnvelope, ...errorResponses(401, 404, 429) } } },
     async (req) => {
       const cur = currentSession(req);
       const auth = ctxOf(req).auth;
-      return a({
+      return successEnvelope({
         id: cur.id,
         team_id: auth.teamId,
         scope: auth.scope,
@@ -73,36 +73,36 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.delete(
     '/session',
-    { schema: { operationId: 'signOut', tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 404, 429) } } },
+    { schema: { operationId: 'signOut', tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: s.RevokedEnvelope, ...errorResponses(401, 403, 404, 429) } } },
     async (req, reply) => {
       const cur = currentSession(req);
       await svc.revokeSession(ctxOf(req), cur.id);
       clearSessionCookie(req, reply);
-      return a({ revoked: 1 });
+      return successEnvelope({ revoked: 1 });
     },
   );
 
   app.get(
     '/sessions',
-    { config: { scope: 'admin' }, schema: { operationId: 'listSessions', tags, summary: "The team's open sessions", response: { 200: s.SessionListEnvelope, ...errors(401, 403, 429) } } },
-    async (req) => a(await svc.listSessions(ctxOf(req))),
+    { config: { scope: 'admin' }, schema: { operationId: 'listSessions', tags, summary: "The team's open sessions", response: { 200: s.SessionListEnvelope, ...errorResponses(401, 403, 429) } } },
+    async (req) => successEnvelope(await svc.listSessions(ctxOf(req))),
   );
 
   app.delete(
     '/sessions/:session_id',
     {
       config: { scope: 'admin' },
-      schema: { operationId: 'revokeSession', tags, summary: 'End one session of the team', params: s.SessionParams, response: { 200: s.RevokedEnvelope, ...errors(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'revokeSession', tags, summary: 'End one session of the team', params: s.SessionParams, response: { 200: s.RevokedEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (req) => {
       await svc.revokeSession(ctxOf(req), req.params.session_id);
-      return a({ revoked: 1 });
+      return successEnvelope({ revoked: 1 });
     },
   );
 
   app.delete(
     '/sessions',
-    { config: { scope: 'admin' }, schema: { operationId: 'revokeAllSessions', tags, summary: 'End every open session of the team', response: { 200: s.RevokedEnvelope, ...errors(401, 403, 429) } } },
-    async (req) => a({ revoked: await svc.revokeTeamSessions(ctxOf(req)) }),
+    { config: { scope: 'admin' }, schema: { operationId: 'revokeAllSessions', tags, summary: 'End every open session of the team', response: { 200: s.RevokedEnvelope, ...errorResponses(401, 403, 429) } } },
+    async (req) => successEnvelope({ revoked: await svc.revokeTeamSessions(ctxOf(req)) }),
   );
 }

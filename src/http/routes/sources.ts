@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { PagedWindowQuery } from '../../modules/analytics/schema.js';
@@ -12,7 +12,7 @@ import * as svc from '../../modules/sources/service.js';
 export default async function sourceRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['sources'];
-  const errs = errors(400, 401, 403, 404, 429);
+  const errs = errorResponses(400, 401, 403, 404, 429);
 
   app.get(
     '/projects/:project_id/sources',
@@ -29,7 +29,7 @@ export default async function sourceRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { page, page_size, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.listSources(ctxOf(req), req.params.project_id, w, page, page_size)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await svc.listSources(ctxOf(req), req.params.project_id, w, page, page_size)));
     },
   );
 
@@ -40,7 +40,7 @@ export default async function sourceRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await svc.sourcesAnalytics(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await svc.sourcesAnalytics(ctxOf(req), req.params.project_id, w)));
     },
   );
 }

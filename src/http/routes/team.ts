@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import * as s from '../../modules/team/schema.js';
 import * as inv from '../../modules/team/invitations.js';
@@ -13,14 +13,14 @@ export default async function teamRoutes(base: FastifyInstance) {
 
   app.get(
     '/team',
-    { schema: { operationId: 'getTeam', tags, summary: 'The team: plan, credits, tier, member count', response: { 200: s.TeamEnvelope, ...errors(401, 429) } } },
-    async (req) => a(await members.getTeam(ctxOf(req))),
+    { schema: { operationId: 'getTeam', tags, summary: 'The team: plan, credits, tier, member count', response: { 200: s.TeamEnvelope, ...errorResponses(401, 429) } } },
+    async (req) => successEnvelope(await members.getTeam(ctxOf(req))),
   );
 
   app.get(
     '/team/members',
-    { schema: { operationId: 'listTeamMembers', tags, summary: "The team's members and their roles", response: { 200: s.MemberListEnvelope, ...errors(401, 429) } } },
-    async (req) => a(await members.listMembers(ctxOf(req))),
+    { schema: { operationId: 'listTeamMembers', tags, summary: "The team's members and their roles", response: { 200: s.MemberListEnvelope, ...errorResponses(401, 429) } } },
+    async (req) => successEnvelope(await members.listMembers(ctxOf(req))),
   );
 
   app.patch(
@@ -33,10 +33,10 @@ export default async function teamRoutes(base: FastifyInstance) {
         summary: "Change a member's role; the last admin cannot be demoted (409)",
         params: s.MemberParams,
         body: s.PatchMemberBody,
-        response: { 200: s.MemberEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.MemberEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => a(await members.setMemberRole(ctxOf(req), req.params.user_id, req.body.role)),
+    async (req) => successEnvelope(await members.setMemberRole(ctxOf(req), req.params.user_id, req.body.role)),
   );
 
   app.delete(
@@ -48,16 +48,16 @@ export default async function teamRoutes(base: FastifyInstance) {
         tags,
         summary: 'Remove a member (their sessions end at once; keys they made stay); the last admin cannot be removed (409)',
         params: s.MemberParams,
-        response: { 200: s.MemberRemovedEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.MemberRemovedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => a(await members.removeMember(ctxOf(req), req.params.user_id)),
+    async (req) => successEnvelope(await members.removeMember(ctxOf(req), req.params.user_id)),
   );
 
   app.get(
     '/team/invitations',
-    { config: { scope: 'admin' }, schema: { operationId: 'listInvitations', tags, summary: 'Pending invitations', response: { 200: s.InvitationListEnvelope, ...errors(401, 403, 429) } } },
-    async (req) => a(await inv.listInvitations(ctxOf(req))),
+    { config: { scope: 'admin' }, schema: { operationId: 'listInvitations', tags, summary: 'Pending invitations', response: { 200: s.InvitationListEnvelope, ...errorResponses(401, 403, 429) } } },
+    async (req) => successEnvelope(await inv.listInvitations(ctxOf(req))),
   );
 
   app.post(
@@ -69,10 +69,10 @@ export default async function teamRoutes(base: FastifyInstance) {
         tags,
         summary: 'Invite a person by email with a role: a single-use link valid 7 days (mailed when SMTP is set up)',
         body: s.CreateInvitationBody,
-        response: { 201: s.InvitationCreatedEnvelope, ...errors(400, 401, 403, 409, 429) },
+        response: { 201: s.InvitationCreatedEnvelope, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(a(await inv.createInvitation(ctxOf(req), req.body))),
+    async (req, reply) => reply.status(201).send(successEnvelope(await inv.createInvitation(ctxOf(req), req.body))),
   );
 
   app.delete(
@@ -84,9 +84,9 @@ export default async function teamRoutes(base: FastifyInstance) {
         tags,
         summary: 'Revoke a pending invitation',
         params: s.InvitationParams,
-        response: { 200: s.InvitationRevokedEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: s.InvitationRevokedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await inv.revokeInvitation(ctxOf(req), req.params.invitation_id)),
+    async (req) => successEnvelope(await inv.revokeInvitation(ctxOf(req), req.params.invitation_id)),
   );
 }

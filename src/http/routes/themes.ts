@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../../lib/envelope.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
@@ -19,12 +19,12 @@ export default async function themeRoutes(base: FastifyInstance) {
         summary: "What the answers say about a brand, by theme (price, ease of use, support…), with counts by sentiment and examples",
         params: ProjectParams,
         querystring: s.ThemesQuery,
-        response: { 200: s.ThemesEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        response: { 200: s.ThemesEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
     async (req, reply) => {
       const w = resolveThemesWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await listThemes(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await listThemes(ctxOf(req), req.params.project_id, w)));
     },
   );
 }

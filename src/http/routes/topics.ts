@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../../lib/envelope.js';
+import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import * as s from '../../modules/topics/schema.js';
 import * as svc from '../../modules/topics/service.js';
@@ -11,8 +11,8 @@ export default async function topicRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/topics',
-    { schema: { operationId: 'listTopics', tags, summary: "The project's topics", params: s.ProjectParams, response: { 200: s.TopicListEnvelope, ...errors(400, 401, 403, 404, 429) } } },
-    async (req) => a(await svc.listTopics(ctxOf(req), req.params.project_id)),
+    { schema: { operationId: 'listTopics', tags, summary: "The project's topics", params: s.ProjectParams, response: { 200: s.TopicListEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (req) => successEnvelope(await svc.listTopics(ctxOf(req), req.params.project_id)),
   );
 
   app.post(
@@ -25,10 +25,10 @@ export default async function topicRoutes(base: FastifyInstance) {
         summary: 'Create a topic (extension)',
         params: s.ProjectParams,
         body: s.CreateTopicBody,
-        response: { 201: s.TopicEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 201: s.TopicEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(a(await svc.createTopic(ctxOf(req), req.params.project_id, req.body))),
+    async (req, reply) => reply.status(201).send(successEnvelope(await svc.createTopic(ctxOf(req), req.params.project_id, req.body))),
   );
 
   app.patch(
@@ -41,10 +41,10 @@ export default async function topicRoutes(base: FastifyInstance) {
         summary: 'Rename a topic or change its description (extension)',
         params: s.TopicParams,
         body: s.PatchTopicBody,
-        response: { 200: s.TopicEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.TopicEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => a(await svc.updateTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.body)),
+    async (req) => successEnvelope(await svc.updateTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.body)),
   );
 
   app.delete(
@@ -57,9 +57,9 @@ export default async function topicRoutes(base: FastifyInstance) {
         summary: 'Delete a topic (extension); one that holds prompts needs move_to',
         params: s.TopicParams,
         querystring: s.DeleteTopicQuery,
-        response: { 200: s.TopicDeleted, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: s.TopicDeleted, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => b(await svc.deleteTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.query.move_to)),
+    async (req) => statusEnvelope(await svc.deleteTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.query.move_to)),
   );
 }
