@@ -2,11 +2,11 @@ import { ProjectParams } from '../modules/common.js';
 import { successEnvelope, statusEnvelope } from '../lib/envelope.js';
 import { CreateProjectBody, ProjectAccepted } from '../modules/accounts/schema.js';
 import * as projects from '../modules/projects/service.js';
-import * as ps from '../modules/projects/schema.js';
+import * as projectSchemas from '../modules/projects/schema.js';
 import * as topics from '../modules/topics/service.js';
-import * as ts from '../modules/topics/schema.js';
+import * as topicSchemas from '../modules/topics/schema.js';
 import * as prompts from '../modules/prompts/service.js';
-import * as pr from '../modules/prompts/schema.js';
+import * as promptSchemas from '../modules/prompts/schema.js';
 import { resolveWindow, WindowQuery } from '../modules/analytics/window.js';
 import { PROVIDERS } from '../ports/providers/types.js';
 import { ci, pct, plural, tool, type Hints } from './tool-kit.js';
@@ -22,7 +22,7 @@ export const projectTools = [
     description: "The team's projects, oldest first: id, name, brand name, website, market (location, language), brand aliases, created_at. Start here to find a project_id.",
     scope: 'read',
     hints: READ,
-    output: ps.ProjectListEnvelope,
+    output: projectSchemas.ProjectListEnvelope,
     run: async (ctx) => successEnvelope(await projects.listProjects(ctx)),
     summary: (out) =>
       out.data.length ? `${plural(out.data.length, 'project')}: ${out.data.map((p) => `${p.name} (${p.id})`).join(', ')}` : 'No projects yet; create one with create_project.',
@@ -35,7 +35,7 @@ export const projectTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    output: ps.ProjectEnvelope,
+    output: projectSchemas.ProjectEnvelope,
     run: async (ctx, { params }) => successEnvelope(await projects.getProject(ctx, params.project_id)),
     summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}, ${p.website_url ?? 'no website'}): bootstrap ${p.bootstrap_status}.`,
   }),
@@ -59,8 +59,8 @@ export const projectTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     params: ProjectParams,
-    body: ps.PatchProjectBody,
-    output: ps.ProjectEnvelope,
+    body: projectSchemas.PatchProjectBody,
+    output: projectSchemas.ProjectEnvelope,
     run: async (ctx, { params, body }) => successEnvelope(await projects.updateProject(ctx, params.project_id, body)),
     summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}${p.brand_aliases.length ? `, also ${p.brand_aliases.join(', ')}` : ''}) saved.`,
   }),
@@ -72,7 +72,7 @@ export const projectTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: ProjectParams,
-    output: ps.ProjectDeleted,
+    output: projectSchemas.ProjectDeleted,
     run: async (ctx, { params }) => statusEnvelope(await projects.deleteProject(ctx, params.project_id)),
     summary: ({ data }) => data.message,
   }),
@@ -82,8 +82,8 @@ export const projectTools = [
     description: "The project's topics (groups of prompts): topic_id, name, description. create_prompts needs a topic_id.",
     scope: 'read',
     hints: READ,
-    params: ts.ProjectParams,
-    output: ts.TopicListEnvelope,
+    params: topicSchemas.ProjectParams,
+    output: topicSchemas.TopicListEnvelope,
     run: async (ctx, { params }) => successEnvelope(await topics.listTopics(ctx, params.project_id)),
     summary: (out) => `${plural(out.data.length, 'topic')}${out.data.length ? `: ${out.data.map((t) => `${t.name} (${t.topic_id})`).join(', ')}` : ''}`,
   }),
@@ -93,9 +93,9 @@ export const projectTools = [
     description: 'Create a topic (a group of prompts) with a name unique in the project and an optional description. Returns topic_id, which create_prompts takes.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    params: ts.ProjectParams,
-    body: ts.CreateTopicBody,
-    output: ts.TopicEnvelope,
+    params: topicSchemas.ProjectParams,
+    body: topicSchemas.CreateTopicBody,
+    output: topicSchemas.TopicEnvelope,
     run: async (ctx, { params, body }) => successEnvelope(await topics.createTopic(ctx, params.project_id, body)),
     summary: ({ data: t }) => `Topic "${t.name}" created (${t.topic_id}).`,
   }),
@@ -105,9 +105,9 @@ export const projectTools = [
     description: "Change a topic's name or description (description null clears it); send only what changes.",
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    params: ts.TopicParams,
-    body: ts.PatchTopicBody,
-    output: ts.TopicEnvelope,
+    params: topicSchemas.TopicParams,
+    body: topicSchemas.PatchTopicBody,
+    output: topicSchemas.TopicEnvelope,
     run: async (ctx, { params, body }) => successEnvelope(await topics.updateTopic(ctx, params.project_id, params.topic_id, body)),
     summary: ({ data: t }) => `Topic ${t.topic_id} is now "${t.name}".`,
   }),
@@ -117,9 +117,9 @@ export const projectTools = [
     description: 'Delete a topic. A topic that holds prompts is refused unless move_to names another topic of the project, which then takes its prompts (their history stays).',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: ts.TopicParams,
-    query: ts.DeleteTopicQuery,
-    output: ts.TopicDeleted,
+    params: topicSchemas.TopicParams,
+    query: topicSchemas.DeleteTopicQuery,
+    output: topicSchemas.TopicDeleted,
     run: async (ctx, { params, query }) => statusEnvelope(await topics.deleteTopic(ctx, params.project_id, params.topic_id, query.move_to)),
     summary: ({ data }) => `${data.message}${data.moved_prompts ? ` ${plural(data.moved_prompts, 'prompt')} moved.` : ''}`,
   }),
@@ -131,7 +131,7 @@ export const projectTools = [
     hints: READ,
     params: ProjectParams,
     query: WindowQuery,
-    output: pr.PromptListEnvelope,
+    output: promptSchemas.PromptListEnvelope,
     run: async (ctx, { params, query }) => successEnvelope(await prompts.listPrompts(ctx, params.project_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.total, 'prompt')}${data.prompts
@@ -145,9 +145,9 @@ export const projectTools = [
     description: `One tracked prompt with the window's metrics: visibility (percent of answers naming the brand, with a 95% CI and the answers it rests on), sentiment (0-100), position (mean rank, 1 is first), trend against the window before. ${WINDOW_NOTE}`,
     scope: 'read',
     hints: READ,
-    params: pr.PromptParams,
+    params: promptSchemas.PromptParams,
     query: WindowQuery,
-    output: pr.PromptEnvelope,
+    output: promptSchemas.PromptEnvelope,
     run: async (ctx, { params, query }) => successEnvelope(await prompts.getPrompt(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data: p }) => `"${p.content}": visibility ${pct(p.visibility)}${ci(p.visibility_ci)}, trend ${p.trend ?? 'n/a'}.`,
   }),
@@ -159,8 +159,8 @@ export const projectTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     params: ProjectParams,
-    body: pr.CreatePromptsBody,
-    output: pr.PromptsCreatedEnvelope,
+    body: promptSchemas.CreatePromptsBody,
+    output: promptSchemas.PromptsCreatedEnvelope,
     run: async (ctx, { params, body }) => statusEnvelope(await prompts.createPrompts(ctx, params.project_id, body)),
     summary: ({ data }) => `Created ${plural(data.created, 'prompt')}: ${data.prompts.map((p) => p.id).join(', ')}`,
   }),
@@ -170,9 +170,9 @@ export const projectTools = [
     description: "Change a prompt's content, country, topic_id or prompt_type (Active, Inactive, Suggested); send only what changes. Returns the prompt with the last 7 days' metrics.",
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: pr.PromptParams,
-    body: pr.PatchPromptBody,
-    output: pr.PromptEnvelope,
+    params: promptSchemas.PromptParams,
+    body: promptSchemas.PatchPromptBody,
+    output: promptSchemas.PromptEnvelope,
     run: async (ctx, { params, body }) => successEnvelope(await prompts.updatePrompt(ctx, params.project_id, params.prompt_id, body)),
     summary: ({ data: p }) => `Prompt ${p.id} is now "${p.content}" (${p.prompt_type}).`,
   }),
@@ -182,8 +182,8 @@ export const projectTools = [
     description: 'Delete a prompt and its whole history of answers and metrics. This cannot be undone.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: pr.PromptParams,
-    output: pr.PromptDeletedEnvelope,
+    params: promptSchemas.PromptParams,
+    output: promptSchemas.PromptDeletedEnvelope,
     run: async (ctx, { params }) => statusEnvelope(await prompts.deletePrompt(ctx, params.project_id, params.prompt_id)),
     summary: ({ data }) => data.message,
   }),

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf, servicesOf } from '../request.js';
 import { createProject } from '../../modules/projects/service.js';
-import * as s from '../../modules/accounts/schema.js';
+import * as schemas from '../../modules/accounts/schema.js';
 import { accountSummary, createAccount, getAccountKey } from '../../modules/accounts/service.js';
 
 export default async function accountRoutes(base: FastifyInstance) {
@@ -18,8 +18,8 @@ export default async function accountRoutes(base: FastifyInstance) {
         tags: ['account'],
         summary: 'Create an account (team on the skip_trial plan) and its first user',
         security: [],
-        body: s.CreateAccountBody,
-        response: { 200: s.AccountCreated, ...errorResponses(400, 409, 429) },
+        body: schemas.CreateAccountBody,
+        response: { 200: schemas.AccountCreated, ...errorResponses(400, 409, 429) },
       },
     },
     async (req) => statusEnvelope(await createAccount(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
@@ -34,8 +34,8 @@ export default async function accountRoutes(base: FastifyInstance) {
         tags: ['account'],
         summary: "Get the account's admin API key, creating one when it has none",
         security: [],
-        body: s.ApiKeyBody,
-        response: { 200: s.ApiKeyResult, ...errorResponses(400, 401, 429, 500) },
+        body: schemas.ApiKeyBody,
+        response: { 200: schemas.ApiKeyResult, ...errorResponses(400, 401, 429, 500) },
       },
     },
     async (req) => statusEnvelope(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
@@ -49,8 +49,8 @@ export default async function accountRoutes(base: FastifyInstance) {
         operationId: 'createProject',
         tags: ['account'],
         summary: 'Create a project and start its bootstrap pipeline',
-        body: s.CreateProjectBody,
-        response: { 202: s.ProjectAccepted, ...errorResponses(400, 401, 403, 429) },
+        body: schemas.CreateProjectBody,
+        response: { 202: schemas.ProjectAccepted, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (req, reply) => reply.status(202).send(statusEnvelope(await createProject(ctxOf(req), req.body), 202)),
@@ -63,7 +63,7 @@ export default async function accountRoutes(base: FastifyInstance) {
         operationId: 'getAccount',
         tags: ['account'],
         summary: "The caller's team: plan, credits used and left this month, rate-limit tier (extension)",
-        response: { 200: s.AccountSummaryEnvelope, ...errorResponses(401, 429) },
+        response: { 200: schemas.AccountSummaryEnvelope, ...errorResponses(401, 429) },
       },
     },
     async (req) => successEnvelope(await accountSummary(ctxOf(req))),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
-import * as s from '../../modules/audit/schema.js';
+import * as schemas from '../../modules/audit/schema.js';
 import { listAudit } from '../../modules/audit/service.js';
 
 /** The team's audit log (issue 17; admin; Envelope A). */
@@ -16,8 +16,8 @@ export default async function auditRoutes(base: FastifyInstance) {
         operationId: 'listAuditEvents',
         tags: ['team'],
         summary: "The team's audit log, newest first: every write of a person or key (kept 400 days)",
-        querystring: s.AuditQuery,
-        response: { 200: s.AuditPageEnvelope, ...errorResponses(400, 401, 403, 429) },
+        querystring: schemas.AuditQuery,
+        response: { 200: schemas.AuditPageEnvelope, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (req) => successEnvelope(await listAudit(ctxOf(req), req.query)),

@@ -6,8 +6,8 @@ import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
 import { competitorsWithMetrics } from '../../modules/competitors/metrics.js';
 import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
-import * as s from '../../modules/competitors/schema.js';
-import * as svc from '../../modules/competitors/service.js';
+import * as schemas from '../../modules/competitors/schema.js';
+import * as competitors from '../../modules/competitors/service.js';
 import { competitorSuggestions } from '../../modules/competitors/suggestions.js';
 
 export default async function competitorRoutes(base: FastifyInstance) {
@@ -23,7 +23,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
         summary: "Active competitors, own brand first, with the window's metrics",
         params: ProjectParams,
         querystring: WindowQuery,
-        response: { 200: s.CompetitorListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: schemas.CompetitorListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -40,8 +40,8 @@ export default async function competitorRoutes(base: FastifyInstance) {
         tags,
         summary: 'Brands that recur in the answers of the window and are not tracked, most named first (extension)',
         params: ProjectParams,
-        querystring: s.SuggestionsQuery,
-        response: { 200: s.CompetitorSuggestionsEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+        querystring: schemas.SuggestionsQuery,
+        response: { 200: schemas.CompetitorSuggestionsEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -60,11 +60,11 @@ export default async function competitorRoutes(base: FastifyInstance) {
         tags,
         summary: 'Add 1 to 20 competitors',
         params: ProjectParams,
-        body: s.CreateCompetitorsBody,
-        response: { 200: s.CompetitorsCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        body: schemas.CreateCompetitorsBody,
+        response: { 200: schemas.CompetitorsCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => statusEnvelope(await svc.createCompetitors(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => statusEnvelope(await competitors.createCompetitors(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.patch(
@@ -75,12 +75,12 @@ export default async function competitorRoutes(base: FastifyInstance) {
         operationId: 'updateCompetitor',
         tags,
         summary: "Change a competitor's name, website or aliases",
-        params: s.CompetitorParams,
-        body: s.PatchCompetitorBody,
-        response: { 200: s.CompetitorEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.CompetitorParams,
+        body: schemas.PatchCompetitorBody,
+        response: { 200: schemas.CompetitorEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.updateCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id, req.body)),
+    async (req) => successEnvelope(await competitors.updateCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id, req.body)),
   );
 
   app.delete(
@@ -91,10 +91,10 @@ export default async function competitorRoutes(base: FastifyInstance) {
         operationId: 'removeCompetitor',
         tags,
         summary: 'Delete a competitor',
-        params: s.CompetitorParams,
-        response: { 200: s.CompetitorDeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+        params: schemas.CompetitorParams,
+        response: { 200: schemas.CompetitorDeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => statusEnvelope(await svc.deleteCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id)),
+    async (req) => statusEnvelope(await competitors.deleteCompetitor(ctxOf(req), req.params.project_id, req.params.competitor_id)),
   );
 }

@@ -7,7 +7,7 @@ import { ProjectParams } from '../../modules/common.js';
 import { requireProject } from '../../modules/projects/service.js';
 import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
 import { aiTrafficReport, crawlerReport } from '../../modules/crawler-logs/reads.js';
-import * as s from '../../modules/crawler-logs/schema.js';
+import * as schemas from '../../modules/crawler-logs/schema.js';
 import { ingestLog } from '../../modules/crawler-logs/service.js';
 
 const LOG_TYPES = ['text/plain', 'application/x-ndjson'];
@@ -34,7 +34,7 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
           "Counts AI crawler requests per page and agent (verified against the operators' published addresses) and AI engine referrals per landing page, as daily aggregates; raw lines are not kept. A file sent again (same uncompressed bytes) adds nothing. Only the project's domain counts.",
         params: ProjectParams,
         consumes: LOG_TYPES,
-        response: { 200: successEnvelopeSchema(s.IngestResult), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+        response: { 200: successEnvelopeSchema(schemas.IngestResult), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
       },
     },
     async (req) => {
@@ -68,11 +68,11 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
         operationId: 'getCrawlers',
         summary: 'AI crawlers per agent and per page (hits, verified hits, answers citing the page) over a window',
         params: ProjectParams,
-        querystring: s.DayRangeQuery,
-        response: { 200: successEnvelopeSchema(s.CrawlerReport), ...errs },
+        querystring: schemas.DayRangeQuery,
+        response: { 200: successEnvelopeSchema(schemas.CrawlerReport), ...errs },
       },
     },
-    async (req) => successEnvelope(await crawlerReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
+    async (req) => successEnvelope(await crawlerReport(ctxOf(req), req.params.project_id, schemas.dayRange(req.query))),
   );
 
   app.get(
@@ -83,10 +83,10 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
         operationId: 'getAiTraffic',
         summary: 'Visits referred by AI engines, per engine and per landing page, over a window',
         params: ProjectParams,
-        querystring: s.DayRangeQuery,
-        response: { 200: successEnvelopeSchema(s.AiTrafficReport), ...errs },
+        querystring: schemas.DayRangeQuery,
+        response: { 200: successEnvelopeSchema(schemas.AiTrafficReport), ...errs },
       },
     },
-    async (req) => successEnvelope(await aiTrafficReport(ctxOf(req), req.params.project_id, s.dayRange(req.query))),
+    async (req) => successEnvelope(await aiTrafficReport(ctxOf(req), req.params.project_id, schemas.dayRange(req.query))),
   );
 }

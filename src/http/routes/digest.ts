@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ctxOf } from '../request.js';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
-import * as s from '../../modules/digest/schema.js';
-import * as svc from '../../modules/digest/service.js';
+import * as schemas from '../../modules/digest/schema.js';
+import * as digest from '../../modules/digest/service.js';
 
 /** The weekly digest: each person's opt-in, a preview, and a send-now (issue 27). */
 export default async function digestRoutes(base: FastifyInstance) {
@@ -13,9 +13,9 @@ export default async function digestRoutes(base: FastifyInstance) {
   app.get(
     '/team/members/me',
     {
-      schema: { operationId: 'getMyMembership', tags, summary: 'Your own settings in this team (the weekly digest)', response: { 200: s.MyDigestEnvelope, ...errorResponses(401, 429) } },
+      schema: { operationId: 'getMyMembership', tags, summary: 'Your own settings in this team (the weekly digest)', response: { 200: schemas.MyDigestEnvelope, ...errorResponses(401, 429) } },
     },
-    async (req) => successEnvelope(await svc.getMyDigest(ctxOf(req))),
+    async (req) => successEnvelope(await digest.getMyDigest(ctxOf(req))),
   );
 
   app.patch(
@@ -25,19 +25,19 @@ export default async function digestRoutes(base: FastifyInstance) {
         operationId: 'updateMyMembership',
         tags,
         summary: 'Opt in to (or out of) the weekly digest e-mail; any member may, viewers too',
-        body: s.PatchMeBody,
-        response: { 200: s.MyDigestEnvelope, ...errorResponses(400, 401, 404, 429) },
+        body: schemas.PatchMeBody,
+        response: { 200: schemas.MyDigestEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.setMyDigest(ctxOf(req), req.body.digest)),
+    async (req) => successEnvelope(await digest.setMyDigest(ctxOf(req), req.body.digest)),
   );
 
   app.post(
     '/team/digest/preview',
     {
-      schema: { operationId: 'previewDigest', tags, summary: "This week's digest as it would be sent now", response: { 200: s.DigestPreviewEnvelope, ...errorResponses(401, 429) } },
+      schema: { operationId: 'previewDigest', tags, summary: "This week's digest as it would be sent now", response: { 200: schemas.DigestPreviewEnvelope, ...errorResponses(401, 429) } },
     },
-    async (req) => successEnvelope(await svc.previewDigest(ctxOf(req))),
+    async (req) => successEnvelope(await digest.previewDigest(ctxOf(req))),
   );
 
   app.post(
@@ -49,9 +49,9 @@ export default async function digestRoutes(base: FastifyInstance) {
         tags,
         summary: "Send this week's digest now to the members who opted in",
         description: '409 when mail is off (SMTP_URL and MAIL_FROM unset).',
-        response: { 200: s.DigestSentEnvelope, ...errorResponses(401, 403, 409, 429) },
+        response: { 200: schemas.DigestSentEnvelope, ...errorResponses(401, 403, 409, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.sendTeamDigest(ctxOf(req))),
+    async (req) => successEnvelope(await digest.sendTeamDigest(ctxOf(req))),
   );
 }

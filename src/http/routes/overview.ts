@@ -5,7 +5,7 @@ import { ctxOf } from '../request.js';
 import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
 import { ProjectParams } from '../../modules/common.js';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
-import * as s from '../../modules/overview/schema.js';
+import * as schemas from '../../modules/overview/schema.js';
 import { overviewSummary } from '../../modules/overview/service.js';
 
 /** The dashboard overview's aggregate read (extension): one request instead of two plus one per engine. */
@@ -20,7 +20,7 @@ export default async function overviewRoutes(base: FastifyInstance) {
         summary: "The window's and the previous window's competitor tables and the own brand per engine, in one read (extension)",
         params: ProjectParams,
         querystring: WindowQuery,
-        response: { 200: s.OverviewSummaryEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: schemas.OverviewSummaryEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {

@@ -4,7 +4,7 @@ import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf, servicesOf } from '../request.js';
 import { limitSignIn } from '../session-cookie.js';
 import { recordAudit, recordAuditForUser } from '../../modules/audit/service.js';
-import * as s from '../../modules/team/schema.js';
+import * as schemas from '../../modules/team/schema.js';
 import { acceptInvitation } from '../../modules/team/invitations.js';
 import { changePassword, resetPassword } from '../../modules/team/passwords.js';
 
@@ -22,9 +22,9 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         tags,
         summary: 'Accept an invitation (no key): creates the user or adds an existing one to the team, once',
         security: [],
-        params: s.TokenParams,
-        body: s.AcceptBody,
-        response: { 200: s.AcceptedEnvelope, ...errorResponses(400, 404, 409, 429) },
+        params: schemas.TokenParams,
+        body: schemas.AcceptBody,
+        response: { 200: schemas.AcceptedEnvelope, ...errorResponses(400, 404, 409, 429) },
       },
     },
     async (req) => {
@@ -54,8 +54,8 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         operationId: 'changePassword',
         tags,
         summary: "Change the signed-in person's password (the current one is required); their other sessions end",
-        body: s.ChangePasswordBody,
-        response: { 200: s.PasswordChangedEnvelope, ...errorResponses(400, 401, 403, 429) },
+        body: schemas.ChangePasswordBody,
+        response: { 200: schemas.PasswordChangedEnvelope, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (req) => successEnvelope(await changePassword(ctxOf(req), req.body, req.session?.id ?? null)),
@@ -70,8 +70,8 @@ export default async function ownAccountRoutes(base: FastifyInstance) {
         tags,
         summary: "Set a new password with an operator's one-time reset link (no key); every session of the user ends",
         security: [],
-        body: s.ResetPasswordBody,
-        response: { 200: s.PasswordChangedEnvelope, ...errorResponses(400, 429) },
+        body: schemas.ResetPasswordBody,
+        response: { 200: schemas.PasswordChangedEnvelope, ...errorResponses(400, 429) },
       },
     },
     async (req) => {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
-import * as s from '../../modules/projects/schema.js';
-import * as svc from '../../modules/projects/service.js';
+import * as schemas from '../../modules/projects/schema.js';
+import * as projects from '../../modules/projects/service.js';
 
 export default async function projectRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -11,16 +11,16 @@ export default async function projectRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects',
-    { schema: { operationId: 'listProjects', tags, summary: "The team's projects, oldest first", response: { 200: s.ProjectListEnvelope, ...errorResponses(401, 429) } } },
-    async (req) => successEnvelope(await svc.listProjects(ctxOf(req))),
+    { schema: { operationId: 'listProjects', tags, summary: "The team's projects, oldest first", response: { 200: schemas.ProjectListEnvelope, ...errorResponses(401, 429) } } },
+    async (req) => successEnvelope(await projects.listProjects(ctxOf(req))),
   );
 
   app.get(
     '/projects/:project_id',
     {
-      schema: { operationId: 'getProject', tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: s.ProjectParams, response: { 200: s.ProjectEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'getProject', tags, summary: 'One project, with its brand aliases and how its bootstrap and callback went', params: schemas.ProjectParams, response: { 200: schemas.ProjectEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
     },
-    async (req) => successEnvelope(await svc.getProject(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await projects.getProject(ctxOf(req), req.params.project_id)),
   );
 
   app.patch(
@@ -31,12 +31,12 @@ export default async function projectRoutes(base: FastifyInstance) {
         operationId: 'updateProject',
         tags,
         summary: "Edit a project's names, aliases, website or market (extension); a brand change re-analyses its answers",
-        params: s.ProjectParams,
-        body: s.PatchProjectBody,
-        response: { 200: s.ProjectEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+        params: schemas.ProjectParams,
+        body: schemas.PatchProjectBody,
+        response: { 200: schemas.ProjectEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.updateProject(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await projects.updateProject(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.delete(
@@ -47,10 +47,10 @@ export default async function projectRoutes(base: FastifyInstance) {
         operationId: 'deleteProject',
         tags,
         summary: 'Delete a project and everything under it (extension); its plan slot is free again',
-        params: s.ProjectParams,
-        response: { 200: s.ProjectDeleted, ...errorResponses(400, 401, 403, 404, 429) },
+        params: schemas.ProjectParams,
+        response: { 200: schemas.ProjectDeleted, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => statusEnvelope(await svc.deleteProject(ctxOf(req), req.params.project_id)),
+    async (req) => statusEnvelope(await projects.deleteProject(ctxOf(req), req.params.project_id)),
   );
 }

@@ -6,7 +6,7 @@ import { IsoDate, ProjectParams, Uuid } from '../../modules/common.js';
 import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
 import { dailyCsv } from '../../modules/export/service.js';
 import { reportContextFor } from '../../modules/reports/service.js';
-import * as svc from '../../modules/reports/service.js';
+import * as reports from '../../modules/reports/service.js';
 
 const days = (field: string) =>
   z.number().int(`${field} must be an integer from 1 to 365`).min(1, `${field} must be an integer from 1 to 365`).max(365, `${field} must be an integer from 1 to 365`);
@@ -45,13 +45,13 @@ export default async function reportRoutes(base: FastifyInstance) {
         response: { 200: ReportCreated, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.createReport(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await reports.createReport(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.get(
     '/projects/:project_id/reports',
     { schema: { operationId: 'listReports', tags, summary: "The project's report links (without tokens)", params: ProjectParams, response: { 200: ReportList, ...errorResponses(400, 401, 403, 404, 414, 429) } } },
-    async (req) => successEnvelope(await svc.listReports(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await reports.listReports(ctxOf(req), req.params.project_id)),
   );
 
   app.delete(
@@ -66,7 +66,7 @@ export default async function reportRoutes(base: FastifyInstance) {
         response: { 200: successEnvelopeSchema(z.object({ report_id: z.uuid(), message: z.string() })), ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.revokeReport(ctxOf(req), req.params.project_id, req.params.report_id)),
+    async (req) => successEnvelope(await reports.revokeReport(ctxOf(req), req.params.project_id, req.params.report_id)),
   );
 
   app.get(

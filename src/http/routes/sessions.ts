@@ -4,8 +4,8 @@ import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf, servicesOf } from '../request.js';
 import { NotFound } from '../../lib/errors.js';
 import { SIGN_IN_LIMIT, SESSION_COOKIE, clearSessionCookie, limitSignIn, setSessionCookie } from '../session-cookie.js';
-import * as s from '../../modules/sessions/schema.js';
-import * as svc from '../../modules/sessions/service.js';
+import * as schemas from '../../modules/sessions/schema.js';
+import * as sessions from '../../modules/sessions/service.js';
 import { recordAudit } from '../../modules/audit/service.js';
 import { engineModes } from '../../modules/overview/service.js';
 
@@ -28,14 +28,14 @@ export default async function sessionRoutes(base: FastifyInstance) {
         tags,
         summary: `Sign in (sets the HttpOnly ${SESSION_COOKIE} cookie); at most ${SIGN_IN_LIMIT} attempts a minute per address`,
         security: [],
-        body: s.SignInBody,
-        response: { 201: s.SessionEnvelope, ...errorResponses(400, 401, 429) },
+        body: schemas.SignInBody,
+        response: { 201: schemas.SessionEnvelope, ...errorResponses(400, 401, 429) },
       },
     },
     async (req, reply) => {
       await limitSignIn(req);
       const ctx = servicesOf(req);
-      const opened = 'api_key' in req.body ? await svc.signInWithKey(ctx, req.body) : await svc.signInWithPassword(ctx, req.body);
+      const opened = 'api_key' in req.body ? await sessions.signInWithKey(ctx, req.body) : await sessions.signInWithPassword(ctx, req.body);
       // A sign-in has no key on the request yet, so the write hook cannot see it: logged here.
       await recordAudit(ctx, {
         teamId: opened.session.team_id,
@@ -55,7 +55,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.get(
     '/session',
-    { schema: { operationId: 'getSession', tags, summary: 'The current session and its CSRF token', response: { 200: s.SessionEnvelope, ...errorResponses(401, 404, 429) } } },
+    { schema: { operationId: 'getSession', tags, summary: 'The current session and its CSRF token', response: { 200: schemas.SessionEnvelope, ...errorResponses(401, 404, 429) } } },
     async (req) => {
       const cur = currentSession(req);
       const auth = ctxOf(req).auth;
@@ -65,7 +65,7 @@ export default async function sessionRoutes(base: FastifyInstance) {
         scope: auth.scope,
         email: cur.email,
         expires_at: new Date(cur.expiresAt).toISOString(),
-        csrf_token: svc.csrfTokenOf(cur.token),
+        csrf_token: sessions.csrfTokenOf(cur.token),
         engines: engineModes(ctxOf(req).config),
       });
     },
@@ -73,10 +73,10 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.delete(
     '/session',
-    { schema: { operationId: 'signOut', tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: s.RevokedEnvelope, ...errorResponses(401, 403, 404, 429) } } },
+    { schema: { operationId: 'signOut', tags, summary: 'Sign out: ends the current session and clears its cookie', response: { 200: schemas.RevokedEnvelope, ...errorResponses(401, 403, 404, 429) } } },
     async (req, reply) => {
       const cur = currentSession(req);
-      await svc.revokeSession(ctxOf(req), cur.id);
+      await sessions.revokeSession(ctxOf(req), cur.id);
       clearSessionCookie(req, reply);
       return successEnvelope({ revoked: 1 });
     },
@@ -84,25 +84,25 @@ export default async function sessionRoutes(base: FastifyInstance) {
 
   app.get(
     '/sessions',
-    { config: { scope: 'admin' }, schema: { operationId: 'listSessions', tags, summary: "The team's open sessions", response: { 200: s.SessionListEnvelope, ...errorResponses(401, 403, 429) } } },
-    async (req) => successEnvelope(await svc.listSessions(ctxOf(req))),
+    { config: { scope: 'admin' }, schema: { operationId: 'listSessions', tags, summary: "The team's open sessions", response: { 200: schemas.SessionListEnvelope, ...errorResponses(401, 403, 429) } } },
+    async (req) => successEnvelope(await sessions.listSessions(ctxOf(req))),
   );
 
   app.delete(
     '/sessions/:session_id',
     {
       config: { scope: 'admin' },
-      schema: { operationId: 'revokeSession', tags, summary: 'End one session of the team', params: s.SessionParams, response: { 200: s.RevokedEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'revokeSession', tags, summary: 'End one session of the team', params: schemas.SessionParams, response: { 200: schemas.RevokedEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (req) => {
-      await svc.revokeSession(ctxOf(req), req.params.session_id);
+      await sessions.revokeSession(ctxOf(req), req.params.session_id);
       return successEnvelope({ revoked: 1 });
     },
   );
 
   app.delete(
     '/sessions',
-    { config: { scope: 'admin' }, schema: { operationId: 'revokeAllSessions', tags, summary: 'End every open session of the team', response: { 200: s.RevokedEnvelope, ...errorResponses(401, 403, 429) } } },
-    async (req) => successEnvelope({ revoked: await svc.revokeTeamSessions(ctxOf(req)) }),
+    { config: { scope: 'admin' }, schema: { operationId: 'revokeAllSessions', tags, summary: 'End every open session of the team', response: { 200: schemas.RevokedEnvelope, ...errorResponses(401, 403, 429) } } },
+    async (req) => successEnvelope({ revoked: await sessions.revokeTeamSessions(ctxOf(req)) }),
   );
 }

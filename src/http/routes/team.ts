@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
-import * as s from '../../modules/team/schema.js';
-import * as inv from '../../modules/team/invitations.js';
+import * as schemas from '../../modules/team/schema.js';
+import * as invitations from '../../modules/team/invitations.js';
 import * as members from '../../modules/team/members.js';
 
 /** Team, members and invitations (issue 17; extensions, Envelope A). */
@@ -13,13 +13,13 @@ export default async function teamRoutes(base: FastifyInstance) {
 
   app.get(
     '/team',
-    { schema: { operationId: 'getTeam', tags, summary: 'The team: plan, credits, tier, member count', response: { 200: s.TeamEnvelope, ...errorResponses(401, 429) } } },
+    { schema: { operationId: 'getTeam', tags, summary: 'The team: plan, credits, tier, member count', response: { 200: schemas.TeamEnvelope, ...errorResponses(401, 429) } } },
     async (req) => successEnvelope(await members.getTeam(ctxOf(req))),
   );
 
   app.get(
     '/team/members',
-    { schema: { operationId: 'listTeamMembers', tags, summary: "The team's members and their roles", response: { 200: s.MemberListEnvelope, ...errorResponses(401, 429) } } },
+    { schema: { operationId: 'listTeamMembers', tags, summary: "The team's members and their roles", response: { 200: schemas.MemberListEnvelope, ...errorResponses(401, 429) } } },
     async (req) => successEnvelope(await members.listMembers(ctxOf(req))),
   );
 
@@ -31,9 +31,9 @@ export default async function teamRoutes(base: FastifyInstance) {
         operationId: 'updateTeamMember',
         tags,
         summary: "Change a member's role; the last admin cannot be demoted (409)",
-        params: s.MemberParams,
-        body: s.PatchMemberBody,
-        response: { 200: s.MemberEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.MemberParams,
+        body: schemas.PatchMemberBody,
+        response: { 200: schemas.MemberEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) => successEnvelope(await members.setMemberRole(ctxOf(req), req.params.user_id, req.body.role)),
@@ -47,8 +47,8 @@ export default async function teamRoutes(base: FastifyInstance) {
         operationId: 'removeTeamMember',
         tags,
         summary: 'Remove a member (their sessions end at once; keys they made stay); the last admin cannot be removed (409)',
-        params: s.MemberParams,
-        response: { 200: s.MemberRemovedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.MemberParams,
+        response: { 200: schemas.MemberRemovedEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) => successEnvelope(await members.removeMember(ctxOf(req), req.params.user_id)),
@@ -56,8 +56,8 @@ export default async function teamRoutes(base: FastifyInstance) {
 
   app.get(
     '/team/invitations',
-    { config: { scope: 'admin' }, schema: { operationId: 'listInvitations', tags, summary: 'Pending invitations', response: { 200: s.InvitationListEnvelope, ...errorResponses(401, 403, 429) } } },
-    async (req) => successEnvelope(await inv.listInvitations(ctxOf(req))),
+    { config: { scope: 'admin' }, schema: { operationId: 'listInvitations', tags, summary: 'Pending invitations', response: { 200: schemas.InvitationListEnvelope, ...errorResponses(401, 403, 429) } } },
+    async (req) => successEnvelope(await invitations.listInvitations(ctxOf(req))),
   );
 
   app.post(
@@ -68,11 +68,11 @@ export default async function teamRoutes(base: FastifyInstance) {
         operationId: 'createInvitation',
         tags,
         summary: 'Invite a person by email with a role: a single-use link valid 7 days (mailed when SMTP is set up)',
-        body: s.CreateInvitationBody,
-        response: { 201: s.InvitationCreatedEnvelope, ...errorResponses(400, 401, 403, 409, 429) },
+        body: schemas.CreateInvitationBody,
+        response: { 201: schemas.InvitationCreatedEnvelope, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(successEnvelope(await inv.createInvitation(ctxOf(req), req.body))),
+    async (req, reply) => reply.status(201).send(successEnvelope(await invitations.createInvitation(ctxOf(req), req.body))),
   );
 
   app.delete(
@@ -83,10 +83,10 @@ export default async function teamRoutes(base: FastifyInstance) {
         operationId: 'revokeInvitation',
         tags,
         summary: 'Revoke a pending invitation',
-        params: s.InvitationParams,
-        response: { 200: s.InvitationRevokedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+        params: schemas.InvitationParams,
+        response: { 200: schemas.InvitationRevokedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => successEnvelope(await inv.revokeInvitation(ctxOf(req), req.params.invitation_id)),
+    async (req) => successEnvelope(await invitations.revokeInvitation(ctxOf(req), req.params.invitation_id)),
   );
 }

@@ -4,7 +4,7 @@ import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
-import * as s from '../../modules/themes/schema.js';
+import * as schemas from '../../modules/themes/schema.js';
 import { listThemes, resolveThemesWindow } from '../../modules/themes/service.js';
 
 export default async function themeRoutes(base: FastifyInstance) {
@@ -18,8 +18,8 @@ export default async function themeRoutes(base: FastifyInstance) {
         tags: ['themes'],
         summary: "What the answers say about a brand, by theme (price, ease of use, support…), with counts by sentiment and examples",
         params: ProjectParams,
-        querystring: s.ThemesQuery,
-        response: { 200: s.ThemesEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
+        querystring: schemas.ThemesQuery,
+        response: { 200: schemas.ThemesEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
     async (req, reply) => {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
-import * as s from '../../modules/topics/schema.js';
-import * as svc from '../../modules/topics/service.js';
+import * as schemas from '../../modules/topics/schema.js';
+import * as topics from '../../modules/topics/service.js';
 
 export default async function topicRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -11,8 +11,8 @@ export default async function topicRoutes(base: FastifyInstance) {
 
   app.get(
     '/projects/:project_id/topics',
-    { schema: { operationId: 'listTopics', tags, summary: "The project's topics", params: s.ProjectParams, response: { 200: s.TopicListEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
-    async (req) => successEnvelope(await svc.listTopics(ctxOf(req), req.params.project_id)),
+    { schema: { operationId: 'listTopics', tags, summary: "The project's topics", params: schemas.ProjectParams, response: { 200: schemas.TopicListEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (req) => successEnvelope(await topics.listTopics(ctxOf(req), req.params.project_id)),
   );
 
   app.post(
@@ -23,12 +23,12 @@ export default async function topicRoutes(base: FastifyInstance) {
         operationId: 'createTopic',
         tags,
         summary: 'Create a topic (extension)',
-        params: s.ProjectParams,
-        body: s.CreateTopicBody,
-        response: { 201: s.TopicEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.ProjectParams,
+        body: schemas.CreateTopicBody,
+        response: { 201: schemas.TopicEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(successEnvelope(await svc.createTopic(ctxOf(req), req.params.project_id, req.body))),
+    async (req, reply) => reply.status(201).send(successEnvelope(await topics.createTopic(ctxOf(req), req.params.project_id, req.body))),
   );
 
   app.patch(
@@ -39,12 +39,12 @@ export default async function topicRoutes(base: FastifyInstance) {
         operationId: 'updateTopic',
         tags,
         summary: 'Rename a topic or change its description (extension)',
-        params: s.TopicParams,
-        body: s.PatchTopicBody,
-        response: { 200: s.TopicEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.TopicParams,
+        body: schemas.PatchTopicBody,
+        response: { 200: schemas.TopicEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.updateTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.body)),
+    async (req) => successEnvelope(await topics.updateTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.body)),
   );
 
   app.delete(
@@ -55,11 +55,11 @@ export default async function topicRoutes(base: FastifyInstance) {
         operationId: 'deleteTopic',
         tags,
         summary: 'Delete a topic (extension); one that holds prompts needs move_to',
-        params: s.TopicParams,
-        querystring: s.DeleteTopicQuery,
-        response: { 200: s.TopicDeleted, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.TopicParams,
+        querystring: schemas.DeleteTopicQuery,
+        response: { 200: schemas.TopicDeleted, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => statusEnvelope(await svc.deleteTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.query.move_to)),
+    async (req) => statusEnvelope(await topics.deleteTopic(ctxOf(req), req.params.project_id, req.params.topic_id, req.query.move_to)),
   );
 }

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
-import * as s from '../../modules/actions/workflow-schema.js';
-import * as svc from '../../modules/actions/workflow-service.js';
+import * as schemas from '../../modules/actions/workflow-schema.js';
+import * as workflows from '../../modules/actions/workflow-service.js';
 
 /** The article workflow of an action (docs/decisions.md): execute, read, answer a checkpoint. */
 export default async function workflowRoutes(base: FastifyInstance) {
@@ -18,19 +18,19 @@ export default async function workflowRoutes(base: FastifyInstance) {
         operationId: 'executeAction',
         tags,
         summary: 'Start the article workflow (outline, draft, final with approval checkpoints)',
-        params: s.ActionParams,
-        response: { 202: s.ExecuteEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.ActionParams,
+        response: { 202: schemas.ExecuteEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req, reply) => reply.status(202).send(successEnvelope(await svc.executeAction(ctxOf(req), req.params.project_id, req.params.action_id))),
+    async (req, reply) => reply.status(202).send(successEnvelope(await workflows.executeAction(ctxOf(req), req.params.project_id, req.params.action_id))),
   );
 
   app.get(
     '/projects/:project_id/actions/:action_id/workflow',
     {
-      schema: { operationId: 'getWorkflow', tags, summary: "The action's latest workflow", params: s.ActionParams, response: { 200: s.WorkflowEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'getWorkflow', tags, summary: "The action's latest workflow", params: schemas.ActionParams, response: { 200: schemas.WorkflowEnvelope, ...errorResponses(400, 401, 403, 404, 429) } },
     },
-    async (req) => successEnvelope(await svc.getWorkflow(ctxOf(req), req.params.project_id, req.params.action_id)),
+    async (req) => successEnvelope(await workflows.getWorkflow(ctxOf(req), req.params.project_id, req.params.action_id)),
   );
 
   app.post(
@@ -41,11 +41,11 @@ export default async function workflowRoutes(base: FastifyInstance) {
         operationId: 'respondToCheckpoint',
         tags,
         summary: 'Approve, edit, regenerate or reject the checkpoint that waits',
-        params: s.ActionParams,
-        body: s.RespondBody,
-        response: { 200: s.WorkflowEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: schemas.ActionParams,
+        body: schemas.RespondBody,
+        response: { 200: schemas.WorkflowEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req) => successEnvelope(await svc.respond(ctxOf(req), req.params.project_id, req.params.action_id, req.body)),
+    async (req) => successEnvelope(await workflows.respond(ctxOf(req), req.params.project_id, req.params.action_id, req.body)),
   );
 }

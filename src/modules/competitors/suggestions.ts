@@ -2,7 +2,7 @@ import { recurringBrands } from '../../analysis/index.js';
 import type { RequestContext } from '../../context.js';
 import { decodeAnswerBody } from '../answers/answer-body.js';
 import { normalizeWebsite } from '../../lib/url.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 import type { Window } from '../analytics/window.js';
 import { loadBrandSpecs, loadProjectFacts } from '../projects/brands.js';
 import { requireProject } from '../projects/service.js';
@@ -48,7 +48,7 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
       website: c.domain ? (normalizeWebsite(c.domain)?.domain ?? null) : null,
       answers: c.count,
       mentions: c.mentions,
-      share_of_answers: m.share(c.count, read),
+      share_of_answers: metrics.share(c.count, read),
     })),
   };
 }
