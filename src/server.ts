@@ -21,7 +21,7 @@ import { clientErrorHandler, registerConnectRefusal } from './http/client-errors
 import { clientAddressReader } from './http/client-address.js';
 import { registerDashboard } from './dashboard/serve.js';
 import { registerMcp } from './mcp/route.js';
-import { moduleRoutes } from './modules/index.js';
+import { v1Routes } from './http/routes/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -181,7 +181,7 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
 
   await app.register(
     async (v1) => {
-      for (const routes of moduleRoutes) await v1.register(routes);
+      for (const routes of v1Routes) await v1.register(routes);
     },
     { prefix: '/v1' },
   );

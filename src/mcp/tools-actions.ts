@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { ProjectParams } from '../modules/common.js';
-import { a, envA } from '../modules/envelope.js';
+import { successEnvelope, successEnvelopeSchema } from '../lib/envelope.js';
 import * as actions from '../modules/actions/service.js';
-import * as s from '../modules/actions/schema.js';
+import * as actionSchemas from '../modules/actions/schema.js';
 import { enrichContent, enrichForum } from '../modules/actions/enrich-content.js';
-import { EditSchema, ForumDraftSchema } from '../modules/actions/enrich-routes.js';
 import * as workflows from '../modules/workflows/service.js';
-import * as ws from '../modules/workflows/schema.js';
+import * as workflowSchemas from '../modules/workflows/schema.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 
-const workflowLine = (w: z.output<typeof ws.Workflow>) =>
+const workflowLine = (w: z.output<typeof workflowSchemas.Workflow>) =>
   `Workflow ${w.workflow_id}: ${w.status}${w.checkpoint ? `, waiting at the ${w.checkpoint} checkpoint (answer with respond_to_checkpoint)` : ''}${w.error ? ` (${w.error})` : ''}.`;
 
 export const actionTools = [
@@ -22,9 +21,9 @@ export const actionTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    query: s.ListActionsQuery,
-    output: s.ActionListEnvelope,
-    run: async (ctx, { params, query }) => a(await actions.listActions(ctx, params.project_id, query)),
+    query: actionSchemas.ListActionsQuery,
+    output: actionSchemas.ActionListEnvelope,
+    run: async (ctx, { params, query }) => successEnvelope(await actions.listActions(ctx, params.project_id, query)),
     summary: ({ data }) => `${plural(data.length, 'action')}${data.slice(0, 5).map((x) => `\n- [${x.status}, ${x.priority}] ${x.title} (${x.id})`).join('')}${data.length > 5 ? '\n…' : ''}`,
   }),
   tool({
@@ -33,9 +32,9 @@ export const actionTools = [
     description: 'One action with its status, priority, effort, expected impact, targets, execution and timestamps.',
     scope: 'read',
     hints: READ,
-    params: s.ActionParams,
-    output: s.ActionEnvelope,
-    run: async (ctx, { params }) => a(await actions.getAction(ctx, params.project_id, params.action_id)),
+    params: actionSchemas.ActionParams,
+    output: actionSchemas.ActionEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await actions.getAction(ctx, params.project_id, params.action_id)),
     summary: ({ data: x }) => `[${x.status}, ${x.priority}] ${x.title} (${x.id})`,
   }),
   tool({
@@ -45,9 +44,9 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     params: ProjectParams,
-    body: s.CreateActionBody,
-    output: s.ActionEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.createAction(ctx, params.project_id, body)),
+    body: actionSchemas.CreateActionBody,
+    output: actionSchemas.ActionEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await actions.createAction(ctx, params.project_id, body)),
     summary: ({ data }) => `Action ${data.id} created (${data.status}): ${data.title}`,
   }),
   tool({
@@ -57,10 +56,10 @@ export const actionTools = [
       "Move an action with one operation: accept (suggested→accepted), start (→in_progress), complete (→completed), ignore (with optional reason and feedback) or reopen (→suggested). A move the action's status does not allow is an error that names the status.",
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: s.TransitionParams,
-    body: s.TransitionBody,
-    output: s.ActionEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.transitionAction(ctx, params.project_id, params.action_id, params.action, body)),
+    params: actionSchemas.TransitionParams,
+    body: actionSchemas.TransitionBody,
+    output: actionSchemas.ActionEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await actions.transitionAction(ctx, params.project_id, params.action_id, params.action, body)),
     summary: ({ data }) => `Action ${data.id} is now ${data.status}.`,
   }),
   tool({
@@ -71,9 +70,9 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: ProjectParams,
-    body: s.BatchTransitionBody,
-    output: s.BatchEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.batchTransition(ctx, params.project_id, body)),
+    body: actionSchemas.BatchTransitionBody,
+    output: actionSchemas.BatchEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await actions.batchTransition(ctx, params.project_id, body)),
     summary: ({ data }) => `${data.succeeded} of ${plural(data.total, 'action')} moved${data.failed ? `, ${data.failed} refused` : ''}.`,
   }),
   tool({
@@ -84,9 +83,9 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
     params: ProjectParams,
-    body: s.EnrichActionBody,
-    output: s.EnrichedEnvelope,
-    run: async (ctx, { params, body }) => a(await actions.enrichAction(ctx, params.project_id, body)),
+    body: actionSchemas.EnrichActionBody,
+    output: actionSchemas.EnrichedEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await actions.enrichAction(ctx, params.project_id, body)),
     summary: ({ data }) => `Drafted: ${data.title} (${plural(data.targets.length, 'target')}, effort ${data.effort ?? 'n/a'}).`,
   }),
   tool({
@@ -97,8 +96,8 @@ export const actionTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     params: ProjectParams,
-    output: s.TaskCreatedEnvelope,
-    run: async (ctx, { params }) => a(await actions.startRecommendation(ctx, params.project_id)),
+    output: actionSchemas.TaskCreatedEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await actions.startRecommendation(ctx, params.project_id)),
     summary: ({ data }) => `Recommendation task ${data.task_id} started; poll get_recommendation_task.`,
   }),
   tool({
@@ -107,9 +106,9 @@ export const actionTools = [
     description: 'Status of a recommendation task: running, completed (item_count actions were suggested) or failed (error says why).',
     scope: 'read',
     hints: READ,
-    params: s.TaskParams,
-    output: s.TaskEnvelope,
-    run: async (ctx, { params }) => a(await actions.getTask(ctx, params.project_id, params.task_id)),
+    params: actionSchemas.TaskParams,
+    output: actionSchemas.TaskEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await actions.getTask(ctx, params.project_id, params.task_id)),
     summary: ({ data }) => `Task ${data.status}${data.status === 'completed' ? `: ${plural(data.item_count, 'action')} suggested` : ''}${data.error ? ` (${data.error})` : ''}.`,
   }),
   tool({
@@ -119,9 +118,9 @@ export const actionTools = [
       "For a content_update action: fetch its target page and return edits grounded in the page and the project's prompts (section, type replace/insert/delete, before quoting the page, after, the signal and reason). Changes nothing; takes a few seconds; fails when the page cannot be fetched.",
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
-    params: s.ActionParams,
-    output: envA(z.array(EditSchema)),
-    run: async (ctx, { params }) => a(await enrichContent(ctx, params.project_id, params.action_id)),
+    params: actionSchemas.ActionParams,
+    output: successEnvelopeSchema(z.array(actionSchemas.EditSchema)),
+    run: async (ctx, { params }) => successEnvelope(await enrichContent(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `${plural(data.length, 'edit')} suggested${data.length ? `, in sections: ${[...new Set(data.map((e) => e.section))].slice(0, 5).join(', ')}` : ''}.`,
   }),
   tool({
@@ -131,9 +130,9 @@ export const actionTools = [
       "For a forum_engagement action: read its thread and return a reply draft (comment, word count, thread title and URL) that answers the thread and names the brand honestly. Changes nothing and posts nothing; takes a few seconds; fails when the thread cannot be fetched.",
     scope: 'admin',
     hints: { readOnlyHint: true, openWorldHint: true },
-    params: s.ActionParams,
-    output: envA(ForumDraftSchema),
-    run: async (ctx, { params }) => a(await enrichForum(ctx, params.project_id, params.action_id)),
+    params: actionSchemas.ActionParams,
+    output: successEnvelopeSchema(actionSchemas.ForumDraftSchema),
+    run: async (ctx, { params }) => successEnvelope(await enrichForum(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `A ${data.comment_word_count}-word reply drafted for "${data.thread_title}" (${data.thread_url}).`,
   }),
   tool({
@@ -143,9 +142,9 @@ export const actionTools = [
       'Start the article workflow of an action: the writer drafts an outline, a draft and a final text, stopping at each for approval. Returns the workflow_id (status running); poll get_workflow and answer each checkpoint with respond_to_checkpoint. The action moves to in_progress.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    params: ws.ActionParams,
-    output: ws.ExecuteEnvelope,
-    run: async (ctx, { params }) => a(await workflows.executeAction(ctx, params.project_id, params.action_id)),
+    params: workflowSchemas.ActionParams,
+    output: workflowSchemas.ExecuteEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await workflows.executeAction(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => `Workflow ${data.workflow_id} ${data.status}; poll get_workflow.`,
   }),
   tool({
@@ -154,9 +153,9 @@ export const actionTools = [
     description: "The action's latest workflow: status (running, awaiting_approval, completed, failed, rejected), the checkpoint that waits (outline, draft, final) with its content, and the result {title, content} once completed.",
     scope: 'read',
     hints: READ,
-    params: ws.ActionParams,
-    output: ws.WorkflowEnvelope,
-    run: async (ctx, { params }) => a(await workflows.getWorkflow(ctx, params.project_id, params.action_id)),
+    params: workflowSchemas.ActionParams,
+    output: workflowSchemas.WorkflowEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await workflows.getWorkflow(ctx, params.project_id, params.action_id)),
     summary: ({ data }) => workflowLine(data),
   }),
   tool({
@@ -166,10 +165,10 @@ export const actionTools = [
       'Answer the checkpoint that waits: approve (go on), edit (go on with your content), regenerate (redo it with feedback) or reject (end the workflow). workflow_id and checkpoint must match the waiting one.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    params: ws.ActionParams,
-    body: ws.RespondBody,
-    output: ws.WorkflowEnvelope,
-    run: async (ctx, { params, body }) => a(await workflows.respond(ctx, params.project_id, params.action_id, body)),
+    params: workflowSchemas.ActionParams,
+    body: workflowSchemas.RespondBody,
+    output: workflowSchemas.WorkflowEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await workflows.respond(ctx, params.project_id, params.action_id, body)),
     summary: ({ data }) => workflowLine(data),
   }),
 ];

@@ -1,8 +1,8 @@
 import { listAlertEvents } from '../modules/alerts/events.js';
-import * as as from '../modules/alerts/schema.js';
+import * as alertSchemas from '../modules/alerts/schema.js';
 import * as alerts from '../modules/alerts/service.js';
 import { ProjectParams } from '../modules/common.js';
-import { a } from '../modules/envelope.js';
+import { successEnvelope } from '../lib/envelope.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
 
@@ -15,8 +15,8 @@ export const alertTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    output: as.AlertListEnvelope,
-    run: async (ctx, { params }) => a(await alerts.listAlerts(ctx, params.project_id)),
+    output: alertSchemas.AlertListEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await alerts.listAlerts(ctx, params.project_id)),
     summary: ({ data }) => `${plural(data.length, 'alert rule')}${data.length ? `: ${data.map((r) => r.name).join(', ')}` : ''}`,
   }),
   tool({
@@ -27,9 +27,9 @@ export const alertTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     params: ProjectParams,
-    body: as.CreateAlertBody,
-    output: as.AlertEnvelope,
-    run: async (ctx, { params, body }) => a(await alerts.createAlert(ctx, params.project_id, body)),
+    body: alertSchemas.CreateAlertBody,
+    output: alertSchemas.AlertEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await alerts.createAlert(ctx, params.project_id, body)),
     summary: ({ data }) => `Alert rule ${data.alert_id} "${data.name}" created: ${data.metric} ${data.condition}.`,
   }),
   tool({
@@ -38,9 +38,9 @@ export const alertTools = [
     description: 'Delete an alert rule and its events. This cannot be undone.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: as.AlertParams,
-    output: as.AlertDeletedEnvelope,
-    run: async (ctx, { params }) => a(await alerts.deleteAlert(ctx, params.project_id, params.alert_id)),
+    params: alertSchemas.AlertParams,
+    output: alertSchemas.AlertDeletedEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await alerts.deleteAlert(ctx, params.project_id, params.alert_id)),
     summary: ({ data }) => data.message,
   }),
   tool({
@@ -50,9 +50,9 @@ export const alertTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    query: as.EventsQuery,
-    output: as.AlertEventsEnvelope,
-    run: async (ctx, { params, query }) => a(await listAlertEvents(ctx, params.project_id, query)),
+    query: alertSchemas.EventsQuery,
+    output: alertSchemas.AlertEventsEnvelope,
+    run: async (ctx, { params, query }) => successEnvelope(await listAlertEvents(ctx, params.project_id, query)),
     summary: ({ data }) => `${plural(data.length, 'alert event')}${data[0] ? `; latest ${data[0].metric} ${data[0].condition} at ${data[0].fired_at}` : ''}.`,
   }),
 ];

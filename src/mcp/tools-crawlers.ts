@@ -1,8 +1,8 @@
 import { ProjectParams } from '../modules/common.js';
 import { aiTrafficReport, crawlerReport } from '../modules/crawler-logs/reads.js';
-import * as cs from '../modules/crawler-logs/schema.js';
-import { a, envA } from '../modules/envelope.js';
-import * as ss from '../modules/site-audit/schema.js';
+import * as crawlerSchemas from '../modules/crawler-logs/schema.js';
+import { successEnvelope, successEnvelopeSchema } from '../lib/envelope.js';
+import * as siteAuditSchemas from '../modules/site-audit/schema.js';
 import { latestAudit, startAudit } from '../modules/site-audit/service.js';
 import { plural, tool } from './tool-kit.js';
 import { READ } from './tools-projects.js';
@@ -17,9 +17,9 @@ export const crawlerTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    query: cs.DayRangeQuery,
-    output: envA(cs.CrawlerReport),
-    run: async (ctx, { params, query }) => a(await crawlerReport(ctx, params.project_id, cs.dayRange(query))),
+    query: crawlerSchemas.DayRangeQuery,
+    output: successEnvelopeSchema(crawlerSchemas.CrawlerReport),
+    run: async (ctx, { params, query }) => successEnvelope(await crawlerReport(ctx, params.project_id, crawlerSchemas.dayRange(query))),
     summary: ({ data }) =>
       data.bots.length ? `${plural(data.bots.length, 'agent')}: ${data.bots.map((b) => `${b.agent} ${b.hits} (${b.verified_hits} verified)`).join(', ')}` : 'No AI crawler hits in the window.',
   }),
@@ -30,9 +30,9 @@ export const crawlerTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    query: cs.DayRangeQuery,
-    output: envA(cs.AiTrafficReport),
-    run: async (ctx, { params, query }) => a(await aiTrafficReport(ctx, params.project_id, cs.dayRange(query))),
+    query: crawlerSchemas.DayRangeQuery,
+    output: successEnvelopeSchema(crawlerSchemas.AiTrafficReport),
+    run: async (ctx, { params, query }) => successEnvelope(await aiTrafficReport(ctx, params.project_id, crawlerSchemas.dayRange(query))),
     summary: ({ data }) => (data.engines.length ? data.engines.map((e) => `${e.engine} ${e.visits}`).join(', ') : 'No AI referrals in the window.'),
   }),
   tool({
@@ -43,8 +43,8 @@ export const crawlerTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     params: ProjectParams,
-    output: envA(ss.AuditStarted),
-    run: async (ctx, { params }) => a(await startAudit(ctx, params.project_id)),
+    output: successEnvelopeSchema(siteAuditSchemas.AuditStarted),
+    run: async (ctx, { params }) => successEnvelope(await startAudit(ctx, params.project_id)),
     summary: ({ data }) => `Site audit ${data.audit_id} ${data.status}.`,
   }),
   tool({
@@ -54,8 +54,8 @@ export const crawlerTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    output: envA(ss.SiteAudit),
-    run: async (ctx, { params }) => a(await latestAudit(ctx, params.project_id)),
+    output: successEnvelopeSchema(siteAuditSchemas.SiteAudit),
+    run: async (ctx, { params }) => successEnvelope(await latestAudit(ctx, params.project_id)),
     summary: ({ data }) => `Audit ${data.status}: ${plural(data.pages.length, 'page')}, ${plural(data.findings.length, 'finding')}${data.findings.length ? ` (${[...new Set(data.findings.map((f) => f.code))].join(', ')})` : ''}.`,
   }),
 ];

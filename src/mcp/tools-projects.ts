@@ -1,12 +1,12 @@
 import { ProjectParams } from '../modules/common.js';
-import { a, b } from '../modules/envelope.js';
+import { successEnvelope, statusEnvelope } from '../lib/envelope.js';
 import { CreateProjectBody, ProjectAccepted } from '../modules/accounts/schema.js';
 import * as projects from '../modules/projects/service.js';
-import * as ps from '../modules/projects/schema.js';
+import * as projectSchemas from '../modules/projects/schema.js';
 import * as topics from '../modules/topics/service.js';
-import * as ts from '../modules/topics/schema.js';
+import * as topicSchemas from '../modules/topics/schema.js';
 import * as prompts from '../modules/prompts/service.js';
-import * as pr from '../modules/prompts/schema.js';
+import * as promptSchemas from '../modules/prompts/schema.js';
 import { resolveWindow, WindowQuery } from '../modules/analytics/window.js';
 import { PROVIDERS } from '../ports/providers/types.js';
 import { ci, pct, plural, tool, type Hints } from './tool-kit.js';
@@ -22,8 +22,8 @@ export const projectTools = [
     description: "The team's projects, oldest first: id, name, brand name, website, market (location, language), brand aliases, created_at. Start here to find a project_id.",
     scope: 'read',
     hints: READ,
-    output: ps.ProjectListEnvelope,
-    run: async (ctx) => a(await projects.listProjects(ctx)),
+    output: projectSchemas.ProjectListEnvelope,
+    run: async (ctx) => successEnvelope(await projects.listProjects(ctx)),
     summary: (out) =>
       out.data.length ? `${plural(out.data.length, 'project')}: ${out.data.map((p) => `${p.name} (${p.id})`).join(', ')}` : 'No projects yet; create one with create_project.',
   }),
@@ -35,8 +35,8 @@ export const projectTools = [
     scope: 'read',
     hints: READ,
     params: ProjectParams,
-    output: ps.ProjectEnvelope,
-    run: async (ctx, { params }) => a(await projects.getProject(ctx, params.project_id)),
+    output: projectSchemas.ProjectEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await projects.getProject(ctx, params.project_id)),
     summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}, ${p.website_url ?? 'no website'}): bootstrap ${p.bootstrap_status}.`,
   }),
   tool({
@@ -48,7 +48,7 @@ export const projectTools = [
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     body: CreateProjectBody,
     output: ProjectAccepted,
-    run: async (ctx, { body }) => b(await projects.createProject(ctx, body), 202),
+    run: async (ctx, { body }) => statusEnvelope(await projects.createProject(ctx, body), 202),
     summary: ({ data }) => `Project ${data.project_id} created; bootstrap ${data.status}. Poll get_project until it is completed.`,
   }),
   tool({
@@ -59,9 +59,9 @@ export const projectTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     params: ProjectParams,
-    body: ps.PatchProjectBody,
-    output: ps.ProjectEnvelope,
-    run: async (ctx, { params, body }) => a(await projects.updateProject(ctx, params.project_id, body)),
+    body: projectSchemas.PatchProjectBody,
+    output: projectSchemas.ProjectEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await projects.updateProject(ctx, params.project_id, body)),
     summary: ({ data: p }) => `${p.name} (brand ${p.brand_name ?? 'unset'}${p.brand_aliases.length ? `, also ${p.brand_aliases.join(', ')}` : ''}) saved.`,
   }),
   tool({
@@ -72,8 +72,8 @@ export const projectTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     params: ProjectParams,
-    output: ps.ProjectDeleted,
-    run: async (ctx, { params }) => b(await projects.deleteProject(ctx, params.project_id)),
+    output: projectSchemas.ProjectDeleted,
+    run: async (ctx, { params }) => statusEnvelope(await projects.deleteProject(ctx, params.project_id)),
     summary: ({ data }) => data.message,
   }),
   tool({
@@ -82,9 +82,9 @@ export const projectTools = [
     description: "The project's topics (groups of prompts): topic_id, name, description. create_prompts needs a topic_id.",
     scope: 'read',
     hints: READ,
-    params: ts.ProjectParams,
-    output: ts.TopicListEnvelope,
-    run: async (ctx, { params }) => a(await topics.listTopics(ctx, params.project_id)),
+    params: topicSchemas.ProjectParams,
+    output: topicSchemas.TopicListEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await topics.listTopics(ctx, params.project_id)),
     summary: (out) => `${plural(out.data.length, 'topic')}${out.data.length ? `: ${out.data.map((t) => `${t.name} (${t.topic_id})`).join(', ')}` : ''}`,
   }),
   tool({
@@ -93,10 +93,10 @@ export const projectTools = [
     description: 'Create a topic (a group of prompts) with a name unique in the project and an optional description. Returns topic_id, which create_prompts takes.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    params: ts.ProjectParams,
-    body: ts.CreateTopicBody,
-    output: ts.TopicEnvelope,
-    run: async (ctx, { params, body }) => a(await topics.createTopic(ctx, params.project_id, body)),
+    params: topicSchemas.ProjectParams,
+    body: topicSchemas.CreateTopicBody,
+    output: topicSchemas.TopicEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await topics.createTopic(ctx, params.project_id, body)),
     summary: ({ data: t }) => `Topic "${t.name}" created (${t.topic_id}).`,
   }),
   tool({
@@ -105,10 +105,10 @@ export const projectTools = [
     description: "Change a topic's name or description (description null clears it); send only what changes.",
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    params: ts.TopicParams,
-    body: ts.PatchTopicBody,
-    output: ts.TopicEnvelope,
-    run: async (ctx, { params, body }) => a(await topics.updateTopic(ctx, params.project_id, params.topic_id, body)),
+    params: topicSchemas.TopicParams,
+    body: topicSchemas.PatchTopicBody,
+    output: topicSchemas.TopicEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await topics.updateTopic(ctx, params.project_id, params.topic_id, body)),
     summary: ({ data: t }) => `Topic ${t.topic_id} is now "${t.name}".`,
   }),
   tool({
@@ -117,10 +117,10 @@ export const projectTools = [
     description: 'Delete a topic. A topic that holds prompts is refused unless move_to names another topic of the project, which then takes its prompts (their history stays).',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: ts.TopicParams,
-    query: ts.DeleteTopicQuery,
-    output: ts.TopicDeleted,
-    run: async (ctx, { params, query }) => b(await topics.deleteTopic(ctx, params.project_id, params.topic_id, query.move_to)),
+    params: topicSchemas.TopicParams,
+    query: topicSchemas.DeleteTopicQuery,
+    output: topicSchemas.TopicDeleted,
+    run: async (ctx, { params, query }) => statusEnvelope(await topics.deleteTopic(ctx, params.project_id, params.topic_id, query.move_to)),
     summary: ({ data }) => `${data.message}${data.moved_prompts ? ` ${plural(data.moved_prompts, 'prompt')} moved.` : ''}`,
   }),
   tool({
@@ -131,8 +131,8 @@ export const projectTools = [
     hints: READ,
     params: ProjectParams,
     query: WindowQuery,
-    output: pr.PromptListEnvelope,
-    run: async (ctx, { params, query }) => a(await prompts.listPrompts(ctx, params.project_id, resolveWindow(query))),
+    output: promptSchemas.PromptListEnvelope,
+    run: async (ctx, { params, query }) => successEnvelope(await prompts.listPrompts(ctx, params.project_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.total, 'prompt')}${data.prompts
         .slice(0, 5)
@@ -145,10 +145,10 @@ export const projectTools = [
     description: `One tracked prompt with the window's metrics: visibility (percent of answers naming the brand, with a 95% CI and the answers it rests on), sentiment (0-100), position (mean rank, 1 is first), trend against the window before. ${WINDOW_NOTE}`,
     scope: 'read',
     hints: READ,
-    params: pr.PromptParams,
+    params: promptSchemas.PromptParams,
     query: WindowQuery,
-    output: pr.PromptEnvelope,
-    run: async (ctx, { params, query }) => a(await prompts.getPrompt(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
+    output: promptSchemas.PromptEnvelope,
+    run: async (ctx, { params, query }) => successEnvelope(await prompts.getPrompt(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data: p }) => `"${p.content}": visibility ${pct(p.visibility)}${ci(p.visibility_ci)}, trend ${p.trend ?? 'n/a'}.`,
   }),
   tool({
@@ -159,9 +159,9 @@ export const projectTools = [
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     params: ProjectParams,
-    body: pr.CreatePromptsBody,
-    output: pr.PromptsCreatedEnvelope,
-    run: async (ctx, { params, body }) => b(await prompts.createPrompts(ctx, params.project_id, body)),
+    body: promptSchemas.CreatePromptsBody,
+    output: promptSchemas.PromptsCreatedEnvelope,
+    run: async (ctx, { params, body }) => statusEnvelope(await prompts.createPrompts(ctx, params.project_id, body)),
     summary: ({ data }) => `Created ${plural(data.created, 'prompt')}: ${data.prompts.map((p) => p.id).join(', ')}`,
   }),
   tool({
@@ -170,10 +170,10 @@ export const projectTools = [
     description: "Change a prompt's content, country, topic_id or prompt_type (Active, Inactive, Suggested); send only what changes. Returns the prompt with the last 7 days' metrics.",
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: pr.PromptParams,
-    body: pr.PatchPromptBody,
-    output: pr.PromptEnvelope,
-    run: async (ctx, { params, body }) => a(await prompts.updatePrompt(ctx, params.project_id, params.prompt_id, body)),
+    params: promptSchemas.PromptParams,
+    body: promptSchemas.PatchPromptBody,
+    output: promptSchemas.PromptEnvelope,
+    run: async (ctx, { params, body }) => successEnvelope(await prompts.updatePrompt(ctx, params.project_id, params.prompt_id, body)),
     summary: ({ data: p }) => `Prompt ${p.id} is now "${p.content}" (${p.prompt_type}).`,
   }),
   tool({
@@ -182,9 +182,9 @@ export const projectTools = [
     description: 'Delete a prompt and its whole history of answers and metrics. This cannot be undone.',
     scope: 'admin',
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    params: pr.PromptParams,
-    output: pr.PromptDeletedEnvelope,
-    run: async (ctx, { params }) => b(await prompts.deletePrompt(ctx, params.project_id, params.prompt_id)),
+    params: promptSchemas.PromptParams,
+    output: promptSchemas.PromptDeletedEnvelope,
+    run: async (ctx, { params }) => statusEnvelope(await prompts.deletePrompt(ctx, params.project_id, params.prompt_id)),
     summary: ({ data }) => data.message,
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { successEnvelopeSchema, statusEnvelopeSchema } from '../../lib/envelope.js';
 import { ProvidersList } from '../projects/schema.js';
 import { CONTRACT_PROVIDERS } from '../../ports/providers/types.js';
 
@@ -15,7 +15,7 @@ export const CreateAccountBody = z.strictObject({
   password: z.string().max(1000).optional().meta({ description: 'Ignored: a secure password is generated' }),
 });
 
-export const AccountCreated = envB(
+export const AccountCreated = statusEnvelopeSchema(
   z.object({ user_id: z.uuid(), team_id: z.uuid(), email: z.string(), password: z.string() }),
 ).meta({ id: 'AccountCreated' });
 
@@ -24,7 +24,7 @@ export const ApiKeyBody = z.strictObject({
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(1000),
 });
 
-export const ApiKeyResult = envB(
+export const ApiKeyResult = statusEnvelopeSchema(
   z.object({
     api_key: z.string(),
     team_id: z.uuid(),
@@ -69,7 +69,7 @@ export const CreateProjectBody = z.strictObject({
   }),
 });
 
-export const ProjectAccepted = envB(z.object({ project_id: z.uuid(), status: z.literal('initializing') })).meta({
+export const ProjectAccepted = statusEnvelopeSchema(z.object({ project_id: z.uuid(), status: z.literal('initializing') })).meta({
   id: 'ProjectAccepted',
 });
 
@@ -87,4 +87,4 @@ export const AccountSummary = z
     max_active_prompts: z.number().int(),
   })
   .meta({ id: 'AccountSummary' });
-export const AccountSummaryEnvelope = envA(AccountSummary);
+export const AccountSummaryEnvelope = successEnvelopeSchema(AccountSummary);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, Uuid } from '../common.js';
 
 export const STATUSES = ['suggested', 'accepted', 'in_progress', 'completed', 'ignored'] as const;
@@ -169,9 +169,28 @@ export const TaskStatus = z.object({
   error: z.string().nullable(),
 });
 
-export const ActionEnvelope = envA(ActionItem);
-export const ActionListEnvelope = envA(z.array(ActionItem));
-export const BatchEnvelope = envA(BatchResult);
-export const TaskCreatedEnvelope = envA(z.object({ task_id: z.uuid() }));
-export const TaskEnvelope = envA(TaskStatus);
-export const EnrichedEnvelope = envA(EnrichedAction);
+export const ActionEnvelope = successEnvelopeSchema(ActionItem);
+export const ActionListEnvelope = successEnvelopeSchema(z.array(ActionItem));
+export const BatchEnvelope = successEnvelopeSchema(BatchResult);
+export const TaskCreatedEnvelope = successEnvelopeSchema(z.object({ task_id: z.uuid() }));
+export const TaskEnvelope = successEnvelopeSchema(TaskStatus);
+export const EnrichedEnvelope = successEnvelopeSchema(EnrichedAction);
+
+/** What enrich-content and enrich-forum return (REST and MCP alike). */
+export const EditSchema = z
+  .object({
+    section: z.string(),
+    type: z.enum(['replace', 'insert', 'delete']),
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+    signal: z.string(),
+    reason: z.string(),
+  })
+  .meta({ id: 'Edit' });
+
+export const ForumDraftSchema = z.object({
+  comment: z.string(),
+  comment_word_count: z.number().int(),
+  thread_title: z.string(),
+  thread_url: z.string(),
+});

@@ -8,7 +8,7 @@ import { domainWindow } from '../rollups/domain-window.js';
 import { brandSums, projectTotals } from '../rollups/project-reads.js';
 import { activePromptTotals, promptCompetitorMentions } from '../rollups/prompt-reads.js';
 import { addDays } from '../analytics/window.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 
 /** What the recommendation rules read: the last 30 days of a project's rollups and citations. */
 export const WINDOW_DAYS = 30;
@@ -99,10 +99,10 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
   const prompts: PromptSignal[] = promptRows
     .filter((p) => p.responses > 0)
     .map((p) => {
-      const visibility = m.visibility(p) ?? 0;
+      const visibility = metrics.visibility(p) ?? 0;
       const competitors = (named.get(p.id) ?? [])
         .filter((b) => names.has(b.brand_id) && b.mentions > 0)
-        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.visibility({ responses: p.responses, mentioned: b.mentions }) ?? 0 }))
+        .map((b) => ({ name: names.get(b.brand_id)!, visibility: metrics.visibility({ responses: p.responses, mentioned: b.mentions }) ?? 0 }))
         .sort((a, b) => b.visibility - a.visibility || a.name.localeCompare(b.name));
       const gap = Math.max(0, (competitors[0]?.visibility ?? 0) - visibility);
       return { id: p.id, content: p.content, responses: p.responses, visibility, competitors, gap: Math.round(gap * 100) / 100 };
@@ -183,12 +183,12 @@ export async function loadSignals(tx: Tx, project: ProjectRef, today = utcDay())
     })),
     project: {
       responses: totals.responses,
-      visibility: m.visibility(totals),
-      cvr: m.cvr(totals),
-      bestSite: best && totals.responses > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: m.share(best.responses, totals.responses) } : null,
+      visibility: metrics.visibility(totals),
+      cvr: metrics.cvr(totals),
+      bestSite: best && totals.responses > 0 ? { name: siteNames.get(best.domain)!, domain: best.domain, rate: metrics.share(best.responses, totals.responses) } : null,
       competitors: brandTotals
         .filter((b) => names.has(b.brand_id) && b.mentions > 0)
-        .map((b) => ({ name: names.get(b.brand_id)!, visibility: m.share(b.mentions, totals.responses) }))
+        .map((b) => ({ name: names.get(b.brand_id)!, visibility: metrics.share(b.mentions, totals.responses) }))
         .sort((a, b) => b.visibility - a.visibility || a.name.localeCompare(b.name)),
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { PLAN_NAMES, RATE_LIMIT_TIERS } from '../../lib/plans.js';
 import { IsoDate, Uuid } from '../common.js';
 
@@ -21,7 +21,7 @@ export const Team = z
   })
   .meta({ id: 'Team' });
 
-export const TeamEnvelope = envA(Team);
+export const TeamEnvelope = successEnvelopeSchema(Team);
 
 export const TeamsQuery = z.strictObject({
   email: z.string().trim().min(3).max(320).optional().meta({ description: 'Only the teams this person (email) belongs to' }),
@@ -30,11 +30,11 @@ export const TeamListEntry = Team.extend({
   members: z.array(z.string()).meta({ description: "Members' emails, earliest first" }),
   projects: z.number().int(),
 }).meta({ id: 'TeamListEntry' });
-export const TeamsEnvelope = envA(z.array(TeamListEntry));
+export const TeamsEnvelope = successEnvelopeSchema(z.array(TeamListEntry));
 
 export const AdminProjectParams = z.strictObject({ project_id: Uuid });
 export const JobParams = z.strictObject({ job_id: Uuid });
-export const CallbackSecretEnvelope = envA(
+export const CallbackSecretEnvelope = successEnvelopeSchema(
   z
     .object({
       secret: z.string().meta({ description: 'The whsec_ secret that signs bootstrap callbacks (Standard Webhooks)' }),
@@ -42,8 +42,8 @@ export const CallbackSecretEnvelope = envA(
     })
     .meta({ id: 'CallbackSecret' }),
 );
-export const RefreshEnvelope = envA(z.object({ job_id: z.uuid() }));
-export const JobEnvelope = envA(
+export const RefreshEnvelope = successEnvelopeSchema(z.object({ job_id: z.uuid() }));
+export const JobEnvelope = successEnvelopeSchema(
   z
     .object({
       job_id: z.uuid(),
@@ -68,7 +68,7 @@ export const UsageQuery = z.strictObject({
   to: Day('to').optional().meta({ description: 'Last UTC day (default: today)' }),
 });
 
-export const UsageEnvelope = envA(
+export const UsageEnvelope = successEnvelopeSchema(
   z.array(
     z
       .object({

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 import { brandAsSums, brandSums } from '../rollups/project-reads.js';
 import { promptSums } from '../rollups/prompt-reads.js';
 import { addDays, providerFilter } from '../analytics/window.js';
@@ -63,13 +63,13 @@ export class FigureReader {
    * The own brand's sums over the rule's prompts (all when none named), per window. One read
    * per window length and engines gives every prompt's sums; a rule's prompts are summed here.
    */
-  private async ownSums(rule: AlertRow): Promise<[m.Sums, m.Sums]> {
+  private async ownSums(rule: AlertRow): Promise<[metrics.Sums, metrics.Sums]> {
     const w = windowsOf(this.day, rule.window_days);
     const providers = providerFilter({ providers: rule.providers as ProviderName[] | null });
     const perPrompt = await this.once(`own|${rule.window_days}|${providers}`, () => promptSums(this.ctx.store, this.project.id, providers, [w.cur, w.prev]));
-    const total: [m.Sums, m.Sums] = [{ ...m.EMPTY_SUMS }, { ...m.EMPTY_SUMS }];
-    const add = (windows: m.Sums[]) => {
-      for (let j = 0; j < 2; j++) for (const k of Object.keys(total[j]) as Array<keyof m.Sums>) total[j][k] += windows[j][k] ?? 0;
+    const total: [metrics.Sums, metrics.Sums] = [{ ...metrics.EMPTY_SUMS }, { ...metrics.EMPTY_SUMS }];
+    const add = (windows: metrics.Sums[]) => {
+      for (let j = 0; j < 2; j++) for (const k of Object.keys(total[j]) as Array<keyof metrics.Sums>) total[j][k] += windows[j][k] ?? 0;
     };
     if (rule.prompt_ids) {
       for (const id of rule.prompt_ids) {
@@ -105,8 +105,8 @@ export class FigureReader {
       responses,
       previous_responses: previous,
     });
-    let a: m.Sums;
-    let b: m.Sums;
+    let a: metrics.Sums;
+    let b: metrics.Sums;
     if (own && rule.metric !== 'share_of_voice') {
       [a, b] = await this.ownSums(rule);
     } else {
@@ -121,32 +121,32 @@ export class FigureReader {
         // too few responses in either window: unmeasured, as for every other figure
         const measured = cur.responses >= MIN_RESPONSES && prev.responses >= MIN_RESPONSES;
         return {
-          value: n1 > 0 ? m.share(x1, n1) : null,
-          previous: n2 > 0 ? m.share(x2, n2) : null,
+          value: n1 > 0 ? metrics.share(x1, n1) : null,
+          previous: n2 > 0 ? metrics.share(x2, n2) : null,
           comparison: measured ? compareProportions(x1, n1, x2, n2, 1) : null,
           interval: wilson(x1, n1),
           window: frame(cur.responses, prev.responses),
         };
       }
-      const sums = (s: BrandWindow): m.Sums => brandAsSums(s.responses, no === undefined ? undefined : s.brands.get(no));
+      const sums = (s: BrandWindow): metrics.Sums => brandAsSums(s.responses, no === undefined ? undefined : s.brands.get(no));
       [a, b] = [sums(cur), sums(prev)];
     }
     const window = frame(a.responses, b.responses);
     const measured = a.responses >= MIN_RESPONSES && b.responses >= MIN_RESPONSES;
     switch (rule.metric) {
       case 'visibility':
-        return { value: m.visibility(a), previous: m.visibility(b), comparison: compareProportions(a.mentioned, a.responses, b.mentioned, b.responses), interval: m.visibilityCi(a), window };
+        return { value: metrics.visibility(a), previous: metrics.visibility(b), comparison: compareProportions(a.mentioned, a.responses, b.mentioned, b.responses), interval: metrics.visibilityCi(a), window };
       case 'own_citations':
-        return { value: m.cvr(a), previous: m.cvr(b), comparison: compareProportions(a.citesOwn, a.responses, b.citesOwn, b.responses), interval: wilson(a.citesOwn, a.responses), window };
+        return { value: metrics.cvr(a), previous: metrics.cvr(b), comparison: compareProportions(a.citesOwn, a.responses, b.citesOwn, b.responses), interval: wilson(a.citesOwn, a.responses), window };
       case 'position':
       case 'sentiment': {
         const pos = rule.metric === 'position';
-        const mean = (s: m.Sums) => ({ n: s.mentioned, sum: pos ? s.positionSum : s.sentimentSum, sumSquares: pos ? s.positionSq : s.sentimentSq });
+        const mean = (s: metrics.Sums) => ({ n: s.mentioned, sum: pos ? s.positionSum : s.sentimentSum, sumSquares: pos ? s.positionSq : s.sentimentSq });
         return {
-          value: pos ? m.position(a) : m.sentiment(a),
-          previous: pos ? m.position(b) : m.sentiment(b),
+          value: pos ? metrics.position(a) : metrics.sentiment(a),
+          previous: pos ? metrics.position(b) : metrics.sentiment(b),
           comparison: measured ? compareMeans(mean(a), mean(b)) : null,
-          interval: pos ? m.positionCi(a) : m.sentimentCi(a),
+          interval: pos ? metrics.positionCi(a) : metrics.sentimentCi(a),
           window,
         };
       }

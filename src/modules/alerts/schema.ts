@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isHttpsUrl } from '../../lib/url.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
 import { IsoDate, Uuid } from '../common.js';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 
 export const METRICS = ['visibility', 'share_of_voice', 'position', 'sentiment', 'own_citations', 'new_competitor', 'new_cited_domain'] as const;
 export const CONDITIONS = ['significant_drop', 'significant_rise', 'significant_change', 'below', 'above'] as const;
@@ -134,8 +134,8 @@ export const EventsQuery = z.strictObject({
 
 export const TestResult = z.object({ type: z.enum(['email', 'slack', 'webhook']), ok: z.boolean(), detail: z.string() });
 
-export const AlertEnvelope = envA(Alert);
-export const AlertListEnvelope = envA(z.array(Alert));
-export const AlertDeletedEnvelope = envA(z.object({ alert_id: z.uuid(), message: z.string() }));
-export const AlertEventsEnvelope = envA(z.array(AlertEvent));
-export const TestResultsEnvelope = envA(z.array(TestResult));
+export const AlertEnvelope = successEnvelopeSchema(Alert);
+export const AlertListEnvelope = successEnvelopeSchema(z.array(Alert));
+export const AlertDeletedEnvelope = successEnvelopeSchema(z.object({ alert_id: z.uuid(), message: z.string() }));
+export const AlertEventsEnvelope = successEnvelopeSchema(z.array(AlertEvent));
+export const TestResultsEnvelope = successEnvelopeSchema(z.array(TestResult));

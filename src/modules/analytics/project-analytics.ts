@@ -3,7 +3,7 @@ import { loadBrandNumbers } from '../projects/brands.js';
 import { activeCompetitors, brandNo, presentCompetitor } from '../competitors/service.js';
 import { requireProject, type ProjectRow } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
-import * as m from './metrics.js';
+import * as metrics from './metrics.js';
 import { projectDays } from '../rollups/project-reads.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
 import { daysOf, providerFilter, type Window } from './window.js';
@@ -41,7 +41,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
   }
   return {
     items: prompts.rows.map((p) => {
-      const cur = sums.get(p.id)?.sums ?? m.EMPTY_SUMS;
+      const cur = sums.get(p.id)?.sums ?? metrics.EMPTY_SUMS;
       return {
         prompt_id: p.id,
         content: p.content,
@@ -49,13 +49,13 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         created_at: p.created_at.toISOString(),
         topic_id: p.topic_id,
         topic_name: p.topic_name,
-        visibility: m.visibility(cur) ?? 0,
-        sentiment: m.sentiment(cur) ?? 0,
-        position: m.position(cur) ?? 0,
+        visibility: metrics.visibility(cur) ?? 0,
+        sentiment: metrics.sentiment(cur) ?? 0,
+        position: metrics.position(cur) ?? 0,
         volume: null,
         intent: p.intent as 'informational' | null,
-        cvr: m.cvr(cur),
-        ...m.uncertainty(cur),
+        cvr: metrics.cvr(cur),
+        ...metrics.uncertainty(cur),
         competitors_mentioned: (named.get(p.id) ?? []).sort((a, b) => b.mention_count - a.mention_count || a.name.localeCompare(b.name)),
       };
     }),
@@ -92,13 +92,13 @@ export async function visibilitySeries(ctx: RequestContext, projectId: string, w
         website: p.website,
         icon_url: p.icon_url,
         is_own_brand: p.is_own_brand,
-        visibility: points.map(m.visibility),
-        sentiment: points.map(m.sentiment),
-        position: points.map(m.position),
+        visibility: points.map(metrics.visibility),
+        sentiment: points.map(metrics.sentiment),
+        position: points.map(metrics.position),
         responses: [...responses],
-        visibility_ci: points.map(m.visibilityCi),
-        position_ci: points.map(m.positionCi),
-        sentiment_ci: points.map(m.sentimentCi),
+        visibility_ci: points.map(metrics.visibilityCi),
+        position_ci: points.map(metrics.positionCi),
+        sentiment_ci: points.map(metrics.sentimentCi),
       };
     }),
   };

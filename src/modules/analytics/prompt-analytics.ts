@@ -4,7 +4,7 @@ import { PROVIDERS } from '../../ports/providers/types.js';
 import type { Interval } from '../../lib/statistics.js';
 import { requireProject } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
-import * as m from './metrics.js';
+import * as metrics from './metrics.js';
 import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
 import { daysOf, type Window } from './window.js';
@@ -35,7 +35,7 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
     positionChart[day] = [];
     sentimentChart[day] = [];
   }
-  const total = { ...m.EMPTY_SUMS };
+  const total = { ...metrics.EMPTY_SUMS };
   for (const r of rows) {
     const s = r.sums;
     total.responses += s.responses;
@@ -44,19 +44,19 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
     total.sentimentSum += s.sentimentSum;
     total.positionSq += s.positionSq;
     total.sentimentSq += s.sentimentSq;
-    const v = m.visibility(s);
-    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v, n: s.responses, ci: m.visibilityCi(s) });
-    const p = m.position(s);
-    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p, n: s.mentioned, ci: m.positionCi(s) });
-    const se = m.sentiment(s);
-    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se, n: s.mentioned, ci: m.sentimentCi(s) });
+    const v = metrics.visibility(s);
+    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v, n: s.responses, ci: metrics.visibilityCi(s) });
+    const p = metrics.position(s);
+    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p, n: s.mentioned, ci: metrics.positionCi(s) });
+    const se = metrics.sentiment(s);
+    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se, n: s.mentioned, ci: metrics.sentimentCi(s) });
   }
   return {
     prompt_id: prompt.id,
     prompt_content: prompt.content,
     volume: total.responses,
-    sentiment: m.sentimentInt(total),
-    sentiment_ci: m.sentimentCi(total),
+    sentiment: metrics.sentimentInt(total),
+    sentiment_ci: metrics.sentimentCi(total),
     visibility_chart: visibility,
     position_chart: positionChart,
     sentiment_chart: sentimentChart,

@@ -3,7 +3,7 @@ import { URL_TYPES } from '../../analysis/types.js';
 import { faviconUrls } from '../../lib/url.js';
 import { loadBrandNumbers } from '../projects/brands.js';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
-import * as m from './metrics.js';
+import * as metrics from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
 import { wholeBuckets } from '../rollups/buckets.js';
 import { promptDomainMonthsSql, promptResponses } from '../rollups/prompt-reads.js';
@@ -99,8 +99,8 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
         domain: r.domain,
         domain_type: r.category,
         citation_count: r.n,
-        avg_citations: m.ratio(r.n, r.responses),
-        used_percentage: m.share(r.responses, total),
+        avg_citations: metrics.ratio(r.n, r.responses),
+        used_percentage: metrics.share(r.responses, total),
         mentioned: r.mentioned,
         brands_appeared: brandsOfMask(r.mask, bitIds, brands),
         favicon_url: icons[0] ?? null,

@@ -1,6 +1,6 @@
 import type { Interval } from '../../lib/statistics.js';
 import type { Tx } from '../../store/index.js';
-import * as m from './metrics.js';
+import * as metrics from './metrics.js';
 import { promptSums } from '../rollups/prompt-reads.js';
 import { providerFilter, type Window } from './window.js';
 
@@ -26,13 +26,13 @@ export async function promptMetrics(tx: Tx, projectId: string, w: Window, prompt
   const out = new Map<string, PromptMetrics>();
   for (const [promptId, [cur, prev]] of sums) {
     out.set(promptId, {
-      visibility: m.visibility(cur),
-      sentiment: m.sentimentInt(cur),
-      position: m.position(cur),
+      visibility: metrics.visibility(cur),
+      sentiment: metrics.sentimentInt(cur),
+      position: metrics.position(cur),
       volume: cur.responses,
-      cvr: m.cvr(cur),
-      trend: m.trend(cur, prev),
-      ...m.uncertainty(cur),
+      cvr: metrics.cvr(cur),
+      trend: metrics.trend(cur, prev),
+      ...metrics.uncertainty(cur),
     });
   }
   return out;
@@ -46,5 +46,5 @@ export const noData = (): PromptMetrics => ({
   volume: 0,
   cvr: null,
   trend: null,
-  ...m.uncertainty(m.EMPTY_SUMS),
+  ...metrics.uncertainty(metrics.EMPTY_SUMS),
 });

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { requireProject } from '../projects/service.js';
 import { promptDays } from '../rollups/prompt-reads.js';
-import * as m from './metrics.js';
+import * as metrics from './metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 // The daily visibility of every prompt of a project over a window (extension), for the
@@ -34,7 +34,7 @@ export async function promptSeries(ctx: RequestContext, projectId: string, w: Wi
     dates,
     prompts: [...byPrompt].map(([id, s]) => ({
       prompt_id: id,
-      visibility: s.responses.map((n, i) => m.visibility({ responses: n, mentioned: s.mentioned[i] })),
+      visibility: s.responses.map((n, i) => metrics.visibility({ responses: n, mentioned: s.mentioned[i] })),
       responses: s.responses,
     })),
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { Ci, IsoDate, UncertaintyShape, Uuid } from '../common.js';
 import { SURFACES } from '../../ports/providers/types.js';
 import { WindowQueryShape } from './window.js';
@@ -36,7 +36,7 @@ const ProviderMetric = z
   .meta({ id: 'ProviderMetric' });
 const Chart = z.record(z.string(), z.array(ProviderMetric));
 
-export const PromptAnalytics = envA(
+export const PromptAnalytics = successEnvelopeSchema(
   z.object({
     prompt_id: z.uuid(),
     prompt_content: z.string(),
@@ -80,7 +80,7 @@ export const ChatItem = z
     }),
   })
   .meta({ id: 'ChatItem' });
-export const Chats = envA(z.object({ items: z.array(ChatItem) }));
+export const Chats = successEnvelopeSchema(z.object({ items: z.array(ChatItem) }));
 
 export const SearchQueryItem = z
   .object({
@@ -89,7 +89,7 @@ export const SearchQueryItem = z
     providers: z.array(z.string()).meta({ description: 'The engines that ran it, most runs first' }),
   })
   .meta({ id: 'SearchQueryItem' });
-export const SearchQueries = envA(z.array(SearchQueryItem));
+export const SearchQueries = successEnvelopeSchema(z.array(SearchQueryItem));
 
 export const SamplingPlanQuery = z.strictObject({
   ...WindowQueryShape,
@@ -118,7 +118,7 @@ export const SamplingPlanItem = z
     }),
   })
   .meta({ id: 'SamplingPlanItem' });
-export const SamplingPlan = envA(z.array(SamplingPlanItem));
+export const SamplingPlan = successEnvelopeSchema(z.array(SamplingPlanItem));
 
 export const DomainItem = z
   .object({
@@ -133,7 +133,7 @@ export const DomainItem = z
     favicon_urls: z.array(z.string()),
   })
   .meta({ id: 'DomainItem' });
-export const Domains = envA(z.object({ items: z.array(DomainItem) }));
+export const Domains = successEnvelopeSchema(z.object({ items: z.array(DomainItem) }));
 
 export const UrlItem = z
   .object({
@@ -148,7 +148,7 @@ export const UrlItem = z
     last_seen: IsoDate,
   })
   .meta({ id: 'UrlItem' });
-export const Urls = envA(z.object({ items: z.array(UrlItem) }));
+export const Urls = successEnvelopeSchema(z.object({ items: z.array(UrlItem) }));
 
 export const OverviewItem = z
   .object({
@@ -176,9 +176,9 @@ export const OverviewItem = z
     ),
   })
   .meta({ id: 'OverviewItem' });
-export const Overview = envA(z.object({ items: z.array(OverviewItem) }));
+export const Overview = successEnvelopeSchema(z.object({ items: z.array(OverviewItem) }));
 
-export const Visibility = envA(
+export const Visibility = successEnvelopeSchema(
   z.object({
     dates: z.array(z.string()),
     period: z.string(),
@@ -207,7 +207,7 @@ export const Visibility = envA(
   }),
 );
 
-export const PromptSeries = envA(
+export const PromptSeries = successEnvelopeSchema(
   z
     .object({
       project_id: z.uuid(),

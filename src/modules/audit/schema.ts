@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate } from '../common.js';
 
 const Day = z.iso.date({ error: 'dates are YYYY-MM-DD' });
@@ -28,6 +28,6 @@ export const AuditItem = z
   })
   .meta({ id: 'AuditEntry' });
 
-export const AuditPageEnvelope = envA(
+export const AuditPageEnvelope = successEnvelopeSchema(
   z.object({ total: z.number().int(), page: z.number().int(), page_size: z.number().int(), items: z.array(AuditItem) }),
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { successEnvelopeSchema, statusEnvelopeSchema } from '../../lib/envelope.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import { Ci, UncertaintyShape, Uuid } from '../common.js';
 import { WindowQueryShape } from '../analytics/window.js';
@@ -82,12 +82,12 @@ export const PatchCompetitorBody = z.strictObject({ name: Name.optional(), websi
 
 export const CompetitorParams = z.strictObject({ project_id: Uuid, competitor_id: Uuid });
 
-export const CompetitorListEnvelope = envA(z.object({ active_competitors: z.array(Competitor), total_active: z.number().int() }));
-export const CompetitorEnvelope = envA(Competitor);
-export const CompetitorsCreatedEnvelope = envB(
+export const CompetitorListEnvelope = successEnvelopeSchema(z.object({ active_competitors: z.array(Competitor), total_active: z.number().int() }));
+export const CompetitorEnvelope = successEnvelopeSchema(Competitor);
+export const CompetitorsCreatedEnvelope = statusEnvelopeSchema(
   z.object({ projectId: z.uuid(), created: z.number().int(), competitors: z.array(CompetitorCreated) }),
 );
-export const CompetitorDeletedEnvelope = envB(z.object({ competitorId: z.uuid(), message: z.string() }));
+export const CompetitorDeletedEnvelope = statusEnvelopeSchema(z.object({ competitorId: z.uuid(), message: z.string() }));
 
 export const SuggestionsQuery = z.strictObject({
   ...WindowQueryShape,
@@ -99,7 +99,7 @@ export const SuggestionsQuery = z.strictObject({
     .default(10),
 });
 
-export const CompetitorSuggestionsEnvelope = envA(
+export const CompetitorSuggestionsEnvelope = successEnvelopeSchema(
   z
     .object({
       project_id: z.uuid(),

@@ -2,7 +2,7 @@ import { recurringBrands } from '../../analysis/index.js';
 import type { RequestContext } from '../../context.js';
 import { decodeAnswerBody } from '../answers/answer-body.js';
 import { normalizeWebsite } from '../../lib/url.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 import type { Window } from '../analytics/window.js';
 import { loadBrandSpecs } from '../projects/brands.js';
 import { loadProjectWithPlan } from '../projects/project-row.js';
@@ -49,7 +49,7 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
       website: c.domain ? (normalizeWebsite(c.domain)?.domain ?? null) : null,
       answers: c.count,
       mentions: c.mentions,
-      share_of_answers: m.share(c.count, read),
+      share_of_answers: metrics.share(c.count, read),
     })),
   };
 }

@@ -4,7 +4,7 @@ import { hashApiKey, randomBase62 } from '../../lib/crypto.js';
 import { NotFound } from '../../lib/errors.js';
 import { systemContext } from '../alerts/evaluate.js';
 import { iso } from '../common.js';
-import { loadProjectFacts } from '../projects/brands.js';
+import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 import { ingestLog, type IngestResult } from './service.js';
 
@@ -72,7 +72,7 @@ export async function openDrain(ctx: ServiceContext, token: string): Promise<Ope
   );
   const drain = rows[0];
   if (!drain) return null;
-  const project = await loadProjectFacts(ctx.store, drain.project_id);
+  const project = await loadProjectWithPlan(ctx.store, drain.project_id);
   if (!project) return null;
   return { drainId: drain.id, projectId: drain.project_id, vercelVerify: drain.vercel_verify, ctx: systemContext(ctx, project) };
 }

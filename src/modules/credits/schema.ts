@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 
 export const TeamCredits = z
   .object({
@@ -25,4 +25,4 @@ export const TeamCredits = z
   })
   .meta({ id: 'TeamCredits' });
 
-export const TeamCreditsEnvelope = envA(TeamCredits);
+export const TeamCreditsEnvelope = successEnvelopeSchema(TeamCredits);

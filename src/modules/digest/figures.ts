@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 import { visibilitySeries } from '../analytics/project-analytics.js';
 import { brandSums } from '../rollups/project-reads.js';
 import { addDays, resolveWindow } from '../analytics/window.js';
@@ -68,9 +68,9 @@ export async function projectWeek(ctx: RequestContext, projectId: string, today:
     return {
       name: b.name,
       is_own_brand: b.is_own_brand,
-      visibility: m.visibility({ responses: cur.responses, mentioned: x1 }),
-      visibility_ci: m.visibilityCi({ responses: cur.responses, mentioned: x1 }),
-      previous: m.visibility({ responses: before.responses, mentioned: x2 }),
+      visibility: metrics.visibility({ responses: cur.responses, mentioned: x1 }),
+      visibility_ci: metrics.visibilityCi({ responses: cur.responses, mentioned: x1 }),
+      previous: metrics.visibility({ responses: before.responses, mentioned: x2 }),
       change: cmp?.direction ?? null,
       p_value: cmp?.pValue ?? null,
     };
@@ -86,8 +86,8 @@ export async function projectWeek(ctx: RequestContext, projectId: string, today:
     responses: cur.responses,
     own: weeks[0],
     movers: weeks.filter((w) => w.change === 'up' || w.change === 'down'),
-    position: m.position(ownSums),
-    sentiment: m.sentiment(ownSums),
+    position: metrics.position(ownSums),
+    sentiment: metrics.sentiment(ownSums),
     alerts: alerts.rows.map((a) => ({ metric: a.metric, condition: a.condition, value: a.value, fired_at: a.fired_at.toISOString() })),
     daily: ownSeries?.visibility ?? [],
     days: series.dates,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 
 export const PatchMeBody = z.strictObject({ digest: z.boolean({ error: 'digest must be true or false' }) });
 
@@ -17,6 +17,6 @@ export const DigestPreview = z.object({
 
 export const DigestSent = z.object({ sent: z.number().int(), recipients: z.array(z.string()) });
 
-export const MyDigestEnvelope = envA(MyDigest);
-export const DigestPreviewEnvelope = envA(DigestPreview);
-export const DigestSentEnvelope = envA(DigestSent);
+export const MyDigestEnvelope = successEnvelopeSchema(MyDigest);
+export const DigestPreviewEnvelope = successEnvelopeSchema(DigestPreview);
+export const DigestSentEnvelope = successEnvelopeSchema(DigestSent);

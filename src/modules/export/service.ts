@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { Invalid } from '../../lib/errors.js';
 import { utcDay } from '../../lib/time.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 import { addDays, resolveWindow } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { requireProject } from '../projects/service.js';
@@ -49,9 +49,9 @@ export async function dailyCsv(ctx: RequestContext, projectId: string, q: { star
           b.name,
           r.responses,
           mentions,
-          m.visibility(s),
-          own ? m.position(s) : null,
-          own ? m.sentiment(s) : null,
+          metrics.visibility(s),
+          own ? metrics.position(s) : null,
+          own ? metrics.sentiment(s) : null,
           own ? r.cites_own : null,
         ]
           .map(csvField)

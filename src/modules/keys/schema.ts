@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, Uuid } from '../common.js';
 
 export const KeyRecord = z
@@ -33,7 +33,7 @@ export const CreateKeyBody = z.strictObject({
 export const KeyParams = z.strictObject({ key_id: Uuid });
 export const PatchKeyBody = z.strictObject({ is_active: z.boolean({ error: 'is_active must be a boolean' }) });
 
-export const KeyCreatedEnvelope = envA(KeyCreated);
-export const KeyEnvelope = envA(KeyRecord);
-export const KeyListEnvelope = envA(z.array(KeyRecord));
-export const KeyDeletedEnvelope = envA(z.object({ id: z.uuid(), message: z.string() }));
+export const KeyCreatedEnvelope = successEnvelopeSchema(KeyCreated);
+export const KeyEnvelope = successEnvelopeSchema(KeyRecord);
+export const KeyListEnvelope = successEnvelopeSchema(z.array(KeyRecord));
+export const KeyDeletedEnvelope = successEnvelopeSchema(z.object({ id: z.uuid(), message: z.string() }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { Competitor, CompetitorMetrics } from '../competitors/schema.js';
 
 const Period = z.object({ date_from: z.string(), date_to: z.string() });
@@ -28,4 +28,4 @@ export const OverviewSummary = z
   })
   .meta({ id: 'OverviewSummary' });
 
-export const OverviewSummaryEnvelope = envA(OverviewSummary);
+export const OverviewSummaryEnvelope = successEnvelopeSchema(OverviewSummary);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SAMPLING_MODES } from '../../lib/plans.js';
 import { isHttpUrl } from '../../lib/url.js';
-import { envA, envB } from '../envelope.js';
+import { successEnvelopeSchema, statusEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, ProjectParams } from '../common.js';
 import { CONTRACT_PROVIDERS, PROVIDERS } from '../../ports/providers/types.js';
 
@@ -51,8 +51,8 @@ export const ProjectDetail = Project.extend({
 }).meta({ id: 'ProjectDetail' });
 
 export { ProjectParams };
-export const ProjectListEnvelope = envA(z.array(Project));
-export const ProjectEnvelope = envA(ProjectDetail);
+export const ProjectListEnvelope = successEnvelopeSchema(z.array(Project));
+export const ProjectEnvelope = successEnvelopeSchema(ProjectDetail);
 
 const trimmed = (name: string, max: number) =>
   z
@@ -92,4 +92,4 @@ export const PatchProjectBody = z.strictObject({
 });
 export type PatchProjectInput = z.infer<typeof PatchProjectBody>;
 
-export const ProjectDeleted = envB(z.object({ projectId: z.uuid(), message: z.string() })).meta({ id: 'ProjectDeleted' });
+export const ProjectDeleted = statusEnvelopeSchema(z.object({ projectId: z.uuid(), message: z.string() })).meta({ id: 'ProjectDeleted' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { successEnvelopeSchema, statusEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, TREND_DESCRIPTION, UncertaintyShape, Uuid } from '../common.js';
 
 export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;
@@ -63,9 +63,9 @@ export const PatchPromptBody = z.strictObject({
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
 
-export const PromptListEnvelope = envA(z.object({ project_id: z.uuid(), total: z.number().int(), prompts: z.array(Prompt) }));
-export const PromptEnvelope = envA(Prompt);
-export const PromptsCreatedEnvelope = envB(
+export const PromptListEnvelope = successEnvelopeSchema(z.object({ project_id: z.uuid(), total: z.number().int(), prompts: z.array(Prompt) }));
+export const PromptEnvelope = successEnvelopeSchema(Prompt);
+export const PromptsCreatedEnvelope = statusEnvelopeSchema(
   z.object({ projectId: z.uuid(), created: z.number().int(), prompts: z.array(PromptCreated) }),
 );
-export const PromptDeletedEnvelope = envB(z.object({ promptId: z.uuid(), message: z.string() }));
+export const PromptDeletedEnvelope = statusEnvelopeSchema(z.object({ promptId: z.uuid(), message: z.string() }));

@@ -2,7 +2,7 @@ import type { Analysis } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
 import { DAY_MS, weekOf } from '../../lib/time.js';
 import { loadBrandNumbers } from '../projects/brands.js';
-import * as T from './sums-tables.js';
+import * as sumsTables from './sums-tables.js';
 import { ALL } from './sums-tables.js';
 import { addDomainDays, type DomainDay } from './domain-days.js';
 import { addThemes, THEME_TABLES } from './themes.js';
@@ -10,7 +10,7 @@ import type { SumValues, SumsRows } from './sums-tables.js';
 
 /**
  * Per brand named, by brand number: its values in the order of the per-brand arrays
- * (T.PROJECT_BRAND_ARRAYS): responses naming it (1), times named, position, sentiment and
+ * (sumsTables.PROJECT_BRAND_ARRAYS): responses naming it (1), times named, position, sentiment and
  * their squares. A table with fewer arrays takes the first values.
  */
 type Named = Array<[no: number, values: number[]]>;
@@ -38,7 +38,7 @@ function bump(map: SumsRows, key: unknown[], values: SumValues, named?: Named, a
  * (PROJECT_BUCKETS), setting `bit` (the day in the bucket) for each brand it names: a
  * batch's weeks and months cost a fold per project day row, not per answer.
  */
-function fold(map: SumsRows, key: unknown[], day: T.SumsRow, bit: number): void {
+function fold(map: SumsRows, key: unknown[], day: sumsTables.SumsRow, bit: number): void {
   const k = key.join('|');
   let row = map.get(k);
   if (!row) {
@@ -72,8 +72,8 @@ export interface RollupInput {
 export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[]): Promise<void> {
   if (stored.length === 0) return;
 
-  const rows = new Map<T.SumsTable, SumsRows>([...T.SUMS_ROLLUPS, ...T.PROJECT_BUCKETS].map((t) => [t, new Map()]));
-  const rowsOf = (t: T.SumsTable) => rows.get(t)!;
+  const rows = new Map<sumsTables.SumsTable, SumsRows>([...sumsTables.SUMS_ROLLUPS, ...sumsTables.PROJECT_BUCKETS].map((t) => [t, new Map()]));
+  const rowsOf = (t: sumsTables.SumsTable) => rows.get(t)!;
   const domainDays = new Map<string, DomainDay>();
   const domainCategory = new Map<string, number>();
   const promptDomains = new Map<string, PromptDomainRow>();
@@ -92,14 +92,14 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const position = analysis.mentioned ? (analysis.position ?? 0) : 0;
     const sentiment = analysis.mentioned ? (analysis.sentiment ?? 0) : 0;
     const main = [1, mentioned, position, sentiment, analysis.citesOwn ? 1 : 0, analysis.citations.length, position * position, sentiment * sentiment];
-    const add = (t: T.SumsTable, key: unknown[]) => bump(rowsOf(t), key, main, named, t.arrays?.length ?? 0);
+    const add = (t: sumsTables.SumsTable, key: unknown[]) => bump(rowsOf(t), key, main, named, t.arrays?.length ?? 0);
     const week = weekOf(answer.day);
     const month = `${answer.day.slice(0, 7)}-01`;
     for (const provider of [answer.provider, ALL]) {
-      add(T.PROMPT_DAILY, [answer.promptId, provider, answer.day]);
-      add(T.PROMPT_WEEKLY, [answer.promptId, provider, week]);
-      add(T.PROMPT_MONTHLY, [answer.promptId, provider, month]);
-      add(T.PROJECT_DAILY, [provider, answer.day]);
+      add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day]);
+      add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week]);
+      add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month]);
+      add(sumsTables.PROJECT_DAILY, [provider, answer.day]);
     }
     const mask = brandMask(analysis, numbers);
     const domainsSeen = new Set<string>();
@@ -137,13 +137,13 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   }
 
   // the weeks and months from the batch's project day rows: the day's bit in its week (Monday = bit 0) and month (the 1st = bit 0)
-  for (const day of rowsOf(T.PROJECT_DAILY).values()) {
+  for (const day of rowsOf(sumsTables.PROJECT_DAILY).values()) {
     const [provider, date] = day.key as [string, string];
     const week = weekOf(date);
-    fold(rowsOf(T.PROJECT_WEEKLY), [provider, week], day, 1 << ((Date.parse(date) - Date.parse(week)) / DAY_MS));
-    fold(rowsOf(T.PROJECT_MONTHLY), [provider, `${date.slice(0, 7)}-01`], day, 1 << (Number(date.slice(8, 10)) - 1));
+    fold(rowsOf(sumsTables.PROJECT_WEEKLY), [provider, week], day, 1 << ((Date.parse(date) - Date.parse(week)) / DAY_MS));
+    fold(rowsOf(sumsTables.PROJECT_MONTHLY), [provider, `${date.slice(0, 7)}-01`], day, 1 << (Number(date.slice(8, 10)) - 1));
   }
-  for (const [table, tableRows] of rows) await T.upsertSums(tx, projectId, table, [...tableRows.values()]);
+  for (const [table, tableRows] of rows) await sumsTables.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
   await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
   await upsertPromptDomains(tx, projectId, [...promptDomains.values()]);
@@ -203,6 +203,6 @@ async function upsertPromptDomains(tx: Tx, projectId: string, rows: PromptDomain
  * while a number never changes its domain.
  */
 export async function emptyProjectRollups(tx: Tx, projectId: string): Promise<void> {
-  const tables = [...T.SUMS_TABLES, ...T.PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', ...THEME_TABLES];
+  const tables = [...sumsTables.SUMS_TABLES, ...sumsTables.PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', ...THEME_TABLES];
   for (const table of tables) await tx.query(`delete from ${table} where project_id = $1`, [projectId]);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate } from '../common.js';
 
 /** Either the account's email and password, or an API key: one of the two, never both. */
@@ -29,7 +29,7 @@ export const Session = z
   })
   .meta({ id: 'Session' });
 
-export const SessionEnvelope = envA(Session);
+export const SessionEnvelope = successEnvelopeSchema(Session);
 
 export const SessionSummary = z.object({
   id: z.uuid(),
@@ -38,6 +38,6 @@ export const SessionSummary = z.object({
   created_at: IsoDate,
   expires_at: IsoDate,
 });
-export const SessionListEnvelope = envA(z.array(SessionSummary));
-export const RevokedEnvelope = envA(z.object({ revoked: z.number().int() }));
+export const SessionListEnvelope = successEnvelopeSchema(z.array(SessionSummary));
+export const RevokedEnvelope = successEnvelopeSchema(z.object({ revoked: z.number().int() }));
 export const SessionParams = z.strictObject({ session_id: z.uuid({ error: 'session_id must be a UUID' }) });

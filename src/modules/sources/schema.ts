@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 
 export const SourceDomain = z
   .object({ source_id: z.uuid(), domain: z.string(), category: z.number().int(), reference_count: z.number().int() })
   .meta({ id: 'SourceDomain' });
 
-export const SourceList = envA(z.array(SourceDomain));
+export const SourceList = successEnvelopeSchema(z.array(SourceDomain));
 
 const pct = z.number();
-export const SourcesAnalytics = envA(
+export const SourcesAnalytics = successEnvelopeSchema(
   z.object({
     stats: z.object({ total_sources: z.number().int(), total_citations: z.number().int() }),
     category_breakdown: z.object({ corporate: pct, editorial: pct, institutional: pct, reference: pct, ugc: pct, other: pct }),

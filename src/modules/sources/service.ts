@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { CATEGORY_NAMES } from '../../analysis/types.js';
 import { stableUuid } from '../../lib/crypto.js';
-import * as m from '../analytics/metrics.js';
+import * as metrics from '../analytics/metrics.js';
 import { dailyCitations, domainWindow } from '../rollups/domain-window.js';
 import { daysOf, providerFilter, type Window } from '../analytics/window.js';
 import { requireProject } from '../projects/service.js';
@@ -36,7 +36,7 @@ export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w
   const { totals: dayTotals, perDomain } = dailyCitations(window, dates.length, CHART_DOMAINS);
   return {
     stats: { total_sources: domains.length, total_citations: total },
-    category_breakdown: Object.fromEntries(CATEGORY_NAMES.map((name, i) => [name, m.share(byCategory[i], total)])) as Record<
+    category_breakdown: Object.fromEntries(CATEGORY_NAMES.map((name, i) => [name, metrics.share(byCategory[i], total)])) as Record<
       (typeof CATEGORY_NAMES)[number],
       number
     >,
@@ -45,7 +45,7 @@ export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w
       // a day without any citation has no share: null, never 0
       series: top.map((domain, k) => ({
         domain,
-        values: perDomain[k].map((n, i) => (dayTotals[i] > 0 ? m.share(n, dayTotals[i]) : null)),
+        values: perDomain[k].map((n, i) => (dayTotals[i] > 0 ? metrics.share(n, dayTotals[i]) : null)),
       })),
     },
     top_domains: domains.slice(0, TOP_DOMAINS).map((d) => ({ source_id: sourceId(d.domain), domain: d.domain, category: d.category, reference_count: d.citations })),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, Uuid } from '../common.js';
 
 /** Team, members, invitations and passwords (issue 17; extensions, Envelope A). */
@@ -20,7 +20,7 @@ export const Team = z
     your_role: Role.nullable().meta({ description: "The signed-in person's role; null for a call made with an API key" }),
   })
   .meta({ id: 'TeamSummary' });
-export const TeamEnvelope = envA(Team);
+export const TeamEnvelope = successEnvelopeSchema(Team);
 
 export const Member = z
   .object({
@@ -31,11 +31,11 @@ export const Member = z
     is_you: z.boolean(),
   })
   .meta({ id: 'TeamMember' });
-export const MemberEnvelope = envA(Member);
-export const MemberListEnvelope = envA(z.array(Member));
+export const MemberEnvelope = successEnvelopeSchema(Member);
+export const MemberListEnvelope = successEnvelopeSchema(z.array(Member));
 export const MemberParams = z.strictObject({ user_id: z.uuid({ error: 'user_id must be a UUID' }) });
 export const PatchMemberBody = z.strictObject({ role: Role });
-export const MemberRemovedEnvelope = envA(z.object({ user_id: z.uuid(), message: z.string(), sessions_ended: z.number().int() }));
+export const MemberRemovedEnvelope = successEnvelopeSchema(z.object({ user_id: z.uuid(), message: z.string(), sessions_ended: z.number().int() }));
 
 const Email = z.string({ error: 'email is required' }).trim().toLowerCase().pipe(z.email({ error: 'email must be a valid address' }).max(254));
 
@@ -51,8 +51,8 @@ export const Invitation = z
     expires_at: IsoDate,
   })
   .meta({ id: 'TeamInvitation' });
-export const InvitationListEnvelope = envA(z.array(Invitation));
-export const InvitationCreatedEnvelope = envA(
+export const InvitationListEnvelope = successEnvelopeSchema(z.array(Invitation));
+export const InvitationCreatedEnvelope = successEnvelopeSchema(
   Invitation.extend({
     token: z.string().meta({ description: 'Single-use; shown only in this response. Never stored, only its hash.' }),
     accept_url: z.string().meta({ description: 'The dashboard page that accepts the invitation' }),
@@ -60,7 +60,7 @@ export const InvitationCreatedEnvelope = envA(
   }),
 );
 export const InvitationParams = z.strictObject({ invitation_id: Uuid });
-export const InvitationRevokedEnvelope = envA(z.object({ id: z.uuid(), message: z.string() }));
+export const InvitationRevokedEnvelope = successEnvelopeSchema(z.object({ id: z.uuid(), message: z.string() }));
 
 const NewPassword = z
   .string({ error: 'password is required' })
@@ -71,7 +71,7 @@ export const TokenParams = z.strictObject({ token: z.string().min(1).max(200) })
 export const AcceptBody = z
   .strictObject({ password: NewPassword.optional().meta({ description: 'For a new user; generated and returned once when omitted' }) })
   .default({});
-export const AcceptedEnvelope = envA(
+export const AcceptedEnvelope = successEnvelopeSchema(
   z.object({
     user_id: z.uuid(),
     team_id: z.uuid(),
@@ -87,4 +87,4 @@ export const ChangePasswordBody = z.strictObject({
   new_password: NewPassword,
 });
 export const ResetPasswordBody = z.strictObject({ token: z.string({ error: 'token is required' }).min(1).max(200), new_password: NewPassword });
-export const PasswordChangedEnvelope = envA(z.object({ message: z.string(), sessions_ended: z.number().int() }));
+export const PasswordChangedEnvelope = successEnvelopeSchema(z.object({ message: z.string(), sessions_ended: z.number().int() }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { THEMES } from '../../analysis/index.js';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { Uuid } from '../common.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -38,7 +38,7 @@ export const ThemeItem = z
   })
   .meta({ id: 'Theme' });
 
-export const ThemesEnvelope = envA(z.array(ThemeItem));
+export const ThemesEnvelope = successEnvelopeSchema(z.array(ThemeItem));
 export type ThemeItemOut = z.infer<typeof ThemeItem>;
 
 export const CompareThemesQuery = ThemesQuery.omit({ brand_id: true });
@@ -49,4 +49,4 @@ export const BrandThemesItem = z.object({
   is_own_brand: z.boolean(),
   themes: z.array(ThemeItem),
 });
-export const CompareThemesEnvelope = envA(z.array(BrandThemesItem));
+export const CompareThemesEnvelope = successEnvelopeSchema(z.array(BrandThemesItem));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA, envB } from '../envelope.js';
+import { successEnvelopeSchema, statusEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, ProjectParams, Uuid } from '../common.js';
 
 export const Topic = z
@@ -18,8 +18,8 @@ export const CreateTopicBody = z.strictObject({
 });
 
 export { ProjectParams };
-export const TopicListEnvelope = envA(z.array(Topic));
-export const TopicEnvelope = envA(Topic);
+export const TopicListEnvelope = successEnvelopeSchema(z.array(Topic));
+export const TopicEnvelope = successEnvelopeSchema(Topic);
 
 export const TopicParams = z.strictObject({ project_id: Uuid, topic_id: Uuid });
 
@@ -33,4 +33,4 @@ export const DeleteTopicQuery = z.strictObject({
   move_to: Uuid.optional().meta({ description: "A topic of the same project that takes this topic's prompts" }),
 });
 
-export const TopicDeleted = envB(z.object({ topicId: z.uuid(), message: z.string(), moved_prompts: z.number().int() })).meta({ id: 'TopicDeleted' });
+export const TopicDeleted = statusEnvelopeSchema(z.object({ topicId: z.uuid(), message: z.string(), moved_prompts: z.number().int() })).meta({ id: 'TopicDeleted' });

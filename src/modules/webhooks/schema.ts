@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { isHttpsUrl } from '../../lib/url.js';
 import { IsoDate } from '../common.js';
 
@@ -61,7 +61,7 @@ export const DeliveriesQuery = z.strictObject({
     .optional(),
 });
 
-export const WebhookCreatedEnvelope = envA(WebhookCreated);
-export const WebhookListEnvelope = envA(z.array(Webhook));
-export const WebhookDeliveriesEnvelope = envA(z.array(WebhookDelivery));
-export const WebhookDeletedEnvelope = envA(z.object({ id: z.string(), message: z.string() }));
+export const WebhookCreatedEnvelope = successEnvelopeSchema(WebhookCreated);
+export const WebhookListEnvelope = successEnvelopeSchema(z.array(Webhook));
+export const WebhookDeliveriesEnvelope = successEnvelopeSchema(z.array(WebhookDelivery));
+export const WebhookDeletedEnvelope = successEnvelopeSchema(z.object({ id: z.string(), message: z.string() }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envA } from '../envelope.js';
+import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, Uuid } from '../common.js';
 
 export const ActionParams = z.strictObject({ project_id: Uuid, action_id: Uuid });
@@ -25,5 +25,5 @@ export const RespondBody = z.strictObject({
   feedback: z.string().max(5_000, 'feedback must be at most 5000 characters').optional(),
 });
 
-export const ExecuteEnvelope = envA(z.object({ workflow_id: z.uuid(), status: z.literal('running') }));
-export const WorkflowEnvelope = envA(Workflow);
+export const ExecuteEnvelope = successEnvelopeSchema(z.object({ workflow_id: z.uuid(), status: z.literal('running') }));
+export const WorkflowEnvelope = successEnvelopeSchema(Workflow);

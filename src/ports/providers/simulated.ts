@@ -166,10 +166,10 @@ function fill(template: string, b: SimBrand | null, market: Market, rng: Rng): s
 }
 
 function compose(rng: Rng, style: Style, market: Market, listed: SimBrand[]): Block[] {
-  const s = (text: string, brand: SimBrand | null = null, citable = true): Sentence => ({ text, brand, citable });
+  const makeSentence = (text: string, brand: SimBrand | null = null, citable = true): Sentence => ({ text, brand, citable });
   const blocks: Block[] = [];
-  const intro = [s(fill(pick(rng, style.outro === 'caveats' ? CLAUDE_INTROS : INTROS), null, market, rng))];
-  if (style.intro > 1) intro.push(s(pick(rng, INTRO_FOLLOW)));
+  const intro = [makeSentence(fill(pick(rng, style.outro === 'caveats' ? CLAUDE_INTROS : INTROS), null, market, rng))];
+  if (style.intro > 1) intro.push(makeSentence(pick(rng, INTRO_FOLLOW)));
   blocks.push({ kind: 'p', sentences: intro });
   if (style.heading) blocks.push({ kind: 'line', text: style.heading });
   // Lower ranks lean critical, as in real rankings; the tone drives the sentiment found later.
@@ -178,10 +178,10 @@ function compose(rng: Rng, style: Style, market: Market, listed: SimBrand[]): Bl
     const t = rng() + rank * 0.06;
     const bank = t < 0.45 ? PRAISE : t < 0.75 ? MIXED : t < 0.9 ? CRITICAL : NEUTRAL;
     liked.push({ b, score: bank === PRAISE ? 3 : bank === CRITICAL ? 0 : bank === MIXED ? 1 : 2 });
-    const sentences = [s(fill(pick(rng, bank), b, market, rng), b)];
+    const sentences = [makeSentence(fill(pick(rng, bank), b, market, rng), b)];
     const extra = between(rng, style.sentences) - 1;
     const start = Math.floor(rng() * DETAILS.length);
-    for (let i = 0; i < extra; i++) sentences.push(s(DETAILS[(start + i) % DETAILS.length], b));
+    for (let i = 0; i < extra; i++) sentences.push(makeSentence(DETAILS[(start + i) % DETAILS.length], b));
     blocks.push({ kind: 'item', brand: b, sentences });
   });
   const best = liked.slice().sort((x, y) => y.score - x.score);
@@ -195,19 +195,19 @@ function compose(rng: Rng, style: Style, market: Market, listed: SimBrand[]): Bl
   const seg = pick(rng, SEGMENTS);
   switch (style.outro) {
     case 'bottom-line':
-      blocks.push({ kind: 'p', sentences: [s(`**Bottom line:** for most ${seg}, ${first.name} is the safest starting point; if budget matters more, look at ${second.name}.`, null, false)] });
+      blocks.push({ kind: 'p', sentences: [makeSentence(`**Bottom line:** for most ${seg}, ${first.name} is the safest starting point; if budget matters more, look at ${second.name}.`, null, false)] });
       break;
     case 'caveats':
-      blocks.push({ kind: 'p', sentences: [s('A few caveats: rankings like this shift quickly, and the best choice depends on your workflows.'), s(`I'd suggest trialing ${first.name} and ${second.name} side by side before deciding.`, null, false)] });
+      blocks.push({ kind: 'p', sentences: [makeSentence('A few caveats: rankings like this shift quickly, and the best choice depends on your workflows.'), makeSentence(`I'd suggest trialing ${first.name} and ${second.name} side by side before deciding.`, null, false)] });
       break;
     case 'considerations':
       blocks.push({ kind: 'line', text: style.list === 'bullets' ? '### How to choose' : '**What to consider:**' });
-      for (const c of shuffle(rng, CONSIDERATIONS.slice()).slice(0, 2)) blocks.push({ kind: 'item', brand: null, sentences: [s(c)] });
+      for (const c of shuffle(rng, CONSIDERATIONS.slice()).slice(0, 2)) blocks.push({ kind: 'item', brand: null, sentences: [makeSentence(c)] });
       break;
     case 'factors': {
       const i = Math.floor(rng() * market.features.length);
       const [f1, f2] = [market.features[i], market.features[(i + 1) % market.features.length]];
-      blocks.push({ kind: 'p', sentences: [s(`Key factors to compare include ${f1}, ${f2} and total cost for ${seg}.`)] });
+      blocks.push({ kind: 'p', sentences: [makeSentence(`Key factors to compare include ${f1}, ${f2} and total cost for ${seg}.`)] });
     }
   }
   return blocks;

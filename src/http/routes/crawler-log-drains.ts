@@ -1,49 +1,23 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, Invalid, NotFound } from '../../lib/errors.js';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { ProjectParams, Uuid } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import { createDrain, ingestDrainPush, listDrains, openDrain, revokeDrain } from './drains.js';
-import * as schemas from './schema.js';
+import { NotFound } from '../../lib/errors.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { ProjectParams, Uuid } from '../../modules/common.js';
+import { errorResponses, successEnvelope, successEnvelopeSchema } from '../../lib/envelope.js';
+import { createDrain, ingestDrainPush, listDrains, openDrain, revokeDrain } from '../../modules/crawler-logs/drains.js';
+import * as schemas from '../../modules/crawler-logs/schema.js';
+import { LOG_TYPES, logBodyOf } from './crawler-logs.js';
 
-const LOG_TYPES = ['text/plain', 'application/x-ndjson'];
-const TYPE_DETAIL = 'Content-Type must be text/plain (combined log format) or application/x-ndjson';
 const DrainParams = z.strictObject({ project_id: Uuid, drain_id: Uuid });
 const TokenParams = z.strictObject({ token: z.string().max(100) });
-
-/**
- * The access log a request carries, as its stream: text/plain or application/x-ndjson (any
- * type with `anyType`: a drain takes what a CDN sends, each line is read as what it is),
- * gzip or not. A refused body is drained first, so the connection stays usable.
- */
-export function logBodyOf(req: FastifyRequest, opts: { allowEmpty: boolean; anyType: boolean }): { body: Readable | null; gzip: boolean } {
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const body = req.body as Readable | undefined;
-  if (!body || typeof body.pipe !== 'function') {
-    if (opts.allowEmpty && (!type || opts.anyType)) return { body: null, gzip: false };
-    if (!type) throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
-    throw new AppError(415, TYPE_DETAIL);
-  }
-  if (!opts.anyType && !LOG_TYPES.includes(type)) {
-    body.resume();
-    throw new AppError(415, TYPE_DETAIL);
-  }
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
-  if (encoding !== 'gzip' && encoding !== 'identity') {
-    body.resume();
-    throw new AppError(415, 'Content-Encoding must be gzip or absent');
-  }
-  return { body, gzip: encoding === 'gzip' };
-}
 
 /** Log-drain URLs (issue 28): managed with a key, pushed to by a CDN with the URL alone. */
 export default async function crawlerLogDrainRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['crawlers'];
-  const errs = errors(400, 401, 403, 404, 414, 429);
+  const errs = errorResponses(400, 401, 403, 404, 414, 429);
 
   app.post(
     '/projects/:project_id/crawler-log-drains',
@@ -56,10 +30,10 @@ export default async function crawlerLogDrainRoutes(base: FastifyInstance) {
         description: 'The url (PUBLIC_URL/v1/crawler-log-drains/{token}) is shown only here: the token is stored hashed. Give it to Cloudflare Logpush (HTTP destination) or a Vercel log drain (NDJSON).',
         params: ProjectParams,
         body: schemas.DrainCreate,
-        response: { 200: envA(schemas.DrainCreated), ...errs },
+        response: { 200: successEnvelopeSchema(schemas.DrainCreated), ...errs },
       },
     },
-    async (req) => a(await createDrain(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await createDrain(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.get(
@@ -70,10 +44,10 @@ export default async function crawlerLogDrainRoutes(base: FastifyInstance) {
         tags,
         summary: "The project's log drains (without tokens), with when each was last used",
         params: ProjectParams,
-        response: { 200: envA(z.array(schemas.Drain)), ...errs },
+        response: { 200: successEnvelopeSchema(z.array(schemas.Drain)), ...errs },
       },
     },
-    async (req) => a(await listDrains(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await listDrains(ctxOf(req), req.params.project_id)),
   );
 
   app.delete(
@@ -85,10 +59,10 @@ export default async function crawlerLogDrainRoutes(base: FastifyInstance) {
         tags,
         summary: 'Revoke a log drain: its URL answers 404 from now on',
         params: DrainParams,
-        response: { 200: envA(schemas.DrainRevoked), ...errs },
+        response: { 200: successEnvelopeSchema(schemas.DrainRevoked), ...errs },
       },
     },
-    async (req) => a(await revokeDrain(ctxOf(req), req.params.project_id, req.params.drain_id)),
+    async (req) => successEnvelope(await revokeDrain(ctxOf(req), req.params.project_id, req.params.drain_id)),
   );
 
   // A push reaches the route as the request stream whatever its type (JSON included: Logpush
@@ -112,7 +86,7 @@ async function pushRoute(base: FastifyInstance) {
           "Same lines and counting as POST /projects/{project_id}/crawler-logs (combined or NDJSON, each line read as what it is, whatever the Content-Type; gzip with Content-Encoding: gzip); a batch sent again adds nothing. An empty push (a CDN's test) answers 200 with zero counts. An unknown or revoked token is a 404.",
         params: TokenParams,
         consumes: [...LOG_TYPES, 'application/json'],
-        response: { 200: envA(schemas.IngestResult), ...errors(400, 404, 413, 414, 415, 429) },
+        response: { 200: successEnvelopeSchema(schemas.IngestResult), ...errorResponses(400, 404, 413, 414, 415, 429) },
       },
     },
     async (req, reply) => {
@@ -123,8 +97,8 @@ async function pushRoute(base: FastifyInstance) {
       }
       if (drain.vercelVerify) reply.header('x-vercel-verify', drain.vercelVerify);
       const { body, gzip } = logBodyOf(req, { allowEmpty: true, anyType: true });
-      if (!body) return a({ lines: 0, parsed: 0, rejected: 0, bot_hits: 0, referrals: 0, other_hosts: 0, duplicate: false });
-      return a(await ingestDrainPush(drain, body, gzip));
+      if (!body) return successEnvelope({ lines: 0, parsed: 0, rejected: 0, bot_hits: 0, referrals: 0, other_hosts: 0, duplicate: false });
+      return successEnvelope(await ingestDrainPush(drain, body, gzip));
     },
   );
 }

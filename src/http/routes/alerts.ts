@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sendAlertTest } from './test-notice.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { a, errors } from '../envelope.js';
-import { alertTestSample, listAlertEvents } from './events.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { sendAlertTest } from '../../modules/alerts/test-notice.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import { alertTestSample, listAlertEvents } from '../../modules/alerts/events.js';
+import * as schemas from '../../modules/alerts/schema.js';
+import * as alerts from '../../modules/alerts/service.js';
 
 export default async function alertRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -20,10 +20,10 @@ export default async function alertRoutes(base: FastifyInstance) {
         tags,
         summary: "The project's alert rules",
         params: ProjectParams,
-        response: { 200: s.AlertListEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        response: { 200: schemas.AlertListEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.listAlerts(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await alerts.listAlerts(ctxOf(req), req.params.project_id)),
   );
 
   app.post(
@@ -37,11 +37,11 @@ export default async function alertRoutes(base: FastifyInstance) {
         description:
           'significant_* conditions fire only when the trend test finds the change significant (95%) and both windows have at least 10 responses; below/above need a threshold in the metric’s unit. One event per change: not repeated while the condition holds.',
         params: ProjectParams,
-        body: s.CreateAlertBody,
-        response: { 200: s.AlertEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        body: schemas.CreateAlertBody,
+        response: { 200: schemas.AlertEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.createAlert(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await alerts.createAlert(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.get(
@@ -52,11 +52,11 @@ export default async function alertRoutes(base: FastifyInstance) {
         tags,
         summary: 'Fired alert events, newest first, with the status of each delivery',
         params: ProjectParams,
-        querystring: s.EventsQuery,
-        response: { 200: s.AlertEventsEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        querystring: schemas.EventsQuery,
+        response: { 200: schemas.AlertEventsEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await listAlertEvents(ctxOf(req), req.params.project_id, req.query)),
+    async (req) => successEnvelope(await listAlertEvents(ctxOf(req), req.params.project_id, req.query)),
   );
 
   app.get(
@@ -66,11 +66,11 @@ export default async function alertRoutes(base: FastifyInstance) {
         operationId: 'getAlert',
         tags,
         summary: 'One alert rule',
-        params: s.AlertParams,
-        response: { 200: s.AlertEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        params: schemas.AlertParams,
+        response: { 200: schemas.AlertEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.getAlert(ctxOf(req), req.params.project_id, req.params.alert_id)),
+    async (req) => successEnvelope(await alerts.getAlert(ctxOf(req), req.params.project_id, req.params.alert_id)),
   );
 
   app.patch(
@@ -81,12 +81,12 @@ export default async function alertRoutes(base: FastifyInstance) {
         operationId: 'updateAlert',
         tags,
         summary: 'Change an alert rule; a change of what it watches starts it afresh',
-        params: s.AlertParams,
-        body: s.PatchAlertBody,
-        response: { 200: s.AlertEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        params: schemas.AlertParams,
+        body: schemas.PatchAlertBody,
+        response: { 200: schemas.AlertEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.updateAlert(ctxOf(req), req.params.project_id, req.params.alert_id, req.body)),
+    async (req) => successEnvelope(await alerts.updateAlert(ctxOf(req), req.params.project_id, req.params.alert_id, req.body)),
   );
 
   app.delete(
@@ -97,11 +97,11 @@ export default async function alertRoutes(base: FastifyInstance) {
         operationId: 'deleteAlert',
         tags,
         summary: 'Delete an alert rule and its events',
-        params: s.AlertParams,
-        response: { 200: s.AlertDeletedEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        params: schemas.AlertParams,
+        response: { 200: schemas.AlertDeletedEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.deleteAlert(ctxOf(req), req.params.project_id, req.params.alert_id)),
+    async (req) => successEnvelope(await alerts.deleteAlert(ctxOf(req), req.params.project_id, req.params.alert_id)),
   );
 
   app.post(
@@ -113,14 +113,14 @@ export default async function alertRoutes(base: FastifyInstance) {
         tags,
         summary: 'Send a sample of the alert to each of its channels now',
         description: 'Returns one `{type, ok, detail}` per channel. Nothing is stored and nothing is retried.',
-        params: s.AlertParams,
-        response: { 200: s.TestResultsEnvelope, ...errors(400, 401, 403, 404, 414, 429) },
+        params: schemas.AlertParams,
+        response: { 200: schemas.TestResultsEnvelope, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
     async (req) => {
       const ctx = ctxOf(req);
       const sample = await alertTestSample(ctx, req.params.project_id, req.params.alert_id);
-      return a(await sendAlertTest(ctx, sample.teamId, sample.channels, sample.notice));
+      return successEnvelope(await sendAlertTest(ctx, sample.teamId, sample.channels, sample.notice));
     },
   );
 }

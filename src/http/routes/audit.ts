@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import * as s from './schema.js';
-import { listAudit } from './service.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import * as schemas from '../../modules/audit/schema.js';
+import { listAudit } from '../../modules/audit/service.js';
 
 /** The team's audit log (issue 17; admin; Envelope A). */
 export default async function auditRoutes(base: FastifyInstance) {
@@ -16,10 +16,10 @@ export default async function auditRoutes(base: FastifyInstance) {
         operationId: 'listAuditEvents',
         tags: ['team'],
         summary: "The team's audit log, newest first: every write of a person or key (kept 400 days)",
-        querystring: s.AuditQuery,
-        response: { 200: s.AuditPageEnvelope, ...errors(400, 401, 403, 429) },
+        querystring: schemas.AuditQuery,
+        response: { 200: schemas.AuditPageEnvelope, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (req) => a(await listAudit(ctxOf(req), req.query)),
+    async (req) => successEnvelope(await listAudit(ctxOf(req), req.query)),
   );
 }

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { cachedRead } from '../../http/cached-read.js';
-import { ctxOf } from '../../http/request.js';
-import { resolveWindow, WindowQuery } from '../analytics/window.js';
-import { ProjectParams } from '../common.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import { overviewSummary } from './service.js';
+import { cachedRead } from '../cached-read.js';
+import { ctxOf } from '../request.js';
+import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
+import { ProjectParams } from '../../modules/common.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import * as schemas from '../../modules/overview/schema.js';
+import { overviewSummary } from '../../modules/overview/service.js';
 
 /** The dashboard overview's aggregate read (extension): one request instead of two plus one per engine. */
 export default async function overviewRoutes(base: FastifyInstance) {
@@ -20,12 +20,12 @@ export default async function overviewRoutes(base: FastifyInstance) {
         summary: "The window's and the previous window's competitor tables and the own brand per engine, in one read (extension)",
         params: ProjectParams,
         querystring: WindowQuery,
-        response: { 200: s.OverviewSummaryEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: schemas.OverviewSummaryEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => a(await overviewSummary(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await overviewSummary(ctxOf(req), req.params.project_id, w)));
     },
   );
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ctxOf } from '../../http/request.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import { teamCredits } from './service.js';
+import { ctxOf } from '../request.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import * as schemas from '../../modules/credits/schema.js';
+import { teamCredits } from '../../modules/credits/service.js';
 
 /** What the team's credits buy and when they reset (extension, read by the dashboard). */
 export default async function creditRoutes(base: FastifyInstance) {
@@ -15,9 +15,9 @@ export default async function creditRoutes(base: FastifyInstance) {
         tags: ['team'],
         operationId: 'getTeamCredits',
         summary: 'Credits left this month, what a day of tracking costs, the days it pays for and when the credits reset',
-        response: { 200: s.TeamCreditsEnvelope, ...errors(401, 429) },
+        response: { 200: schemas.TeamCreditsEnvelope, ...errorResponses(401, 429) },
       },
     },
-    async (req) => a(await teamCredits(ctxOf(req))),
+    async (req) => successEnvelope(await teamCredits(ctxOf(req))),
   );
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { servicesOf } from '../../http/request.js';
-import { a, errors } from '../envelope.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
-import { providerUsage } from './usage.js';
+import { servicesOf } from '../request.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import * as schemas from '../../modules/admin/schema.js';
+import * as admin from '../../modules/admin/service.js';
+import { providerUsage } from '../../modules/admin/usage.js';
 
 /** The operator API (docs/decisions.md): Bearer ADMIN_TOKEN, off while it is unset. */
 export default async function adminRoutes(base: FastifyInstance) {
@@ -21,11 +21,11 @@ export default async function adminRoutes(base: FastifyInstance) {
         security,
         operationId: 'listAdminTeams',
         summary: 'Every team (or the teams of one email) with its plan, credits and members',
-        querystring: s.TeamsQuery,
-        response: { 200: s.TeamsEnvelope, ...errors(400, 401, 404, 429) },
+        querystring: schemas.TeamsQuery,
+        response: { 200: schemas.TeamsEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.listTeams(servicesOf(req), req.query)),
+    async (req) => successEnvelope(await admin.listTeams(servicesOf(req), req.query)),
   );
 
   app.patch(
@@ -37,12 +37,12 @@ export default async function adminRoutes(base: FastifyInstance) {
         tags,
         security,
         summary: "Change a team's plan or rate-limit tier",
-        params: s.TeamParams,
-        body: s.PatchTeamBody,
-        response: { 200: s.TeamEnvelope, ...errors(400, 401, 404, 429) },
+        params: schemas.TeamParams,
+        body: schemas.PatchTeamBody,
+        response: { 200: schemas.TeamEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.patchTeam(servicesOf(req), req.params.team_id, req.body)),
+    async (req) => successEnvelope(await admin.patchTeam(servicesOf(req), req.params.team_id, req.body)),
   );
 
   app.post(
@@ -54,20 +54,20 @@ export default async function adminRoutes(base: FastifyInstance) {
         tags,
         security,
         summary: "Run a project's collection now, as the daily scheduler would",
-        params: s.AdminProjectParams,
-        response: { 200: s.RefreshEnvelope, ...errors(400, 401, 404, 429) },
+        params: schemas.AdminProjectParams,
+        response: { 200: schemas.RefreshEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await svc.refreshProject(servicesOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await admin.refreshProject(servicesOf(req), req.params.project_id)),
   );
 
   app.get(
     '/admin/jobs/:job_id',
     {
       config: { auth: 'operator' },
-      schema: { operationId: 'adminGetJob', tags, security, summary: 'Status of a background job', params: s.JobParams, response: { 200: s.JobEnvelope, ...errors(400, 401, 404, 429) } },
+      schema: { operationId: 'adminGetJob', tags, security, summary: 'Status of a background job', params: schemas.JobParams, response: { 200: schemas.JobEnvelope, ...errorResponses(400, 401, 404, 429) } },
     },
-    async (req) => a(await svc.getJob(servicesOf(req), req.params.job_id)),
+    async (req) => successEnvelope(await admin.getJob(servicesOf(req), req.params.job_id)),
   );
 
   app.get(
@@ -79,10 +79,10 @@ export default async function adminRoutes(base: FastifyInstance) {
         tags,
         security,
         summary: 'The secret that signs bootstrap callbacks (never written to the log)',
-        response: { 200: s.CallbackSecretEnvelope, ...errors(401, 404, 429) },
+        response: { 200: schemas.CallbackSecretEnvelope, ...errorResponses(401, 404, 429) },
       },
     },
-    async (req) => a(svc.callbackSecret(servicesOf(req))),
+    async (req) => successEnvelope(admin.callbackSecret(servicesOf(req))),
   );
 
   app.get(
@@ -94,10 +94,10 @@ export default async function adminRoutes(base: FastifyInstance) {
         tags,
         security,
         summary: 'Tokens, searches and stated cost the vendors reported, by provider and UTC day',
-        querystring: s.UsageQuery,
-        response: { 200: s.UsageEnvelope, ...errors(400, 401, 404, 429) },
+        querystring: schemas.UsageQuery,
+        response: { 200: schemas.UsageEnvelope, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (req) => a(await providerUsage(servicesOf(req), req.query)),
+    async (req) => successEnvelope(await providerUsage(servicesOf(req), req.query)),
   );
 }

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import * as s from './schema.js';
-import * as svc from './service.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import * as schemas from '../../modules/actions/schema.js';
+import * as actions from '../../modules/actions/service.js';
 
 /**
  * Actions (spec 4.7; Envelope A throughout, docs/decisions.md). The routes under
- * /actions/{action_id}/enrich-content, enrich-forum and execute live in their own modules.
+ * /actions/{action_id}/enrich-content, enrich-forum and execute live in enrich.ts and workflows.ts.
  */
 export default async function actionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -23,11 +23,11 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: "The project's actions, newest first, optionally by status or group",
         params: ProjectParams,
-        querystring: s.ListActionsQuery,
-        response: { 200: s.ActionListEnvelope, ...errors(400, 401, 403, 404, 429) },
+        querystring: schemas.ListActionsQuery,
+        response: { 200: schemas.ActionListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.listActions(ctxOf(req), req.params.project_id, req.query)),
+    async (req) => successEnvelope(await actions.listActions(ctxOf(req), req.params.project_id, req.query)),
   );
 
   app.post(
@@ -39,11 +39,11 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: 'Create an action (status suggested)',
         params: ProjectParams,
-        body: s.CreateActionBody,
-        response: { 201: s.ActionEnvelope, ...errors(400, 401, 403, 404, 429) },
+        body: schemas.CreateActionBody,
+        response: { 201: schemas.ActionEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req, reply) => reply.status(201).send(a(await svc.createAction(ctxOf(req), req.params.project_id, req.body))),
+    async (req, reply) => reply.status(201).send(successEnvelope(await actions.createAction(ctxOf(req), req.params.project_id, req.body))),
   );
 
   app.post(
@@ -55,11 +55,11 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: 'Apply one operation to up to 100 actions, each on its own',
         params: ProjectParams,
-        body: s.BatchTransitionBody,
-        response: { 200: s.BatchEnvelope, ...errors(400, 401, 403, 404, 429) },
+        body: schemas.BatchTransitionBody,
+        response: { 200: schemas.BatchEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.batchTransition(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await actions.batchTransition(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.post(
@@ -71,10 +71,10 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: "Derive actions from the project's last 30 days in the background; poll the task",
         params: ProjectParams,
-        response: { 200: s.TaskCreatedEnvelope, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: schemas.TaskCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.startRecommendation(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await actions.startRecommendation(ctxOf(req), req.params.project_id)),
   );
 
   app.get(
@@ -84,11 +84,11 @@ export default async function actionRoutes(base: FastifyInstance) {
         operationId: 'getRecommendationTask',
         tags,
         summary: 'Status of a recommendation task',
-        params: s.TaskParams,
-        response: { 200: s.TaskEnvelope, ...errors(400, 401, 403, 404, 429) },
+        params: schemas.TaskParams,
+        response: { 200: schemas.TaskEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.getTask(ctxOf(req), req.params.project_id, req.params.task_id)),
+    async (req) => successEnvelope(await actions.getTask(ctxOf(req), req.params.project_id, req.params.task_id)),
   );
 
   app.post(
@@ -100,11 +100,11 @@ export default async function actionRoutes(base: FastifyInstance) {
         tags,
         summary: "Have the writer fill in an action's fields, grounded in the project's data",
         params: ProjectParams,
-        body: s.EnrichActionBody,
-        response: { 200: s.EnrichedEnvelope, ...errors(400, 401, 403, 404, 429) },
+        body: schemas.EnrichActionBody,
+        response: { 200: schemas.EnrichedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.enrichAction(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await actions.enrichAction(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.get(
@@ -114,11 +114,11 @@ export default async function actionRoutes(base: FastifyInstance) {
         operationId: 'getAction',
         tags,
         summary: 'One action',
-        params: s.ActionParams,
-        response: { 200: s.ActionEnvelope, ...errors(400, 401, 403, 404, 429) },
+        params: schemas.ActionParams,
+        response: { 200: schemas.ActionEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await svc.getAction(ctxOf(req), req.params.project_id, req.params.action_id)),
+    async (req) => successEnvelope(await actions.getAction(ctxOf(req), req.params.project_id, req.params.action_id)),
   );
 
   app.patch(
@@ -129,12 +129,12 @@ export default async function actionRoutes(base: FastifyInstance) {
         operationId: 'transitionAction',
         tags,
         summary: 'Move an action: accept, start, complete, ignore (reason?, feedback?) or reopen',
-        params: s.TransitionParams,
-        body: s.TransitionBody,
-        response: { 200: s.ActionEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
+        params: schemas.TransitionParams,
+        body: schemas.TransitionBody,
+        response: { 200: schemas.ActionEnvelope, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) =>
-      a(await svc.transitionAction(ctxOf(req), req.params.project_id, req.params.action_id, req.params.action, req.body)),
+      successEnvelope(await actions.transitionAction(ctxOf(req), req.params.project_id, req.params.action_id, req.params.action, req.body)),
   );
 }

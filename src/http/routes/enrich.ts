@@ -1,33 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { a, envA, errors } from '../envelope.js';
-import { ctxOf } from '../../http/request.js';
-import { Uuid } from '../common.js';
-import { enrichContent, enrichForum } from './enrich-content.js';
+import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
+import { ctxOf } from '../request.js';
+import { Uuid } from '../../modules/common.js';
+import { enrichContent, enrichForum } from '../../modules/actions/enrich-content.js';
+import { EditSchema, ForumDraftSchema } from '../../modules/actions/schema.js';
 
 // Envelope A, admin scope (docs/decisions.md). Both fetch a page and call the writer,
 // so they can take several seconds.
 
 const Params = z.strictObject({ project_id: Uuid, action_id: Uuid });
-
-export const EditSchema = z
-  .object({
-    section: z.string(),
-    type: z.enum(['replace', 'insert', 'delete']),
-    before: z.string().nullable(),
-    after: z.string().nullable(),
-    signal: z.string(),
-    reason: z.string(),
-  })
-  .meta({ id: 'Edit' });
-
-export const ForumDraftSchema = z.object({
-  comment: z.string(),
-  comment_word_count: z.number().int(),
-  thread_title: z.string(),
-  thread_url: z.string(),
-});
 
 export default async function enrichRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -44,10 +27,10 @@ export default async function enrichRoutes(base: FastifyInstance) {
         description:
           'Fetches the target page, reads its main text and returns edits grounded in it and in the project\'s prompts: citing sources, adding statistics and quotations, fluency (the GEO study, Aggarwal et al., KDD 2024), answering a prompt, comparing with competitors. `before` quotes the page. 422 when the page cannot be fetched.',
         params: Params,
-        response: { 200: envA(z.array(EditSchema)), ...errors(400, 401, 403, 404, 422, 429, 502) },
+        response: { 200: successEnvelopeSchema(z.array(EditSchema)), ...errorResponses(400, 401, 403, 404, 422, 429, 502) },
       },
     },
-    async (req) => a(await enrichContent(ctxOf(req), req.params.project_id, req.params.action_id)),
+    async (req) => successEnvelope(await enrichContent(ctxOf(req), req.params.project_id, req.params.action_id)),
   );
 
   app.post(
@@ -59,9 +42,9 @@ export default async function enrichRoutes(base: FastifyInstance) {
         tags,
         summary: "A reply draft for a forum_engagement action's thread",
         params: Params,
-        response: { 200: envA(ForumDraftSchema), ...errors(400, 401, 403, 404, 429, 502) },
+        response: { 200: successEnvelopeSchema(ForumDraftSchema), ...errorResponses(400, 401, 403, 404, 429, 502) },
       },
     },
-    async (req) => a(await enrichForum(ctxOf(req), req.params.project_id, req.params.action_id)),
+    async (req) => successEnvelope(await enrichForum(ctxOf(req), req.params.project_id, req.params.action_id)),
   );
 }

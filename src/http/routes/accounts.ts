@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, b, errors } from '../envelope.js';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { createProject } from '../projects/service.js';
-import * as s from './schema.js';
-import { accountSummary, createAccount, getAccountKey } from './service.js';
+import { successEnvelope, statusEnvelope, errorResponses } from '../../lib/envelope.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { createProject } from '../../modules/projects/service.js';
+import * as schemas from '../../modules/accounts/schema.js';
+import { accountSummary, createAccount, getAccountKey } from '../../modules/accounts/service.js';
 
 export default async function accountRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -18,11 +18,11 @@ export default async function accountRoutes(base: FastifyInstance) {
         tags: ['account'],
         summary: 'Create an account (team on the skip_trial plan) and its first user',
         security: [],
-        body: s.CreateAccountBody,
-        response: { 200: s.AccountCreated, ...errors(400, 409, 429) },
+        body: schemas.CreateAccountBody,
+        response: { 200: schemas.AccountCreated, ...errorResponses(400, 409, 429) },
       },
     },
-    async (req) => b(await createAccount(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
+    async (req) => statusEnvelope(await createAccount(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
   );
 
   app.post(
@@ -34,11 +34,11 @@ export default async function accountRoutes(base: FastifyInstance) {
         tags: ['account'],
         summary: "Get the account's admin API key, creating one when it has none",
         security: [],
-        body: s.ApiKeyBody,
-        response: { 200: s.ApiKeyResult, ...errors(400, 401, 429, 500) },
+        body: schemas.ApiKeyBody,
+        response: { 200: schemas.ApiKeyResult, ...errorResponses(400, 401, 429, 500) },
       },
     },
-    async (req) => b(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
+    async (req) => statusEnvelope(await getAccountKey(servicesOf(req), req.body, { ip: req.ip, requestId: req.id })),
   );
 
   app.post(
@@ -49,11 +49,11 @@ export default async function accountRoutes(base: FastifyInstance) {
         operationId: 'createProject',
         tags: ['account'],
         summary: 'Create a project and start its bootstrap pipeline',
-        body: s.CreateProjectBody,
-        response: { 202: s.ProjectAccepted, ...errors(400, 401, 403, 429) },
+        body: schemas.CreateProjectBody,
+        response: { 202: schemas.ProjectAccepted, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (req, reply) => reply.status(202).send(b(await createProject(ctxOf(req), req.body), 202)),
+    async (req, reply) => reply.status(202).send(statusEnvelope(await createProject(ctxOf(req), req.body), 202)),
   );
 
   app.get(
@@ -63,9 +63,9 @@ export default async function accountRoutes(base: FastifyInstance) {
         operationId: 'getAccount',
         tags: ['account'],
         summary: "The caller's team: plan, credits used and left this month, rate-limit tier (extension)",
-        response: { 200: s.AccountSummaryEnvelope, ...errors(401, 429) },
+        response: { 200: schemas.AccountSummaryEnvelope, ...errorResponses(401, 429) },
       },
     },
-    async (req) => a(await accountSummary(ctxOf(req))),
+    async (req) => successEnvelope(await accountSummary(ctxOf(req))),
   );
 }

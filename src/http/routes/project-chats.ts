@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cachedRead } from '../../http/cached-read.js';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import { projectChats } from './project-chats.js';
-import { ChatItem, PagedWindowQuery } from './schema.js';
-import { resolveWindow } from './window.js';
+import { cachedRead } from '../cached-read.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
+import { projectChats } from '../../modules/analytics/project-chats.js';
+import { ChatItem, PagedWindowQuery } from '../../modules/analytics/schema.js';
+import { resolveWindow } from '../../modules/analytics/window.js';
 
 const optionalUuid = (name: string, description: string) => z.uuid({ error: `${name} must be a UUID` }).optional().meta({ description });
 
@@ -28,7 +28,7 @@ export const ProjectChatItem = ChatItem.extend({
   topic_name: z.string().nullable(),
 }).meta({ id: 'ProjectChatItem' });
 
-export const ProjectChats = envA(
+export const ProjectChats = successEnvelopeSchema(
   z.object({
     items: z.array(ProjectChatItem),
     page: z.int(),
@@ -49,14 +49,14 @@ export default async function projectChatsRoutes(base: FastifyInstance) {
         summary: "Extension: the project's AI answers in the window across its prompts, newest first (paged), filtered by engine, prompt, topic and brand named or not",
         params: ProjectParams,
         querystring: ProjectChatsQuery,
-        response: { 200: ProjectChats, ...errors(400, 401, 403, 404, 414, 429) },
+        response: { 200: ProjectChats, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
     async (req, reply) => {
       const { page, page_size, prompt_id, topic_id, brand_id, brand_named, ...window } = req.query;
       const w = resolveWindow(window);
       const filters = { promptId: prompt_id, topicId: topic_id, brandId: brand_id, brandNamed: brand_named === 'true' };
-      return cachedRead(req, reply, req.params.project_id, async () => a(await projectChats(ctxOf(req), req.params.project_id, w, filters, page, page_size)));
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectChats(ctxOf(req), req.params.project_id, w, filters, page, page_size)));
     },
   );
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ctxOf } from '../../http/request.js';
-import { ProjectParams } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import * as s from './schema.js';
-import { latestAudit, startAudit } from './service.js';
+import { ctxOf } from '../request.js';
+import { ProjectParams } from '../../modules/common.js';
+import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
+import * as schemas from '../../modules/site-audit/schema.js';
+import { latestAudit, startAudit } from '../../modules/site-audit/service.js';
 
 export default async function siteAuditRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -19,10 +19,10 @@ export default async function siteAuditRoutes(base: FastifyInstance) {
         operationId: 'startSiteAudit',
         summary: "Audit the project's website as AI agents see it (runs in the background; one at a time per project)",
         params: ProjectParams,
-        response: { 202: envA(s.AuditStarted), ...errors(400, 401, 403, 404, 429) },
+        response: { 202: successEnvelopeSchema(schemas.AuditStarted), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req, reply) => reply.status(202).send(a(await startAudit(ctxOf(req), req.params.project_id))),
+    async (req, reply) => reply.status(202).send(successEnvelope(await startAudit(ctxOf(req), req.params.project_id))),
   );
 
   app.get(
@@ -33,9 +33,9 @@ export default async function siteAuditRoutes(base: FastifyInstance) {
         operationId: 'getSiteAudit',
         summary: 'The latest site audit: pages, findings and the difference from the last completed run',
         params: ProjectParams,
-        response: { 200: envA(s.SiteAudit), ...errors(400, 401, 403, 404, 429) },
+        response: { 200: successEnvelopeSchema(schemas.SiteAudit), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => a(await latestAudit(ctxOf(req), req.params.project_id)),
+    async (req) => successEnvelope(await latestAudit(ctxOf(req), req.params.project_id)),
   );
 }

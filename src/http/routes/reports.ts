@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { IsoDate, ProjectParams, Uuid } from '../common.js';
-import { a, envA, errors } from '../envelope.js';
-import { dailyCsv } from '../export/service.js';
-import { reportContextFor } from './service.js';
-import * as svc from './service.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { IsoDate, ProjectParams, Uuid } from '../../modules/common.js';
+import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
+import { dailyCsv } from '../../modules/export/service.js';
+import { reportContextFor } from '../../modules/reports/service.js';
+import * as reports from '../../modules/reports/service.js';
 
 const days = (field: string) =>
   z.number().int(`${field} must be an integer from 1 to 365`).min(1, `${field} must be an integer from 1 to 365`).max(365, `${field} must be an integer from 1 to 365`);
 const CreateReportBody = z.strictObject({ window_days: days('window_days').optional(), expires_in_days: days('expires_in_days').optional() });
-const ReportCreated = envA(
+const ReportCreated = successEnvelopeSchema(
   z.object({
     report_id: z.uuid(),
     url: z.string().meta({ description: 'PUBLIC_URL/r/{token}: the read-only, print-ready overview. Shown once.' }),
@@ -21,7 +21,7 @@ const ReportCreated = envA(
     created_at: IsoDate,
   }),
 );
-const ReportList = envA(z.array(z.object({ report_id: z.uuid(), window_days: z.number().int(), expires_at: IsoDate, created_at: IsoDate, status: z.enum(['active', 'expired', 'revoked']) })));
+const ReportList = successEnvelopeSchema(z.array(z.object({ report_id: z.uuid(), window_days: z.number().int(), expires_at: IsoDate, created_at: IsoDate, status: z.enum(['active', 'expired', 'revoked']) })));
 const ReportParams = z.strictObject({ project_id: Uuid, report_id: Uuid });
 const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date in the form YYYY-MM-DD`).optional();
 const ExportQuery = z.strictObject({ start_date: day('start_date'), end_date: day('end_date'), token: z.string().max(100).optional() });
@@ -42,16 +42,16 @@ export default async function reportRoutes(base: FastifyInstance) {
         description: 'window_days (default 30) and expires_in_days (default 30), each 1 to 365. The token is stored hashed: keep the url.',
         params: ProjectParams,
         body: CreateReportBody,
-        response: { 200: ReportCreated, ...errors(400, 401, 403, 404, 414, 429) },
+        response: { 200: ReportCreated, ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.createReport(ctxOf(req), req.params.project_id, req.body)),
+    async (req) => successEnvelope(await reports.createReport(ctxOf(req), req.params.project_id, req.body)),
   );
 
   app.get(
     '/projects/:project_id/reports',
-    { schema: { operationId: 'listReports', tags, summary: "The project's report links (without tokens)", params: ProjectParams, response: { 200: ReportList, ...errors(400, 401, 403, 404, 414, 429) } } },
-    async (req) => a(await svc.listReports(ctxOf(req), req.params.project_id)),
+    { schema: { operationId: 'listReports', tags, summary: "The project's report links (without tokens)", params: ProjectParams, response: { 200: ReportList, ...errorResponses(400, 401, 403, 404, 414, 429) } } },
+    async (req) => successEnvelope(await reports.listReports(ctxOf(req), req.params.project_id)),
   );
 
   app.delete(
@@ -63,10 +63,10 @@ export default async function reportRoutes(base: FastifyInstance) {
         tags,
         summary: 'Revoke a report link: it shows "not found" from now on',
         params: ReportParams,
-        response: { 200: envA(z.object({ report_id: z.uuid(), message: z.string() })), ...errors(400, 401, 403, 404, 414, 429) },
+        response: { 200: successEnvelopeSchema(z.object({ report_id: z.uuid(), message: z.string() })), ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
-    async (req) => a(await svc.revokeReport(ctxOf(req), req.params.project_id, req.params.report_id)),
+    async (req) => successEnvelope(await reports.revokeReport(ctxOf(req), req.params.project_id, req.params.report_id)),
   );
 
   app.get(
@@ -81,7 +81,7 @@ export default async function reportRoutes(base: FastifyInstance) {
           'One row per day, provider, prompt and brand: date, provider, prompt_id, prompt, brand_id, brand, responses, mentions, visibility, avg_position, sentiment, citations. Default: the 30 days ending end_date (default today). A report token may stand for the key as ?token= (read-only, that project only).',
         params: ProjectParams,
         querystring: ExportQuery,
-        response: { 200: z.string().meta({ description: 'text/csv; charset=utf-8' }), ...errors(400, 401, 403, 404, 414, 429) },
+        response: { 200: z.string().meta({ description: 'text/csv; charset=utf-8' }), ...errorResponses(400, 401, 403, 404, 414, 429) },
       },
     },
     async (req, reply) => {

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { a, errors } from '../envelope.js';
-import { ctxOf, servicesOf } from '../../http/request.js';
-import { limitSignIn } from '../../http/session-cookie.js';
-import { recordAudit, recordAuditForUser } from '../audit/service.js';
-import * as s from './schema.js';
-import { acceptInvitation } from './invitations.js';
-import { changePassword, resetPassword } from './passwords.js';
+import { successEnvelope, errorResponses } from '../../lib/envelope.js';
+import { ctxOf, servicesOf } from '../request.js';
+import { limitSignIn } from '../session-cookie.js';
+import { recordAudit, recordAuditForUser } from '../../modules/audit/service.js';
+import * as schemas from '../../modules/team/schema.js';
+import { acceptInvitation } from '../../modules/team/invitations.js';
+import { changePassword, resetPassword } from '../../modules/team/passwords.js';
 
 /** A person's own account: accept an invitation, change or reset the password (issue 17). */
-export default async function personRoutes(base: FastifyInstance) {
+export default async function ownAccountRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['account'];
 
@@ -22,9 +22,9 @@ export default async function personRoutes(base: FastifyInstance) {
         tags,
         summary: 'Accept an invitation (no key): creates the user or adds an existing one to the team, once',
         security: [],
-        params: s.TokenParams,
-        body: s.AcceptBody,
-        response: { 200: s.AcceptedEnvelope, ...errors(400, 404, 409, 429) },
+        params: schemas.TokenParams,
+        body: schemas.AcceptBody,
+        response: { 200: schemas.AcceptedEnvelope, ...errorResponses(400, 404, 409, 429) },
       },
     },
     async (req) => {
@@ -42,7 +42,7 @@ export default async function personRoutes(base: FastifyInstance) {
         ip: req.ip,
         requestId: req.id,
       });
-      return a(done.result);
+      return successEnvelope(done.result);
     },
   );
 
@@ -54,11 +54,11 @@ export default async function personRoutes(base: FastifyInstance) {
         operationId: 'changePassword',
         tags,
         summary: "Change the signed-in person's password (the current one is required); their other sessions end",
-        body: s.ChangePasswordBody,
-        response: { 200: s.PasswordChangedEnvelope, ...errors(400, 401, 403, 429) },
+        body: schemas.ChangePasswordBody,
+        response: { 200: schemas.PasswordChangedEnvelope, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (req) => a(await changePassword(ctxOf(req), req.body, req.session?.id ?? null)),
+    async (req) => successEnvelope(await changePassword(ctxOf(req), req.body, req.session?.id ?? null)),
   );
 
   app.post(
@@ -70,8 +70,8 @@ export default async function personRoutes(base: FastifyInstance) {
         tags,
         summary: "Set a new password with an operator's one-time reset link (no key); every session of the user ends",
         security: [],
-        body: s.ResetPasswordBody,
-        response: { 200: s.PasswordChangedEnvelope, ...errors(400, 429) },
+        body: schemas.ResetPasswordBody,
+        response: { 200: schemas.PasswordChangedEnvelope, ...errorResponses(400, 429) },
       },
     },
     async (req) => {
@@ -79,7 +79,7 @@ export default async function personRoutes(base: FastifyInstance) {
       const ctx = servicesOf(req);
       const done = await resetPassword(ctx, req.body);
       await recordAuditForUser(ctx, done.userId, { actorUserId: done.userId, action: 'password.reset', targetType: 'user', targetId: done.userId, ip: req.ip, requestId: req.id });
-      return a(done.result);
+      return successEnvelope(done.result);
     },
   );
 }
