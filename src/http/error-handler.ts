@@ -1,7 +1,7 @@
 import { sendAppNotFound } from '../dashboard/serve.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, codeOfStatus, type ErrorCode, isUnavailableError } from '../lib/errors.js';
+import { asAppError, codeOfStatus, type ErrorCode } from '../lib/errors.js';
 import type { z } from 'zod';
 import { registerRequestText } from './request-text.js';
 
@@ -60,19 +60,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const fail = (status: number, detail: string, code: ErrorCode = codeOfStatus(status)) =>
       reply.status(status).send(errorBody(req, detail, code));
-    if (err instanceof AppError) {
-      reply.headers(err.headers);
-      return fail(err.status, err.detail, err.code);
+    const known = asAppError(err, req.log);
+    if (known) {
+      reply.headers(known.headers);
+      return fail(known.status, known.detail, known.code);
     }
     if (hasZodFastifySchemaValidationErrors(err)) return fail(400, validationDetail(err));
     if (isResponseSerializationError(err)) {
       req.log.error({ err, cause: err.cause }, 'response does not match its schema');
       return fail(500, 'Internal server error');
-    }
-    if (isUnavailableError(err)) {
-      req.log.warn({ err }, 'store unavailable');
-      reply.header('retry-after', '5');
-      return fail(503, 'Service temporarily unavailable, please retry shortly');
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -85,9 +81,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
         return fail(400, 'Content-Length does not match the body');
     }
     if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return fail(400, 'Malformed JSON body');
-    // A record the request refers to was deleted meanwhile (another process may still have
-    // trusted a cached row for AUTH_CACHE_MS): gone, not a server error.
-    if ((err as { code?: string }).code === '23503') return fail(404, 'A record this request refers to no longer exists');
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return fail(status, err.message || 'Bad request');
     req.log.error({ err }, 'unhandled error');

@@ -129,3 +129,23 @@ export function isUnavailableError(err: unknown): boolean {
     e?.message ?? '',
   );
 }
+
+/** PostgreSQL's foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * What a failure means to a client, the same on every surface: a typed error as it is; the
+ * store out of reach as a 503 to retry (and a warn line); a record the request refers to
+ * that was deleted meanwhile (another process may still have trusted a cached row for
+ * AUTH_CACHE_MS) as a 404, not a server error. Undefined for anything else: the surface's
+ * own cases, then a 500.
+ */
+export function asAppError(err: unknown, log: { warn(obj: object, msg: string): void }): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (isUnavailableError(err)) {
+    log.warn({ err }, 'store unavailable');
+    return new Unavailable();
+  }
+  if ((err as { code?: unknown } | null | undefined)?.code === FOREIGN_KEY_VIOLATION) return new NotFound('A record this request refers to no longer exists');
+  return undefined;
+}

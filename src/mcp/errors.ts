@@ -1,19 +1,15 @@
 import { ErrorCode as RpcCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.js';
-import { AppError, isUnavailableError, type ErrorCode } from '../lib/errors.js';
+import { asAppError, type ErrorCode } from '../lib/errors.js';
 
 /**
- * The one mapper of the MCP surface, from the typed errors of lib/errors.ts: the detail is
- * REST's detail word for word, the code and status ride in `_meta` for programs.
+ * The one mapper of the MCP surface, from the typed errors of lib/errors.ts (asAppError, as
+ * REST's error handler): the detail is REST's detail word for word, the code and status
+ * ride in `_meta` for programs.
  */
 function describe(err: unknown, log: Logger): { detail: string; code: ErrorCode; status: number } {
-  if (err instanceof AppError) return { detail: err.detail, code: err.code, status: err.status };
-  if (isUnavailableError(err)) {
-    log.warn({ err }, 'store unavailable');
-    return { detail: 'Service temporarily unavailable, please retry shortly', code: 'unavailable', status: 503 };
-  }
-  // A record the call refers to was deleted meanwhile (as REST's error handler says it).
-  if ((err as { code?: string }).code === '23503') return { detail: 'A record this request refers to no longer exists', code: 'not_found', status: 404 };
+  const known = asAppError(err, log);
+  if (known) return { detail: known.detail, code: known.code, status: known.status };
   log.error({ err }, 'unhandled error in an MCP call');
   return { detail: 'Internal server error', code: 'internal_error', status: 500 };
 }
