@@ -19,6 +19,7 @@ import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
 import { clientErrorHandler, registerConnectRefusal } from './http/client-errors.js';
 import { clientAddressReader } from './http/client-address.js';
+import { refusalBeforeRouting } from './http/refusal-before-routing.js';
 import { registerDashboard } from './dashboard/serve.js';
 import { registerMcp } from './mcp/route.js';
 import { v1Routes } from './http/routes/index.js';
@@ -60,43 +61,22 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
       maxParamLength: 200,
       // Fastify's parsing rules, plus a note of escapes that are not UTF-8 (a 400, not a raw value).
       querystringParser: parseQuery,
-      // Raw responses (before Fastify's hooks): still `{detail}`, as everywhere else.
-      // Limited by address and carrying the limit headers, as every other answer.
+      // A raw response (before Fastify's hooks), limited and described as every other answer.
       onMaxParamLength: (_path: string, req: IncomingMessage, res: ServerResponse) => {
-        const requestId = requestIdOf(req);
-        void ctx.limiter.hit(`ip:${clientAddress(req)}`, 70).then((d) => {
-          const headers: Record<string, string | number> = {
-            'content-type': 'application/json; charset=utf-8',
-            'x-request-id': requestId,
-            'x-ratelimit-limit': d.limit,
-            'x-ratelimit-remaining': d.remaining,
-            'x-credit-available': 0,
-          };
-          if (!d.allowed) headers['retry-after'] = d.retryAfter;
-          res.writeHead(d.allowed ? 414 : 429, headers);
-          res.end(
-            JSON.stringify({
-              detail: d.allowed ? 'A path segment is too long (at most 200 characters)' : `Rate limit exceeded. Retry after ${d.retryAfter} seconds.`,
-              code: d.allowed ? 'invalid_request' : 'rate_limited',
-              request_id: requestId,
-            }),
-          );
+        const tooLong = { status: 414, detail: 'A path segment is too long (at most 200 characters)' };
+        void refusalBeforeRouting(ctx.limiter, clientAddress(req), requestIdOf(req), tooLong).then(({ status, headers, body }) => {
+          res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+          res.end(JSON.stringify(body));
         });
       },
       // biome-ignore lint/suspicious/noExplicitAny: Fastify's typings do not list find-my-way's onMaxParamLength option, which it passes through.
     } as any,
     frameworkErrors: (err, req, reply: FastifyReply) => {
-      // A malformed URL (bad percent-encoding): answered before routing, limited by address.
-      void ctx.limiter.hit(`ip:${req.ip}`, 70).then((d) => {
-        // Answered before the onRequest hooks, which set the id on every other response.
-        reply.header('x-request-id', req.id);
-        reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-credit-available', 0);
-        if (!d.allowed) reply.header('retry-after', d.retryAfter);
-        reply.status(d.allowed ? 400 : 429).send({
-          detail: d.allowed ? `Malformed URL: ${err.message}` : `Rate limit exceeded. Retry after ${d.retryAfter} seconds.`,
-          code: d.allowed ? 'invalid_request' : 'rate_limited',
-          request_id: req.id,
-        });
+      // A malformed URL (bad percent-encoding): answered before routing, so before the
+      // onRequest hooks that set the id and the limit headers on every other response.
+      const malformed = { status: 400, detail: `Malformed URL: ${err.message}` };
+      void refusalBeforeRouting(ctx.limiter, req.ip, req.id, malformed).then(({ status, headers, body }) => {
+        reply.headers(headers).status(status).send(body);
       });
     },
     // Requests Node's parser refuses (bad method, header, length, URL): the API's error body too.
