@@ -81,6 +81,7 @@ async function pushRoute(base: FastifyInstance) {
       schema: {
         operationId: 'pushCrawlerLogDrain',
         tags: ['crawlers'],
+        security: [],
         summary: 'A CDN pushes a batch of access log lines to a log drain (the token in the URL is the credential)',
         description:
           "Same lines and counting as POST /projects/{project_id}/crawler-logs (combined or NDJSON, each line read as what it is, whatever the Content-Type; gzip with Content-Encoding: gzip); a batch sent again adds nothing. An empty push (a CDN's test) answers 200 with zero counts. An unknown or revoked token is a 404.",
