@@ -29,7 +29,7 @@ describe.skipIf(browserTestsOff)('alerts, digest and shared reports in Chromium'
   afterAll(async () => b?.stop());
 
   it('creates a rule on the Alerts page, lists it in words, sends a test and shows the event a run fires', async () => {
-    const { page, context, errors } = await newPage(b);
+    const { page, context, errors, dialogs } = await newPage(b);
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}`);
     await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Alerts' }).click();
@@ -93,7 +93,35 @@ describe.skipIf(browserTestsOff)('alerts, digest and shared reports in Chromium'
 
     // Delete asks first (the dialog is dismissed here): the rule stays.
     await renamed.getByRole('button', { name: 'Delete Visibility watch' }).click();
+    expect(dialogs).toEqual(['Delete the rule “Visibility watch” and its events?']);
     expect((await api(`/projects/${seed.projectId}/alerts`)).json.data).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the names of a new_competitor event as text, never markup', async () => {
+    const rule = (await api(`/projects/${seed.projectId}/alerts`, { method: 'POST', body: { name: 'New brands', metric: 'new_competitor', channels: [] } })).json.data;
+    // An event as the evaluation writes it, with a name an answer could hold.
+    const hostile = '<img src=x onerror=alert(1)>';
+    await b.t.runtime.ctx.store.query(
+      `insert into alert_events (alert_id, project_id, team_id, run_id, metric, condition, value, previous, p_value, "window", detail)
+       select $1, p.id, p.team_id, null, 'new_competitor', 'above', 2, null, null, $2::jsonb, $3::jsonb from projects p where p.id = $4`,
+      [
+        rule.alert_id,
+        JSON.stringify({ start_date: '2026-01-01', end_date: '2026-01-07', previous_start_date: '2025-12-25', previous_end_date: '2025-12-31', responses: 28, previous_responses: 0 }),
+        JSON.stringify({ names: [hostile, 'Zoho CRM'], interval: null }),
+        seed.projectId,
+      ],
+    );
+    const { page, context, errors, dialogs } = await newPage(b);
+    await signIn(page, seed.email, seed.password);
+    await page.goto(`/projects/${seed.projectId}/alerts`);
+    const item = page.locator('[data-list="alert-events"] li[data-metric="new_competitor"]');
+    await item.waitFor();
+    expect(await item.locator('[data-name]').allInnerTexts()).toEqual([hostile, 'Zoho CRM']);
+    expect(await item.locator('img').count()).toBe(0);
+    expect(await page.locator('[data-table="alert-rules"] tr[data-rule="New brands"] [data-watches]').innerText()).toBe('Any untracked brand in the last 7 days, on every engine');
+    expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
