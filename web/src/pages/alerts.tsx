@@ -29,7 +29,7 @@ const METRIC_NAMES: Record<Metric, string> = {
   position: 'Average position',
   sentiment: 'Sentiment',
   own_citations: 'Answers citing your site',
-  new_competitor: 'New competitors named',
+  new_competitor: 'New competitors',
   new_cited_domain: 'Newly cited domains',
 };
 const METRICS = Object.keys(METRIC_NAMES) as Metric[];
@@ -134,10 +134,10 @@ export function Alerts({ projectId }: { projectId: string }) {
         <ErrorBox error={remove.error} />
         <ErrorBox error={test.error} />
         {!canWrite ? <p class="muted small">Rules are managed by an admin: you see them read-only.</p> : null}
-        {rules.data?.length === 0 && editing === null ? (
+        {rules.data?.length === 0 ? (
           <div class="alerts-empty" data-empty="rules">
             <Empty>No alert rule yet: nothing tells you when your brand's figures really change.</Empty>
-            {canWrite ? (
+            {canWrite && editing === null ? (
               <button type="button" onClick={() => setEditing('new')}>
                 Create an alert rule
               </button>
