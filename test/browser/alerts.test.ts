@@ -3,11 +3,12 @@ import { seedProject, type SeedResult } from '../../src/collection/seed.js';
 import { evaluateProjectAlerts } from '../../src/modules/alerts/evaluate.js';
 import { type BrowserApp, browserTestsOff, newPage, signIn, signInWithKey, startBrowserApp } from './harness.js';
 
-// Issue 27 in a real browser: an alert rule created through the Alerts page, listed in
-// words, tested (mail is off here, so the e-mail channel answers why it failed), fired by
-// the evaluation a collection run sends and shown in the events feed as the API gives it;
-// a viewer's read-only page; the weekly digest opt-in kept across a reload; the overview's
-// Share button making a /r/ link that opens, then revoked.
+// Alerts, digest and shared reports in a real browser: an alert rule created through the
+// Alerts page, listed in words, tested (mail is off here, so the e-mail channel answers
+// why it failed), fired by the evaluation a collection run sends and shown in the events
+// feed as the API gives it; names from answers shown as text; a viewer's read-only page;
+// the weekly digest opt-in kept across a reload; the overview's Share button making a /r/
+// link that opens, then revoked.
 
 describe.skipIf(browserTestsOff)('alerts, digest and shared reports in Chromium', () => {
   let b: BrowserApp;
@@ -77,7 +78,7 @@ describe.skipIf(browserTestsOff)('alerts, digest and shared reports in Chromium'
     await renamed.waitFor();
     expect((await api(`/projects/${seed.projectId}/alerts/${rule.alert_id}`)).json.data).toMatchObject({ name: 'Visibility watch', threshold: 100 });
 
-    // The run of today evaluates the rule: below 100 % holds at its first evaluation.
+    // The run of today evaluates the rule: under the ceiling already, it fires at its first evaluation.
     const today = new Date().toISOString().slice(0, 10);
     expect(await evaluateProjectAlerts(b.t.runtime.ctx, { projectId: seed.projectId, day: today, runId: null })).toMatchObject({ fired: 1 });
     await page.reload();

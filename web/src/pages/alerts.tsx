@@ -50,7 +50,7 @@ const unitOf = (m: Metric) => (m === 'visibility' || m === 'share_of_voice' || m
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
 
-/** What a rule watches, in words: "Visibility of Acme drops significantly, 7 days against the 7 before, on ChatGPT". */
+/** What a rule watches, in words: metric and brand, condition, window, engines and prompts. */
 export function describeRule(r: Rule, brandName: (id: string | null) => string, promptCount: (ids: string[]) => string): string {
   const days = plural(r.window_days, 'day');
   if (isNewThing(r.metric)) {
