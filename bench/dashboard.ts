@@ -207,6 +207,7 @@ const PAGES: Array<[string, (p: string, prompt: string) => string]> = [
   ['competitors', (p) => `/projects/${p}/competitors?days=30`],
   ['sources', (p) => `/projects/${p}/sources?days=30`],
   ['actions', (p) => `/projects/${p}/actions`],
+  ['alerts', (p) => `/projects/${p}/alerts`],
   ['project-settings', (p) => `/projects/${p}/settings`],
   ['settings', () => '/settings'],
 ];

@@ -60,6 +60,7 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     ['competitors', `/projects/${seed.projectId}/competitors?days=30`],
     ['sources', `/projects/${seed.projectId}/sources?days=30`],
     ['actions', `/projects/${seed.projectId}/actions`],
+    ['alerts', `/projects/${seed.projectId}/alerts`],
     ['project settings', `/projects/${seed.projectId}/settings`],
     ['settings', '/settings'],
     ['team', '/team'],

@@ -26,6 +26,7 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
         ['Competitors', `/projects/${project.id}/competitors`],
         ['Sources', `/projects/${project.id}/sources`],
         ['Actions', `/projects/${project.id}/actions`],
+        ['Alerts', `/projects/${project.id}/alerts`],
         ['Crawlers', `/projects/${project.id}/crawlers`],
         ['Site audit', `/projects/${project.id}/audit`],
         ['Project settings', `/projects/${project.id}/settings`],

@@ -201,4 +201,22 @@ describe('evaluation after a run', () => {
     const [e] = await events(f);
     expect(e).toMatchObject({ metric: 'new_cited_domain', condition: 'above', value: 1, names: ['news.example.net'] });
   });
+
+  it('tells of a newly named competitor once', async () => {
+    const f = await project();
+    await rule(f, { metric: 'new_competitor' });
+    // Attio in three answers of the window (recurring: a suggestion); Nimble in one (not
+    // recurring); Rival is tracked. Pipedrive recurs only before the window: never counted.
+    const named = (text: string) => (s: AnswerSpec) => ({ ...s, text });
+    const specs = windowSpecs(f, CUR, 7, 10).map((s, i) =>
+      i < 3 ? named('- **Attio**: modern.\n- **Rival**: solid.')(s) : i === 3 ? named('Nothing stands out. **Nimble** is one option.')(s) : s,
+    );
+    const before = windowSpecs(f, PREV, 1, 0).map(named('- **Pipedrive**: visual pipelines.'));
+    await storeSpecs(t, f.projectId, [...before, ...specs], 'acme.com');
+    expect((await evaluate(f, D)).fired).toBe(1);
+    expect((await evaluate(f, D)).fired).toBe(0);
+    const list = await events(f);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ metric: 'new_competitor', condition: 'above', value: 1, names: ['Attio'] });
+  });
 });

@@ -36,8 +36,8 @@ describe('weekly digest', () => {
 
     const me = await f.api.patch('/team/members/me', { digest: true });
     expect(me.statusCode, me.body).toBe(200);
-    expect(me.json().data).toMatchObject({ digest: true, email: expect.stringContaining('@') });
-    expect((await f.api.get('/team/members/me')).json().data.digest).toBe(true);
+    expect(me.json().data).toMatchObject({ digest: true, email: expect.stringContaining('@'), mail_enabled: true });
+    expect((await f.api.get('/team/members/me')).json().data).toMatchObject({ digest: true, mail_enabled: true });
     expect((await f.api.patch('/team/members/me', { digest: 'yes' })).statusCode).toBe(400);
 
     const preview = await f.api.post('/team/digest/preview');

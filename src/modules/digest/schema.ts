@@ -7,6 +7,7 @@ export const MyDigest = z.object({
   user_id: z.uuid().nullable(),
   email: z.string().nullable(),
   digest: z.boolean().meta({ description: 'Receives the weekly digest e-mail (Monday 08:00 UTC).' }),
+  mail_enabled: z.boolean().meta({ description: 'Extension: whether this server sends mail (SMTP_URL and MAIL_FROM set); when false no digest goes out.' }),
 });
 
 export const DigestPreview = z.object({

@@ -88,16 +88,17 @@ export async function setMyDigest(ctx: RequestContext, digest: boolean) {
     [ctx.auth.teamId, userId, digest],
   );
   if (!rows[0]) throw new NotFound('You are not a member of this team');
-  return rows[0];
+  return { ...rows[0], mail_enabled: !!ctx.ports.mailer };
 }
 
-/** The caller's own digest setting. */
+/** The caller's own digest setting, and whether this server sends mail at all. */
 export async function getMyDigest(ctx: RequestContext) {
   const userId = await personOf(ctx);
-  if (!userId) return { user_id: null, email: null, digest: false };
+  const mail_enabled = !!ctx.ports.mailer;
+  if (!userId) return { user_id: null, email: null, digest: false, mail_enabled };
   const { rows } = await ctx.store.query<{ user_id: string; email: string; digest: boolean }>(
     `select m.user_id, u.email, m.digest from team_members m join users u on u.id = m.user_id where m.team_id = $1 and m.user_id = $2`,
     [ctx.auth.teamId, userId],
   );
-  return rows[0] ?? { user_id: userId, email: ctx.auth.email ?? null, digest: false };
+  return { ...(rows[0] ?? { user_id: userId, email: ctx.auth.email ?? null, digest: false }), mail_enabled };
 }

@@ -7050,6 +7050,8 @@ export interface operations {
                             email: string | null;
                             /** @description Receives the weekly digest e-mail (Monday 08:00 UTC). */
                             digest: boolean;
+                            /** @description Extension: whether this server sends mail (SMTP_URL and MAIL_FROM set); when false no digest goes out. */
+                            mail_enabled: boolean;
                         };
                     };
                 };
@@ -7093,6 +7095,8 @@ export interface operations {
                             email: string | null;
                             /** @description Receives the weekly digest e-mail (Monday 08:00 UTC). */
                             digest: boolean;
+                            /** @description Extension: whether this server sends mail (SMTP_URL and MAIL_FROM set); when false no digest goes out. */
+                            mail_enabled: boolean;
                         };
                     };
                 };

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'preact/hooks';
 import { FirstDayBars, type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
+import { ShareReport } from '../share-report';
 import { Empty, ErrorBox, Kpi, Loading, Section, TableWrap, ci, fmt } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
 import { type Competitor, overviewQueries } from './overview-data';
@@ -43,6 +44,7 @@ export function Overview({ projectId }: { projectId: string }) {
   return (
     <>
       <h1>{project.data?.name ?? 'Project'}: overview</h1>
+      <ShareReport projectId={projectId} windowDays={w.days} />
       {project.data?.bootstrap_status === 'initializing' ? (
         <p class="notice" role="status">
           The bootstrap is still running: figures appear as answers come in.

@@ -59,6 +59,7 @@ const Audit = lazyPage(() => import('./audit').then((m) => m.Audit));
 const Crawlers = lazyPage(() => import('./crawlers').then((m) => m.Crawlers));
 const SiteAuditPage = lazyPage(() => import('./site-audit').then((m) => m.SiteAuditPage));
 const Answers = lazyPage(() => import('./answers').then((m) => m.Answers));
+const Alerts = lazyPage(() => import('./alerts').then((m) => m.Alerts));
 
 /** Starts the chunk (and, for the overview, the first requests) of the page at `path`. */
 export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchParams): void {
@@ -79,6 +80,7 @@ export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchPar
   else if (match('/projects/:id/competitors', path)) quiet(Competitors.preload());
   else if (match('/projects/:id/sources', path)) quiet(Sources.preload());
   else if (match('/projects/:id/actions', path)) quiet(Actions.preload());
+  else if (match('/projects/:id/alerts', path)) quiet(Alerts.preload());
   else if (match('/projects/:id/settings', path)) quiet(ProjectSettings.preload());
 }
 
@@ -99,6 +101,7 @@ export function Pages() {
   if ((m = match('/projects/:id/competitors', path))) return <Competitors projectId={m.id} />;
   if ((m = match('/projects/:id/sources', path))) return <Sources projectId={m.id} />;
   if ((m = match('/projects/:id/actions', path))) return <Actions projectId={m.id} />;
+  if ((m = match('/projects/:id/alerts', path))) return <Alerts projectId={m.id} />;
   if ((m = match('/projects/:id/settings', path))) return <ProjectSettings projectId={m.id} />;
   if ((m = match('/projects/:id/crawlers', path))) return <Crawlers projectId={m.id} />;
   if ((m = match('/projects/:id/audit', path))) return <SiteAuditPage projectId={m.id} />;

@@ -6,6 +6,7 @@ import { CsvButton } from '../csv';
 import { useCanWrite, useSession } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 import { Credits } from './credits';
+import { DigestSetting } from './digest-setting';
 import { Plan, Webhooks } from './webhooks';
 
 type Key = Item<Data<'/v1/keys'>>;
@@ -35,6 +36,7 @@ export function Settings() {
           Signed in as <strong>{session?.email ?? 'an API key'}</strong> with <strong>{session?.scope}</strong> rights until {session?.expires_at.replace('T', ' ').slice(0, 16)} UTC.
         </p>
       </Section>
+      <DigestSetting />
       <Credits />
       <Section
         title="API keys"
