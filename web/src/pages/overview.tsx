@@ -292,7 +292,6 @@ export function Overview({ projectId }: { projectId: string }) {
                 <FirstDayBars title="Visibility over time" date={daysWithData[0] ?? ''} dates={vis.data.dates} lines={lines} unit="%" />
               ) : (
                 <>
-                  <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} legend={false} />
                   <div class="legend-toggle" data-legend>
                     {lines.map((l) => (
                       <span key={l.label} class={l.own ? 'legend-item own' : 'legend-item'}>
@@ -306,6 +305,7 @@ export function Overview({ projectId }: { projectId: string }) {
                       </button>
                     ) : null}
                   </div>
+                  <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} legend={false} />
                 </>
               )}
               <details>
