@@ -120,22 +120,21 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
   });
 
   it('says "no significant change" in grey when the windows do not differ', async () => {
-    const { page, context } = await newPage(b);
+    const { page, context, errors } = await newPage(b);
     await signIn(page, seed.email, seed.password);
-    // ChatGPT: the seed's simulated answers, 10 days only; the previous 5 days against the last 5.
-    await page.goto(`/projects/${seed.projectId}?days=5&providers=chatgpt`);
+    // Gemini over 7 days: every answer names the brand this week and the week before.
+    await page.goto(`/projects/${seed.projectId}?days=7&providers=gemini`);
     await page.locator('[data-kpi="Visibility"]').waitFor();
-    const q = `?date_from=${dayOf(Date.now() - 4 * DAY)}&date_to=${dayOf(Date.now())}&providers=chatgpt`;
+    const q = `?date_from=${dayOf(Date.now() - 6 * DAY)}&date_to=${dayOf(Date.now())}&providers=gemini`;
     const summary = (await api(`/projects/${seed.projectId}/overview/summary${q}`)).data;
-    for (const [label, key] of [
-      ['Visibility', 'visibility'],
-      ['Share of voice', 'share_of_voice'],
-    ] as const) {
-      const chip = page.locator(`[data-kpi="${label}"] .delta`);
-      const direction = summary.changes.own_brand[key];
-      if (direction === 'up' || direction === 'down') expect(await chip.getAttribute('class')).toMatch(/good|bad/);
-      else expect(await chip.innerText()).toBe('no significant change');
-    }
+    expect(summary.changes.own_brand.visibility).toBe('stable');
+    const chip = page.locator('[data-kpi="Visibility"] .delta');
+    expect(await chip.innerText()).toBe('no significant change');
+    expect(await chip.getAttribute('class')).not.toMatch(/good|bad/);
+    expect(await page.locator('[data-story]').innerText()).toMatch(/unchanged since the previous 7 days — inside the noise/);
+    expect(await page.locator('[data-changes]').count()).toBe(0);
+    await page.getByText('No significant change against the previous 7 days').waitFor();
+    expect(errors).toEqual([]);
     await context.close();
   });
 
