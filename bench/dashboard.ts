@@ -58,9 +58,14 @@ async function withSeededService<T>(fn: (base: string, seed: Awaited<ReturnType<
   }
 }
 
-async function signedInPage(base: string, seed: { email: string; password: string }, width: number): Promise<{ page: Page; close: () => Promise<void> }> {
+async function signedInPage(
+  base: string,
+  seed: { email: string; password: string },
+  width: number,
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-  const context = await browser.newContext({ baseURL: base, viewport: { width, height: 900 } });
+  const context = await browser.newContext({ baseURL: base, viewport: { width, height: 900 }, colorScheme });
   const res = await context.request.post('/v1/session', { data: { email: seed.email, password: seed.password } });
   if (res.status() !== 201) throw new Error(`sign-in: ${res.status()} ${await res.text()}`);
   return { page: await context.newPage(), close: () => browser.close() };
@@ -212,34 +217,58 @@ const PAGES: Array<[string, (p: string, prompt: string) => string]> = [
   ['settings', () => '/settings'],
 ];
 
+/**
+ * Every page of the router (web/src/pages/routes.tsx) for the screenshots: PAGES, and the
+ * pages the weights table leaves out (signed out, the answers feed, crawlers, site audit,
+ * team, audit log, an unknown address).
+ */
+const SCREENSHOT_PAGES: Array<[string, (p: string, prompt: string) => string]> = [
+  // The signed-out pages together, so each browser signs in again once (sign-in is limited to 10 a minute).
+  ['sign-in', () => '/sign-in'],
+  ['create-account', () => '/create-account'],
+  // The overview over 30 days: the 90-day seed then has a previous window, so the changes show.
+  ...PAGES.filter(([name]) => name !== 'sign-in').map(([name, url]): [string, (p: string, prompt: string) => string] =>
+    name === 'overview' ? [name, (p) => `/projects/${p}?days=30`] : [name, url],
+  ),
+  ['answers', (p) => `/projects/${p}/answers?days=30`],
+  ['crawlers', (p) => `/projects/${p}/crawlers`],
+  ['site-audit', (p) => `/projects/${p}/audit`],
+  ['team', () => '/team'],
+  ['team-audit', () => '/team/audit'],
+  ['page-not-found', () => '/projects/not-a-page/at-all'],
+];
+
 export const screenshotSuite: Suite = {
   name: 'screenshots',
-  description: 'docs/screenshots: every built page at 1280 and 390 px on a seeded project (90 days: the pages, not the speed)',
+  description: 'docs/screenshots: every page of the router at 1280 and 390 px, light and dark, on a seeded project (90 days: the pages, not the speed)',
   async run() {
     const out = path.join(ROOT, 'docs', 'screenshots');
     fs.mkdirSync(out, { recursive: true });
     await withSeededService(async (base, seed) => {
       const prompts = await (await fetch(`${base}/v1/projects/${seed.projectId}/prompts`, { headers: { 'x-api-key': seed.apiKey } })).json();
       const promptId = prompts.data.prompts[0].id as string;
-      for (const width of [1280, 390]) {
-        const { page, close } = await signedInPage(base, seed, width);
-        try {
-          for (const [name, url] of PAGES) {
-            if (name === 'sign-in') await page.context().clearCookies();
-            await page.goto(url(seed.projectId, promptId));
-            await page.waitForLoadState('networkidle');
-            await page.waitForTimeout(300);
-            const tall = await page.evaluate(() => document.documentElement.scrollHeight);
-            // Whole pages at 1280 px up to 2,400 px high; the first screen otherwise (and at 390 px).
-            await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: width === 1280 && tall <= 2400 });
-            if (name === 'sign-in') {
-              const r = await page.context().request.post('/v1/session', { data: { email: seed.email, password: seed.password } });
-              if (r.status() !== 201) throw new Error('sign-in failed');
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const width of [1280, 390]) {
+          const { page, close } = await signedInPage(base, seed, width, colorScheme);
+          try {
+            for (const [name, url] of SCREENSHOT_PAGES) {
+              if (name === 'sign-in') await page.context().clearCookies();
+              await page.goto(url(seed.projectId, promptId));
+              await page.waitForLoadState('networkidle');
+              await page.waitForTimeout(300);
+              const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+              const file = `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`;
+              // Whole pages at 1280 px up to 2,400 px high; the first screen otherwise (and at 390 px).
+              await page.screenshot({ path: path.join(out, file), fullPage: width === 1280 && tall <= 2400 });
+              if (name === 'create-account') {
+                const r = await page.context().request.post('/v1/session', { data: { email: seed.email, password: seed.password } });
+                if (r.status() !== 201) throw new Error('sign-in failed');
+              }
+              console.log(`   ${file}`);
             }
-            console.log(`   ${name}-${width}.png`);
+          } finally {
+            await close();
           }
-        } finally {
-          await close();
         }
       }
     }, 90);

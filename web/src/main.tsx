@@ -9,6 +9,7 @@ import { Pages, prefetchRoute } from './pages/routes';
 import { Router, navigate, useLocation } from './router';
 import { type Session, SessionContext } from './session';
 import { Loading, RateLimitNotice } from './ui';
+import '@fontsource-variable/inter/wght.css';
 import './styles.css';
 
 const queries = new QueryClient({

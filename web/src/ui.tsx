@@ -88,24 +88,69 @@ export function Field(props: { label: string; children: ComponentChildren; hint?
 export const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 export const ci = (c: [number, number] | null | undefined, digits = 1) => (c ? `${c[0].toFixed(digits)}–${c[1].toFixed(digits)}` : '');
 
-export function Kpi(props: { label: string; value: number | null | undefined; unit?: string; interval?: [number, number] | null; change?: number | null; changePending?: boolean; digits?: number; lowerIsBetter?: boolean; hideChange?: boolean }) {
+/** A trend test's answer for a figure: up or down only when significant, stable otherwise, null when untested. */
+export type Direction = 'up' | 'down' | 'stable' | null;
+
+/**
+ * The change of a figure against the previous window as a chip: green or red only when the
+ * trend test found it significant (good or bad by the figure's sense), grey "no significant
+ * change" otherwise; the points moved are in its title either way.
+ */
+export function DeltaChip(props: { change: number | null | undefined; direction: Direction; digits?: number; unit?: string; lowerIsBetter?: boolean; pending?: boolean }) {
   const d = props.digits ?? 1;
   const ch = props.change;
-  const good = ch === null || ch === undefined || ch === 0 ? '' : (ch > 0) !== !!props.lowerIsBetter ? 'up' : 'down';
+  if (props.pending) return <span class="delta quiet">comparing…</span>;
+  if (ch === null || ch === undefined) return <span class="delta quiet">no previous window</span>;
+  const moved = `${ch > 0 ? '+' : ch < 0 ? '−' : '±'}${Math.abs(ch).toFixed(d)}${props.unit === '%' ? ' pts' : ''}`;
+  const significant = props.direction === 'up' || props.direction === 'down';
+  if (!significant) {
+    return (
+      <span class="delta quiet" data-delta="stable" title={`${moved} vs previous window, inside the noise`}>
+        no significant change
+      </span>
+    );
+  }
+  const good = (props.direction === 'up') !== !!props.lowerIsBetter;
+  return (
+    <span class={`delta ${good ? 'good' : 'bad'}`} data-delta={props.direction} title="Significant at the 95% level">
+      <span aria-hidden="true">{props.direction === 'up' ? '▲' : '▼'}</span>
+      {moved}
+      <span class="visually-hidden"> vs previous window, significant</span>
+    </span>
+  );
+}
+
+export function Kpi(props: {
+  label: string;
+  value: number | null | undefined;
+  unit?: string;
+  interval?: [number, number] | null;
+  change?: number | null;
+  direction?: Direction;
+  changePending?: boolean;
+  digits?: number;
+  lowerIsBetter?: boolean;
+  hideChange?: boolean;
+  trend?: ComponentChildren;
+}) {
+  const d = props.digits ?? 1;
   return (
     <div class="kpi" data-kpi={props.label}>
       <div class="kpi-label">{props.label}</div>
       <div class="kpi-value" data-value={props.value ?? ''}>
         {fmt(props.value, d)}
-        {props.unit ?? ''}
+        {props.unit ? <span class="kpi-unit">{props.unit}</span> : null}
       </div>
-      {props.interval ? <div class="muted small">95%: {ci(props.interval, d)}</div> : <div class="muted small">no interval</div>}
-      {/* hideChange: the page says once that there is no earlier period, not on every card. */}
-      {props.hideChange ? null : (
-        <div class={`kpi-change ${good}`}>
-          {props.changePending ? 'vs previous: loading…' : ch === null || ch === undefined ? 'no previous window' : `${ch > 0 ? '+' : ''}${ch.toFixed(d)} vs previous`}
-        </div>
-      )}
+      <div class="kpi-interval">{props.interval ? `95%: ${ci(props.interval, d)}` : 'no interval'}</div>
+      <div class="kpi-foot">
+        {/* hideChange: the page says once that there is no earlier period, not on every card. */}
+        {props.hideChange ? (
+          <span />
+        ) : (
+          <DeltaChip change={props.change} direction={props.direction ?? null} digits={d} unit={props.unit} lowerIsBetter={props.lowerIsBetter} pending={props.changePending} />
+        )}
+        {props.trend}
+      </div>
     </div>
   );
 }

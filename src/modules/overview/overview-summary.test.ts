@@ -71,6 +71,52 @@ describe('GET /projects/{project_id}/overview/summary', () => {
   });
 });
 
+describe('GET /projects/{project_id}/overview/summary: changes', () => {
+  it('inside the noise: every own-brand test stable, no mover', async () => {
+    const summary = await data(fx.api, `/projects/${fx.projectId}/overview/summary?date_from=${from}&date_to=${today}`);
+    // 11 of 21 answers name the brand this week, 10 of 21 the week before; Pipewell every answer of both.
+    expect(summary.changes).toEqual({
+      own_brand: { visibility: 'stable', share_of_voice: 'stable', position: 'stable', sentiment: 'stable' },
+      competitors: [],
+      prompts: [],
+      sources: [],
+    });
+  });
+
+  it('a significant change: the own brand, its prompt, a competitor and a cited domain, with the alerts’ test', async () => {
+    const gx = await fixtureProject(t, {
+      brand: 'Quillo',
+      url: 'https://quillo.io',
+      prompts: ['best note app', 'note app with sync'],
+      competitors: [{ name: 'Notewell', website: 'https://notewell.com' }],
+    });
+    const rival = gx.competitorIds.Notewell!;
+    const specs: AnswerSpec[] = [];
+    for (let d = -13; d <= 0; d++) {
+      const recent = d >= -6;
+      for (const provider of ['chatgpt', 'perplexity'] as const) {
+        specs.push({
+          prompt: gx.promptIds[0]!,
+          provider,
+          day: addDays(today, d),
+          named: recent ? { [OWN]: [1, 1, 1], [rival]: [2, 1, 0] } : {},
+          cites: recent ? [{ url: 'https://reviews.example/notes', domain: 'reviews.example', category: 0, urlType: null }] : [],
+        });
+        // the second prompt: the same in both weeks (not a mover)
+        specs.push({ prompt: gx.promptIds[1]!, provider, day: addDays(today, d), named: { [OWN]: [1, 1, 1] } });
+      }
+    }
+    await storeSpecs(t, gx.projectId, specs, 'quillo.io');
+    const summary = await data(gx.api, `/projects/${gx.projectId}/overview/summary?date_from=${from}&date_to=${today}`);
+    // 28 of 28 answers against 14 of 28.
+    expect(summary.changes.own_brand.visibility).toBe('up');
+    expect(summary.changes.prompts).toEqual([{ prompt_id: gx.promptIds[0], content: 'best note app', direction: 'up', value: 100, previous: 0, p_value: expect.any(Number) }]);
+    expect(summary.changes.prompts[0].p_value).toBeLessThan(0.05);
+    expect(summary.changes.competitors).toEqual([{ competitor_id: rival, name: 'Notewell', direction: 'up', value: 50, previous: 0, p_value: expect.any(Number) }]);
+    expect(summary.changes.sources).toEqual([{ domain: 'reviews.example', direction: 'up', value: 50, previous: 0, p_value: expect.any(Number) }]);
+  });
+});
+
 describe('GET /team/credits', () => {
   it('credits left, a day of tracking (prompts × engines × samples), the days it buys and the reset', async () => {
     const credits = await data(fx.api, '/team/credits');

@@ -3,11 +3,13 @@ import { PROVIDER_ENV, PROVIDERS, providerModes } from '../../ports/providers/in
 import { competitorsWithMetrics } from '../competitors/metrics.js';
 import { resolveWindow, type Window } from '../analytics/window.js';
 import { requireProject, trackedProviders } from '../projects/service.js';
+import { overviewChanges } from './changes.js';
 
 // The dashboard overview's figures in one read (an extension): the competitors table of
 // the window and of the one before it, and the own brand per engine. It calls the same
 // service as GET /competitors, once per table, so every figure is the one that route
-// gives; the point is the number of requests a page makes, not new arithmetic.
+// gives; the point is the number of requests a page makes, not new arithmetic. `changes`
+// (changes.ts) says which of those differences are significant and lists the movers.
 
 /** Every engine: asked for real or simulated here, and the variable that makes it live. */
 export function engineModes(config: RequestContext['config']) {
@@ -23,12 +25,13 @@ export async function projectEngines(ctx: RequestContext, projectId: string) {
 }
 
 export async function overviewSummary(ctx: RequestContext, projectId: string, w: Window) {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const engines = await projectEngines(ctx, projectId);
   const perProvider = w.providers ?? engines.map((e) => e.provider);
   // Resolved as GET /competitors?date_from&date_to would resolve it (its own trend window included).
   const previous = resolveWindow({ date_from: w.prevFrom, date_to: w.prevTo, ...(w.providers ? { providers: w.providers.join(',') } : {}) });
-  const [current, before, ...byProvider] = await Promise.all([
+  const [changes, current, before, ...byProvider] = await Promise.all([
+    overviewChanges(ctx, project, w, previous),
     competitorsWithMetrics(ctx, projectId, w),
     competitorsWithMetrics(ctx, projectId, previous),
     ...perProvider.map((p) => competitorsWithMetrics(ctx, projectId, { ...w, providers: [p] })),
@@ -39,5 +42,6 @@ export async function overviewSummary(ctx: RequestContext, projectId: string, w:
     previous: { date_from: previous.from, date_to: previous.to, ...before },
     by_provider: perProvider.map((provider, i) => ({ provider, own_brand: own(byProvider[i]!) })),
     engines,
+    changes,
   };
 }

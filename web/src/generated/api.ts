@@ -1967,6 +1967,56 @@ export interface components {
                 /** @description The environment variable that makes this engine live */
                 live_with: string;
             }[];
+            /** @description Extension: what changed against the previous window, significant changes only */
+            changes: {
+                /** @description The trend test of each own-brand figure against the previous window: up or down only when significant at 95% (z-test for percentages, Welch's t-test for position and sentiment), stable otherwise, null when either window has too few answers (10 responses, 2 mentions for the means). For position, up is a larger number (a worse rank). */
+                own_brand: {
+                    visibility: ("up" | "down" | "stable") | null;
+                    share_of_voice: ("up" | "down" | "stable") | null;
+                    position: ("up" | "down" | "stable") | null;
+                    sentiment: ("up" | "down" | "stable") | null;
+                };
+                /** @description Competitors whose visibility changed significantly, the largest change first, at most 5 */
+                competitors: {
+                    /** Format: uuid */
+                    competitor_id: string;
+                    name: string;
+                    /** @enum {string} */
+                    direction: "up" | "down";
+                    /** @description Percent in this window */
+                    value: number;
+                    /** @description Percent in the window before */
+                    previous: number;
+                    /** @description Two-sided p-value of the two-proportion z-test */
+                    p_value: number;
+                }[];
+                /** @description Active prompts where the own brand's visibility changed significantly (won: up, lost: down), at most 5 */
+                prompts: {
+                    /** Format: uuid */
+                    prompt_id: string;
+                    content: string;
+                    /** @enum {string} */
+                    direction: "up" | "down";
+                    /** @description Percent in this window */
+                    value: number;
+                    /** @description Percent in the window before */
+                    previous: number;
+                    /** @description Two-sided p-value of the two-proportion z-test */
+                    p_value: number;
+                }[];
+                /** @description Cited domains whose share of responses citing them changed significantly (gained: up, lost: down), at most 5 */
+                sources: {
+                    domain: string;
+                    /** @enum {string} */
+                    direction: "up" | "down";
+                    /** @description Percent in this window */
+                    value: number;
+                    /** @description Percent in the window before */
+                    previous: number;
+                    /** @description Two-sided p-value of the two-proportion z-test */
+                    p_value: number;
+                }[];
+            };
         };
         Project: {
             /** Format: uuid */

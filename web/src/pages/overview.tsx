@@ -1,39 +1,209 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'preact/hooks';
-import { FirstDayBars, type Line, LineChart } from '../chart';
+import { useMemo, useState } from 'preact/hooks';
+import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../chart';
 import { CsvButton } from '../csv';
+import { Link, useLocation } from '../router';
+import { DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, TableWrap, ci, fmt } from '../ui';
+import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow, type ViewWindow } from '../window';
+import { type Competitor, type OverviewSummary, type Visibility, overviewQueries } from './overview-data';
 import { ShareReport } from '../share-report';
-import { Empty, ErrorBox, Kpi, Loading, Section, TableWrap, ci, fmt } from '../ui';
-import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow } from '../window';
-import { type Competitor, overviewQueries } from './overview-data';
 
 export type { Competitor, Metrics } from './overview-data';
+
+// The overview tells the story first (docs/dashboard.md, "Overview"): one sentence built
+// from the figures, the own brand's cards, what changed significantly, the visibility
+// chart (own brand in the accent, the top competitors muted), the rank table, the engines.
+// Everything comes from the three reads of overview-data.ts (with GET /session, four).
+
+/** Competitors drawn by default beside the own brand; the rest behind "Show all". */
+export const TOP_COMPETITORS = 5;
 
 const own = (list?: { active_competitors: Competitor[] } | null) => list?.active_competitors.find((c) => c.is_own_brand)?.metrics ?? null;
 const diff = (a: number | null | undefined, b: number | null | undefined) => (a === null || a === undefined || b === null || b === undefined ? null : a - b);
 
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+/** The brands of the window, most visible first (the own brand among them), each with its rank (ties share one). */
+function ranked(competitors: Competitor[]) {
+  const sorted = [...competitors].sort((a, b) => (b.metrics?.visibility ?? -1) - (a.metrics?.visibility ?? -1) || Number(b.is_own_brand) - Number(a.is_own_brand));
+  return sorted.map((c) => ({ ...c, rank: 1 + sorted.filter((o) => (o.metrics?.visibility ?? -1) > (c.metrics?.visibility ?? -1)).length }));
+}
+
+/** The window in words: "the last 30 days", or the dates of a custom one. */
+const windowWords = (w: ViewWindow, custom: boolean) => (custom ? `${w.from} to ${w.to}` : `the last ${w.days} days`);
+const previousWords = (w: ViewWindow, custom: boolean) => (custom ? `${w.prevFrom} to ${w.prevTo}` : `the previous ${w.days} days`);
+
+/**
+ * The one-line summary: "Visibility 54% (±1.9), up 6.0 points since the previous 30 days —
+ * significant; you rank 1st of 11 brands." Built only from the figures on the page.
+ */
+function Story(props: { summary: OverviewSummary; w: ViewWindow; custom: boolean }) {
+  const { summary, w, custom } = props;
+  const m = own(summary.current);
+  if (!m || m.responses === 0) return null;
+  const prev = own(summary.previous);
+  const pm = prev && prev.responses > 0 ? prev : null;
+  const brands = ranked(summary.current.active_competitors);
+  const rank = brands.find((b) => b.is_own_brand)?.rank ?? 1;
+  const half = m.visibility_ci ? (m.visibility_ci[1] - m.visibility_ci[0]) / 2 : null;
+  const change = diff(m.visibility, pm?.visibility);
+  const direction = summary.changes.own_brand.visibility;
+  const significant = direction === 'up' || direction === 'down';
+  return (
+    <p class="story" data-story>
+      Visibility <strong class="num">{fmt(m.visibility, 0)}%</strong>
+      {half !== null ? <span class="muted num"> (±{fmt(half, 1)})</span> : null}
+      {change === null ? (
+        <> over {windowWords(w, custom)}</>
+      ) : (
+        <>
+          ,{' '}
+          <span class={significant ? (change > 0 ? 'up' : 'down') : undefined}>
+            {Math.abs(change) < 0.05 ? 'unchanged' : `${change > 0 ? 'up' : 'down'} ${fmt(Math.abs(change))} points`}
+          </span>{' '}
+          since {previousWords(w, custom)} — {significant ? 'significant' : 'inside the noise'}
+        </>
+      )}
+      ; you rank <strong>{ordinal(rank)}</strong> of {brands.length} brands.
+    </p>
+  );
+}
+
+/** Each KPI's daily values from the chart's series: the own brand's line, share of voice as its part of all brands' visibility. */
+function dailyTrends(vis: Visibility | undefined) {
+  const ownSeries = vis?.series.find((s) => s.is_own_brand);
+  if (!vis || !ownSeries) return null;
+  const shareOfVoice = vis.dates.map((_, i) => {
+    const mine = ownSeries.visibility[i];
+    const all = vis.series.reduce((n, s) => n + (s.visibility[i] ?? 0), 0);
+    return mine === null || mine === undefined || all <= 0 ? null : (100 * mine) / all;
+  });
+  return { visibility: ownSeries.visibility, shareOfVoice, position: ownSeries.position, sentiment: ownSeries.sentiment };
+}
+
+interface ChangeLine {
+  key: string;
+  text: string;
+  href: string;
+  value: number;
+  previous: number;
+  direction: 'up' | 'down';
+  /** A rise that is bad news for the own brand (a competitor rising). */
+  upIsBad?: boolean;
+}
+
+/** "What changed": the significant movers only, each a line linking to its detail. */
+function WhatChanged(props: { projectId: string; summary: OverviewSummary | undefined; hasPrevious: boolean; w: ViewWindow; custom: boolean }) {
+  const { projectId, summary, w, custom } = props;
+  if (!summary) return null;
+  const changes = summary.changes;
+  const groups: Array<{ title: string; lines: ChangeLine[] }> = [
+    {
+      title: 'Prompts won',
+      lines: changes.prompts.filter((p) => p.direction === 'up').map((p) => ({ key: p.prompt_id, text: p.content, href: `/projects/${projectId}/prompts/${p.prompt_id}`, ...p })),
+    },
+    {
+      title: 'Prompts lost',
+      lines: changes.prompts.filter((p) => p.direction === 'down').map((p) => ({ key: p.prompt_id, text: p.content, href: `/projects/${projectId}/prompts/${p.prompt_id}`, ...p })),
+    },
+    {
+      title: 'Competitors rising',
+      lines: changes.competitors
+        .filter((c) => c.direction === 'up')
+        .map((c) => ({ key: c.competitor_id, text: c.name, href: `/projects/${projectId}/competitors`, upIsBad: true, ...c })),
+    },
+    {
+      title: 'Sources gained',
+      lines: changes.sources.filter((s) => s.direction === 'up').map((s) => ({ key: s.domain, text: s.domain, href: `/projects/${projectId}/sources`, ...s })),
+    },
+    {
+      title: 'Sources lost',
+      lines: changes.sources.filter((s) => s.direction === 'down').map((s) => ({ key: s.domain, text: s.domain, href: `/projects/${projectId}/sources`, ...s })),
+    },
+  ].filter((g) => g.lines.length > 0);
+  if (!props.hasPrevious) return <Empty>Nothing to compare yet: the changes appear once {previousWords(w, custom)} has answers.</Empty>;
+  if (!groups.length) return <Empty>No significant change against {previousWords(w, custom)}: every difference is inside the noise.</Empty>;
+  return (
+    <div data-changes>
+      {groups.map((g) => (
+        <div class="changes-group" key={g.title}>
+          <h3>{g.title}</h3>
+          <ul class="changes">
+            {g.lines.map((line) => (
+              <li key={line.key} data-change={g.title}>
+                <Link class="what" href={line.href} title={line.text}>
+                  {line.text}
+                </Link>
+                <span class="muted small num">
+                  {fmt(line.previous, 0)}% → {fmt(line.value, 0)}%
+                </span>
+                <ChangeChip change={line.value - line.previous} goodWhenUp={!line.upIsBad} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function ChangeChip({ change, goodWhenUp }: { change: number; goodWhenUp: boolean }) {
+  const good = change > 0 === goodWhenUp;
+  return (
+    <span class={`delta ${good ? 'good' : 'bad'}`}>
+      {change > 0 ? '+' : '−'}
+      {fmt(Math.abs(change))} pts
+    </span>
+  );
+}
+
 export function Overview({ projectId }: { projectId: string }) {
   const w = useWindow();
+  const custom = useLocation().query.has('from');
   const oq = overviewQueries(projectId, w);
   const project = useQuery(oq.project);
   const summary = useQuery(oq.summary);
   const vis = useQuery(oq.vis);
+  const [showAll, setShowAll] = useState(false);
   const now = summary.data?.current;
   const m = own(now);
   // A previous window without answers has nothing to compare with (not a change from 0).
   const prevOwn = own(summary.data?.previous);
   const pm = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
+  const ownChanges = summary.data?.changes.own_brand;
   const byProvider = summary.data?.by_provider ?? [];
   // No filter: the engines the project tracks (not every engine the API knows).
   const shown = summary.data ? byProvider.map((r) => r.provider) : w.providers.length ? w.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
-  const lines: Line[] = useMemo(
-    () => (vis.data?.series ?? []).map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci })),
-    [vis.data],
-  );
+  const brands = useMemo(() => (now ? ranked(now.active_competitors) : []), [now]);
+  // The chart's order: the own brand, then the competitors by this window's visibility
+  // (the summary's, else each series' mean), so colours follow the rank table's.
+  const allLines: Line[] = useMemo(() => {
+    const series = vis.data?.series ?? [];
+    const order = new Map(brands.map((b, i) => [b.competitor_id, i]));
+    const mean = (values: Array<number | null>) => {
+      const xs = values.filter((v): v is number => v !== null);
+      return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : -1;
+    };
+    return [...series]
+      .sort((a, b) => Number(b.is_own_brand) - Number(a.is_own_brand) || (order.get(a.competitor_id) ?? 999) - (order.get(b.competitor_id) ?? 999) || mean(b.visibility) - mean(a.visibility))
+      .map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci, own: s.is_own_brand }));
+  }, [vis.data, brands]);
+  const hidden = Math.max(0, allLines.filter((l) => !l.own).length - TOP_COMPETITORS);
+  const lines = useMemo(() => (showAll ? allLines : allLines.filter((l, i) => l.own || i <= TOP_COMPETITORS)), [allLines, showAll]);
+  const tokens = lineTokens(allLines);
+  const colorOf = new Map(allLines.map((l, i) => [l.label, `var(${tokens[i]})`]));
+  const trends = useMemo(() => dailyTrends(vis.data), [vis.data]);
   const noAnswers = !!vis.data && vis.data.series.every((s) => s.responses.every((n) => !n));
   // Day one: the days that have any answer. A single such day is drawn as bars, not as a
   // dot at the right edge of a 30-day axis.
   const daysWithData = vis.data ? vis.data.dates.filter((_, i) => vis.data.series.some((s) => (s.responses[i] ?? 0) > 0)) : [];
+  const previousOf = new Map((summary.data?.previous.active_competitors ?? []).map((c) => [c.competitor_id, c.metrics]));
+  const significantOf = new Map((summary.data?.changes.competitors ?? []).map((c) => [c.competitor_id, c.direction]));
   if (project.error)
     return (
       <>
@@ -41,10 +211,15 @@ export function Overview({ projectId }: { projectId: string }) {
         <ErrorBox error={project.error} />
       </>
     );
+  const spark = (values: Array<number | null> | undefined, label: string, max?: number) =>
+    values && values.filter((v) => v !== null).length > 1 ? <Sparkline values={values} label={label} max={max} width={96} height={28} /> : null;
   return (
     <>
-      <h1>{project.data?.name ?? 'Project'}: overview</h1>
+      <div class="page-head">
+        <h1>{project.data?.name ?? 'Project'}: overview</h1>
+      </div>
       <ShareReport projectId={projectId} windowDays={w.days} />
+      {summary.data ? <Story summary={summary.data} w={w} custom={custom} /> : null}
       {project.data?.bootstrap_status === 'initializing' ? (
         <p class="notice" role="status">
           The bootstrap is still running: figures appear as answers come in.
@@ -56,23 +231,26 @@ export function Overview({ projectId }: { projectId: string }) {
         </p>
       ) : null}
       <WindowControls />
-      <Section
-        title={`Own brand, ${w.from} to ${w.to}`}
-        actions={
-          m ? (
-            <CsvButton
-              filename="overview-kpis.csv"
-              header={['metric', 'value', 'ci_low', 'ci_high', 'previous', 'change']}
-              rows={() => [
-                ['visibility', m.visibility, m.visibility_ci?.[0], m.visibility_ci?.[1], pm?.visibility, diff(m.visibility, pm?.visibility)],
-                ['share_of_voice', m.share_of_voice, m.share_of_voice_ci?.[0], m.share_of_voice_ci?.[1], pm?.share_of_voice, diff(m.share_of_voice, pm?.share_of_voice)],
-                ['position', m.position, m.position_ci?.[0], m.position_ci?.[1], pm?.position, diff(m.position, pm?.position)],
-                ['sentiment', m.sentiment, m.sentiment_ci?.[0], m.sentiment_ci?.[1], pm?.sentiment, diff(m.sentiment, pm?.sentiment)],
-              ]}
-            />
-          ) : null
-        }
-      >
+      <section class="kpi-section" aria-labelledby="own-brand-heading">
+        <div class="card-head">
+          <h2 id="own-brand-heading">
+            Own brand <span class="muted small num">{w.from} to {w.to}</span>
+          </h2>
+          <div class="card-actions">
+            {m ? (
+              <CsvButton
+                filename="overview-kpis.csv"
+                header={['metric', 'value', 'ci_low', 'ci_high', 'previous', 'change', 'significance']}
+                rows={() => [
+                  ['visibility', m.visibility, m.visibility_ci?.[0], m.visibility_ci?.[1], pm?.visibility, diff(m.visibility, pm?.visibility), ownChanges?.visibility],
+                  ['share_of_voice', m.share_of_voice, m.share_of_voice_ci?.[0], m.share_of_voice_ci?.[1], pm?.share_of_voice, diff(m.share_of_voice, pm?.share_of_voice), ownChanges?.share_of_voice],
+                  ['position', m.position, m.position_ci?.[0], m.position_ci?.[1], pm?.position, diff(m.position, pm?.position), ownChanges?.position],
+                  ['sentiment', m.sentiment, m.sentiment_ci?.[0], m.sentiment_ci?.[1], pm?.sentiment, diff(m.sentiment, pm?.sentiment), ownChanges?.sentiment],
+                ]}
+              />
+            ) : null}
+          </div>
+        </div>
         {summary.isPending ? <Loading /> : null}
         <ErrorBox error={summary.error} />
         {now && (!m || m.responses === 0) ? (
@@ -81,10 +259,10 @@ export function Overview({ projectId }: { projectId: string }) {
         {m && m.responses > 0 ? (
           <>
             <div class="kpis">
-              <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} hideChange={!pm} />
-              <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} hideChange={!pm} />
-              <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} hideChange={!pm} lowerIsBetter />
-              <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} hideChange={!pm} />
+              <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} direction={ownChanges?.visibility} hideChange={!pm} trend={spark(trends?.visibility, 'Daily visibility', 100)} />
+              <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} direction={ownChanges?.share_of_voice} hideChange={!pm} trend={spark(trends?.shareOfVoice, 'Daily share of voice', 100)} />
+              <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} direction={ownChanges?.position} hideChange={!pm} lowerIsBetter trend={spark(trends?.position, 'Daily average position')} />
+              <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} direction={ownChanges?.sentiment} hideChange={!pm} trend={spark(trends?.sentiment, 'Daily sentiment', 100)} />
             </div>
             {pm ? null : (
               <p class="muted small" data-no-previous>
@@ -93,65 +271,166 @@ export function Overview({ projectId }: { projectId: string }) {
             )}
           </>
         ) : null}
-      </Section>
+      </section>
+      <div class="overview-grid">
+        <Section
+          title="Visibility over time"
+          actions={
+            vis.data ? (
+              <CsvButton
+                filename="visibility.csv"
+                header={['date', 'brand', 'visibility', 'ci_low', 'ci_high', 'responses']}
+                rows={() => vis.data.series.flatMap((s) => vis.data.dates.map((d, i) => [d, s.name, s.visibility[i], s.visibility_ci[i]?.[0], s.visibility_ci[i]?.[1], s.responses[i]]))}
+              />
+            ) : null
+          }
+        >
+          {vis.isPending ? <Loading /> : null}
+          <ErrorBox error={vis.error} />
+          {noAnswers ? <Empty>No answers in this window yet: the chart appears with the first answers.</Empty> : null}
+          {vis.data && lines.length && !noAnswers ? (
+            <>
+              {daysWithData.length === 1 ? (
+                <FirstDayBars title="Visibility over time" date={daysWithData[0] ?? ''} dates={vis.data.dates} lines={lines} unit="%" />
+              ) : (
+                <>
+                  <div class="legend-toggle" data-legend>
+                    {lines.map((l) => (
+                      <span key={l.label} class={l.own ? 'legend-item own' : 'legend-item'}>
+                        <span class="legend-swatch" style={{ background: colorOf.get(l.label) }} />
+                        {l.label}
+                      </span>
+                    ))}
+                    {hidden > 0 ? (
+                      <button type="button" class="secondary small" aria-pressed={showAll} data-show-all onClick={() => setShowAll(!showAll)}>
+                        {showAll ? `Show top ${TOP_COMPETITORS}` : `Show all (${hidden} more)`}
+                      </button>
+                    ) : null}
+                  </div>
+                  <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} legend={false} />
+                </>
+              )}
+              <details>
+                <summary>Summary table</summary>
+                <TableWrap label="Visibility summary">
+                  <table data-table="visibility-summary">
+                    <thead>
+                      <tr>
+                        <th scope="col">Brand</th>
+                        <th scope="col">Days with answers</th>
+                        <th scope="col">Last day</th>
+                        <th scope="col">Last visibility</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {vis.data.series.map((s) => {
+                        const idx = s.visibility.map((v, i) => (v === null ? -1 : i)).filter((i) => i >= 0);
+                        const last = idx.length ? idx[idx.length - 1] : -1;
+                        return (
+                          <tr key={s.competitor_id} data-brand={s.name}>
+                            <th scope="row">{s.name}</th>
+                            <td>{idx.length}</td>
+                            <td>{last >= 0 ? vis.data.dates[last] : '–'}</td>
+                            <td data-value={last >= 0 ? s.visibility[last] : ''}>
+                              {last >= 0 ? `${fmt(s.visibility[last])}% (${ci(s.visibility_ci[last])})` : '–'}
+                            </td>
+                          </tr>
+                        );
+                      })}
+                    </tbody>
+                  </table>
+                </TableWrap>
+              </details>
+            </>
+          ) : null}
+        </Section>
+        <Section title="What changed">
+          {summary.isPending ? <Loading /> : null}
+          <WhatChanged projectId={projectId} summary={summary.data} hasPrevious={!!pm} w={w} custom={custom} />
+        </Section>
+      </div>
       <Section
-        title="Visibility over time"
+        title="Ranking"
         actions={
-          vis.data ? (
+          brands.length ? (
             <CsvButton
-              filename="visibility.csv"
-              header={['date', 'brand', 'visibility', 'ci_low', 'ci_high', 'responses']}
-              rows={() => vis.data.series.flatMap((s) => vis.data.dates.map((d, i) => [d, s.name, s.visibility[i], s.visibility_ci[i]?.[0], s.visibility_ci[i]?.[1], s.responses[i]]))}
+              filename="ranking.csv"
+              header={['rank', 'brand', 'own_brand', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'previous_visibility', 'change']}
+              rows={() =>
+                brands.map((b) => {
+                  const before = previousOf.get(b.competitor_id);
+                  const prevVis = before && before.responses > 0 ? before.visibility : null;
+                  return [b.rank, b.name, b.is_own_brand, b.metrics?.visibility, b.metrics?.visibility_ci?.[0], b.metrics?.visibility_ci?.[1], b.metrics?.share_of_voice, b.metrics?.position, prevVis, diff(b.metrics?.visibility, prevVis)];
+                })
+              }
             />
           ) : null
         }
       >
-        {vis.isPending ? <Loading /> : null}
-        <ErrorBox error={vis.error} />
-        {noAnswers ? <Empty>No answers in this window yet: the chart appears with the first answers.</Empty> : null}
-        {vis.data && lines.length && !noAnswers ? (
-          <>
-            {daysWithData.length === 1 ? (
-              <FirstDayBars title="Visibility over time" date={daysWithData[0] ?? ''} dates={vis.data.dates} lines={lines} unit="%" />
-            ) : (
-              <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} />
-            )}
-            <details>
-              <summary>Summary table</summary>
-              <TableWrap label="Visibility summary">
-                <table data-table="visibility-summary">
-                  <thead>
-                    <tr>
-                      <th scope="col">Brand</th>
-                      <th scope="col">Days with answers</th>
-                      <th scope="col">Last day</th>
-                      <th scope="col">Last visibility</th>
+        {summary.isPending ? <Loading /> : null}
+        {brands.length && m && m.responses > 0 ? (
+          <TableWrap label="Ranking">
+            <table class="rank-table" data-table="rank">
+              <thead>
+                <tr>
+                  <th scope="col" class="rank">
+                    Rank
+                  </th>
+                  <th scope="col">Brand</th>
+                  <th scope="col">Visibility</th>
+                  <th scope="col" class="num">
+                    Share of voice
+                  </th>
+                  <th scope="col" class="num">
+                    Position
+                  </th>
+                  <th scope="col">Change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {brands.map((b) => {
+                  const before = previousOf.get(b.competitor_id);
+                  const prevVis = before && before.responses > 0 ? before.visibility : null;
+                  const direction: Direction = b.is_own_brand ? (ownChanges?.visibility ?? null) : (significantOf.get(b.competitor_id) ?? (prevVis === null ? null : 'stable'));
+                  const vis = b.metrics?.visibility ?? 0;
+                  return (
+                    <tr key={b.competitor_id} class={b.is_own_brand ? 'own' : undefined} data-brand={b.name} data-rank={b.rank}>
+                      <td class="rank num">{b.rank}</td>
+                      <th scope="row">
+                        <span class="brand-dot" style={{ background: colorOf.get(b.name) ?? 'var(--cat-other)' }} />
+                        {b.name}
+                        {b.is_own_brand ? <span class="visually-hidden"> (your brand)</span> : null}
+                      </th>
+                      <td data-value={b.metrics?.visibility ?? ''}>
+                        <span class="vis-cell">
+                          <span class="vis-track" aria-hidden="true">
+                            <span class="vis-fill" style={{ width: `${Math.max(0, Math.min(100, vis))}%` }} />
+                          </span>
+                          <span class="num">{fmt(b.metrics?.visibility)}%</span>
+                        </span>
+                      </td>
+                      <td class="num">{fmt(b.metrics?.share_of_voice)}%</td>
+                      <td class="num">{fmt(b.metrics?.position)}</td>
+                      <td>
+                        {prevVis === null ? (
+                          <span class="muted small">–</span>
+                        ) : (
+                          // A competitor's rise is bad news for the own brand: the chip's colour says so.
+                          <DeltaChip change={diff(b.metrics?.visibility, prevVis)} direction={direction} unit="%" lowerIsBetter={!b.is_own_brand} />
+                        )}
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {vis.data.series.map((s) => {
-                      const idx = s.visibility.map((v, i) => (v === null ? -1 : i)).filter((i) => i >= 0);
-                      const last = idx.length ? idx[idx.length - 1] : -1;
-                      return (
-                        <tr key={s.competitor_id} data-brand={s.name}>
-                          <th scope="row">{s.name}</th>
-                          <td>{idx.length}</td>
-                          <td>{last >= 0 ? vis.data.dates[last] : '–'}</td>
-                          <td data-value={last >= 0 ? s.visibility[last] : ''}>
-                            {last >= 0 ? `${fmt(s.visibility[last])}% (${ci(s.visibility_ci[last])})` : '–'}
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </TableWrap>
-            </details>
-          </>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableWrap>
+        ) : summary.data ? (
+          <Empty>The ranking appears with the first answers.</Empty>
         ) : null}
       </Section>
       <Section
-        title="By provider"
+        title="By engine"
         actions={
           <CsvButton
             filename="providers.csv"
@@ -166,16 +445,24 @@ export function Overview({ projectId }: { projectId: string }) {
           />
         }
       >
-        <TableWrap label="By provider">
+        <TableWrap label="By engine">
           <table data-table="providers">
             <thead>
               <tr>
-                <th scope="col">Provider</th>
+                <th scope="col">Engine</th>
                 <th scope="col">Visibility</th>
-                <th scope="col">Share of voice</th>
-                <th scope="col">Position</th>
-                <th scope="col">Sentiment</th>
-                <th scope="col">Answers</th>
+                <th scope="col" class="num">
+                  Share of voice
+                </th>
+                <th scope="col" class="num">
+                  Position
+                </th>
+                <th scope="col" class="num">
+                  Sentiment
+                </th>
+                <th scope="col" class="num">
+                  Answers
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -196,17 +483,22 @@ export function Overview({ projectId }: { projectId: string }) {
                       <>
                         <td data-value={x?.visibility ?? ''}>
                           {x && x.responses > 0 ? (
-                            <>
-                              {fmt(x.visibility)}% <span class="muted small">{ci(x.visibility_ci)}</span>
-                            </>
+                            <span class="vis-cell">
+                              <span class="vis-track" aria-hidden="true">
+                                <span class="vis-fill own-fill" style={{ width: `${Math.max(0, Math.min(100, x.visibility ?? 0))}%` }} />
+                              </span>
+                              <span class="num">
+                                {fmt(x.visibility)}% <span class="muted small">{ci(x.visibility_ci)}</span>
+                              </span>
+                            </span>
                           ) : (
                             <span class="muted">unmeasured</span>
                           )}
                         </td>
-                        <td>{x && x.responses > 0 ? `${fmt(x.share_of_voice)}%` : '–'}</td>
-                        <td>{fmt(x?.position)}</td>
-                        <td>{fmt(x?.sentiment)}</td>
-                        <td>{x?.responses ?? 0}</td>
+                        <td class="num">{x && x.responses > 0 ? `${fmt(x.share_of_voice)}%` : '–'}</td>
+                        <td class="num">{fmt(x?.position)}</td>
+                        <td class="num">{fmt(x?.sentiment)}</td>
+                        <td class="num">{x?.responses ?? 0}</td>
                       </>
                     )}
                   </tr>
