@@ -89,7 +89,7 @@ export async function data<T>(method: string, path: string, body?: unknown): Pro
 export const get = <T>(path: string) => data<T>('GET', path);
 
 /** A query string from the defined values only. */
-export function qs(params: Record<string, string | number | undefined | null>): string {
+export function queryString(params: Record<string, string | number | undefined | null>): string {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   const s = p.toString();

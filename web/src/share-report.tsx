@@ -29,13 +29,13 @@ export function ShareReport({ projectId, windowDays }: { projectId: string; wind
 }
 
 function SharePanel({ projectId, windowDays }: { projectId: string; windowDays: number }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const base = `/projects/${projectId}/reports`;
   const [expires, setExpires] = useState(30);
   const [created, setCreated] = useState<Created | null>(null);
   const list = useQuery({ queryKey: ['reports', projectId], queryFn: () => get<Listed>(base) });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['reports', projectId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['reports', projectId] });
   const create = useMutation({
     mutationFn: () => data<Created>('POST', base, { window_days: windowDays, expires_in_days: expires }),
     onSuccess: (r) => {

@@ -85,8 +85,8 @@ export function Field(props: { label: string; children: ComponentChildren; hint?
   );
 }
 
-export const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
-export const ci = (c: [number, number] | null | undefined, digits = 1) => (c ? `${c[0].toFixed(digits)}–${c[1].toFixed(digits)}` : '');
+export const formatFigure = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+export const formatInterval = (c: [number, number] | null | undefined, digits = 1) => (c ? `${c[0].toFixed(digits)}–${c[1].toFixed(digits)}` : '');
 
 /** A trend test's answer for a figure: up or down only when significant, stable otherwise, null when untested. */
 export type Direction = 'up' | 'down' | 'stable' | null;
@@ -138,10 +138,10 @@ export function Kpi(props: {
     <div class="kpi" data-kpi={props.label}>
       <div class="kpi-label">{props.label}</div>
       <div class="kpi-value" data-value={props.value ?? ''}>
-        {fmt(props.value, d)}
+        {formatFigure(props.value, d)}
         {props.unit ? <span class="kpi-unit">{props.unit}</span> : null}
       </div>
-      <div class="kpi-interval">{props.interval ? `95%: ${ci(props.interval, d)}` : 'no interval'}</div>
+      <div class="kpi-interval">{props.interval ? `95%: ${formatInterval(props.interval, d)}` : 'no interval'}</div>
       <div class="kpi-foot">
         {/* hideChange: the page says once that there is no earlier period, not on every card. */}
         {props.hideChange ? (

@@ -1,4 +1,4 @@
-import { qs } from './api';
+import { queryString } from './api';
 import { setQuery, useLocation } from './router';
 
 // The view's window and providers live in the URL (?days=30&providers=chatgpt,claude or
@@ -57,8 +57,8 @@ export function windowOf(query: URLSearchParams): ViewWindow {
     prevFrom,
     prevTo,
     providers,
-    query: qs({ date_from: from, date_to: to, providers: p }),
-    prevQuery: qs({ date_from: prevFrom, date_to: prevTo, providers: p }),
+    query: queryString({ date_from: from, date_to: to, providers: p }),
+    prevQuery: queryString({ date_from: prevFrom, date_to: prevTo, providers: p }),
   };
 }
 

@@ -31,7 +31,7 @@ const MOVES: Record<string, Array<[string, string]>> = {
 };
 
 export function Actions({ projectId }: { projectId: string }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const list = useQuery({ queryKey: ['actions', projectId], queryFn: () => get<Action[]>(`/projects/${projectId}/actions`) });
   const [taskId, setTaskId] = useState<string | null>(null);
@@ -43,11 +43,11 @@ export function Actions({ projectId }: { projectId: string }) {
   });
   const taskStatus = task.data?.status;
   useEffect(() => {
-    if (taskStatus === 'completed' || taskStatus === 'failed') void qc.invalidateQueries({ queryKey: ['actions', projectId] });
-  }, [taskStatus, projectId, qc]);
+    if (taskStatus === 'completed' || taskStatus === 'failed') void queryClient.invalidateQueries({ queryKey: ['actions', projectId] });
+  }, [taskStatus, projectId, queryClient]);
   const move = useMutation({
     mutationFn: (x: { id: string; op: string }) => data('PATCH', `/projects/${projectId}/actions/${x.id}/${x.op}`, {}),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['actions', projectId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['actions', projectId] }),
   });
   const recommend = useMutation({
     mutationFn: () => data<Data<'/v1/projects/{project_id}/actions/recommend', 'post'>>('POST', `/projects/${projectId}/actions/recommend`, {}),

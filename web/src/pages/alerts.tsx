@@ -4,7 +4,7 @@ import { data, get } from '../api';
 import type { Data, RequestBody, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, TableWrap, fmt } from '../ui';
+import { Empty, ErrorBox, Field, Loading, Section, TableWrap, formatFigure } from '../ui';
 import { PROVIDERS, PROVIDER_NAMES } from '../window';
 import './alerts.css';
 
@@ -62,7 +62,7 @@ export function describeRule(r: Rule, brandName: (id: string | null) => string, 
   const subject = `${METRIC_NAMES[r.metric]}${takesBrand(r.metric) ? ` of ${brandName(r.brand_id)}` : ''}`;
   const condition =
     r.condition === 'below' || r.condition === 'above'
-      ? `${CONDITION_NAMES[r.condition]} ${fmt(r.threshold, r.metric === 'position' ? 1 : 0)}${unitOf(r.metric)} over ${days}`
+      ? `${CONDITION_NAMES[r.condition]} ${formatFigure(r.threshold, r.metric === 'position' ? 1 : 0)}${unitOf(r.metric)} over ${days}`
       : `${CONDITION_NAMES[r.condition]}, ${days} against the ${days} before`;
   const prompts = r.prompt_ids?.length ? `, ${promptCount(r.prompt_ids)}` : '';
   return `${subject} ${condition}${enginesText(r.providers)}${prompts}`;
@@ -72,7 +72,7 @@ const enginesText = (p: string[] | null) => (p?.length ? `, on ${p.map((x) => PR
 const channelText = (c: Channel) => (c.type === 'email' ? `E-mail to ${c.to.join(', ')}` : c.type === 'slack' ? 'Slack' : 'Webhooks (alert.triggered)');
 
 export function Alerts({ projectId }: { projectId: string }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const base = `/projects/${projectId}/alerts`;
   const rules = useQuery({ queryKey: ['alerts', projectId], queryFn: () => get<Rule[]>(base) });
@@ -82,8 +82,8 @@ export function Alerts({ projectId }: { projectId: string }) {
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const [tests, setTests] = useState<Record<string, TestResult>>({});
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['alerts', projectId] });
-    void qc.invalidateQueries({ queryKey: ['alert-events', projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['alerts', projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['alert-events', projectId] });
   };
   const remove = useMutation({ mutationFn: (id: string) => data('DELETE', `${base}/${id}`), onSuccess: refresh });
   const test = useMutation({

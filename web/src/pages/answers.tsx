@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { get, qs } from '../api';
+import { get, queryString } from '../api';
 import type { Data } from '../api-types';
 import { AnswerArticle, type Chat, MarkedText, MentionChip, useTrackedBrands } from '../answer';
 import { setQuery, useLocation } from '../router';
@@ -31,7 +31,7 @@ export function Answers({ projectId }: { projectId: string }) {
   const { query } = useLocation();
   const page = Math.max(1, Number(query.get('page')) || 1);
   const filters = { prompt_id: query.get('prompt'), topic_id: query.get('topic'), brand_id: query.get('brand'), brand_named: query.get('brand') ? (query.get('named') ?? 'true') : null };
-  const feedQs = `${w.query}${w.query ? '&' : '?'}${qs({ ...filters, page, page_size: PAGE_SIZE }).slice(1)}`;
+  const feedQs = `${w.query}${w.query ? '&' : '?'}${queryString({ ...filters, page, page_size: PAGE_SIZE }).slice(1)}`;
   const feed = useQuery({ queryKey: ['project-chats', projectId, feedQs], queryFn: () => get<Feed>(`/projects/${projectId}/chats${feedQs}`), placeholderData: keepPreviousData });
   const brands = useTrackedBrands(projectId);
   const competitors = useQuery({ queryKey: ['competitors', projectId, ''], queryFn: () => get<Competitors>(`/projects/${projectId}/competitors`) });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { get, qs } from '../api';
+import { get, queryString } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { setQuery, useLocation } from '../router';
@@ -21,7 +21,7 @@ export function Audit() {
   const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
   const log = useQuery({
     queryKey: ['team', 'audit', filters, page],
-    queryFn: () => get<Page>(`/team/audit${qs({ ...filters, page, page_size: PAGE_SIZE })}`),
+    queryFn: () => get<Page>(`/team/audit${queryString({ ...filters, page, page_size: PAGE_SIZE })}`),
     enabled: canWrite,
   });
   if (!canWrite) return <Empty>The audit log is for team admins.</Empty>;

@@ -3,19 +3,19 @@ import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, ci, fmt } from '../ui';
+import { Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
 
 export function Competitors({ projectId }: { projectId: string }) {
   const w = useWindow();
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const list = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${w.query}`) });
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['competitors', projectId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['competitors', projectId] }),
   });
   const rows = list.data?.active_competitors ?? [];
   const add = (e: Event) => {
@@ -70,13 +70,13 @@ export function Competitors({ projectId }: { projectId: string }) {
                       <span class="muted small">{c.website}</span>
                     </th>
                     <td data-value={c.metrics?.visibility ?? ''}>
-                      {fmt(c.metrics?.visibility)}% <span class="muted small">{ci(c.metrics?.visibility_ci)}</span>
+                      {formatFigure(c.metrics?.visibility)}% <span class="muted small">{formatInterval(c.metrics?.visibility_ci)}</span>
                     </td>
                     <td>
-                      {fmt(c.metrics?.share_of_voice)}% <span class="muted small">{ci(c.metrics?.share_of_voice_ci)}</span>
+                      {formatFigure(c.metrics?.share_of_voice)}% <span class="muted small">{formatInterval(c.metrics?.share_of_voice_ci)}</span>
                     </td>
-                    <td>{fmt(c.metrics?.position)}</td>
-                    <td>{fmt(c.metrics?.sentiment)}</td>
+                    <td>{formatFigure(c.metrics?.position)}</td>
+                    <td>{formatFigure(c.metrics?.sentiment)}</td>
                     <td>{c.metrics?.mention_count ?? 0}</td>
                     <td class="row-actions">
                       {c.is_own_brand ? null : (
@@ -111,7 +111,7 @@ export function Competitors({ projectId }: { projectId: string }) {
         ) : null}
       </Section>
       {rows.length ? <Themes projectId={projectId} brands={rows} w={w} /> : null}
-      <Suggestions projectId={projectId} onAdded={() => qc.invalidateQueries({ queryKey: ['competitors', projectId] })} />
+      <Suggestions projectId={projectId} onAdded={() => queryClient.invalidateQueries({ queryKey: ['competitors', projectId] })} />
       <Section title="Add a competitor">
         <form onSubmit={add} class="grid-form" aria-label="Add a competitor">
           <fieldset disabled={!canWrite}>

@@ -11,11 +11,11 @@ type Me = Data<'/v1/team/members/me'>;
  * sends no mail at all.
  */
 export function DigestSetting() {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const me = useQuery({ queryKey: ['members-me'], queryFn: () => get<Me>('/team/members/me') });
   const save = useMutation({
     mutationFn: (digest: boolean) => data<Me>('PATCH', '/team/members/me', { digest }),
-    onSuccess: (r) => qc.setQueryData(['members-me'], r),
+    onSuccess: (r) => queryClient.setQueryData(['members-me'], r),
   });
   const m = me.data;
   const personless = !!m && m.user_id === null;

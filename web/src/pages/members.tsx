@@ -15,14 +15,14 @@ type Created = Data<'/v1/team/invitations', 'post'>;
 
 export function Members() {
   const canWrite = useCanWrite();
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const team = useQuery({ queryKey: ['team'], queryFn: () => get<Team>('/team') });
   const members = useQuery({ queryKey: ['team', 'members'], queryFn: () => get<Member[]>('/team/members') });
   const invitations = useQuery({ queryKey: ['team', 'invitations'], queryFn: () => get<Invitation[]>('/team/invitations'), enabled: canWrite });
   const [created, setCreated] = useState<Created | null>(null);
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data<unknown>(x.method, x.path, x.body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['team'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['team'] }),
   });
   const invite = (e: Event) => {
     e.preventDefault();

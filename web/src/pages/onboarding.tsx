@@ -52,7 +52,7 @@ export function Onboarding({ projectId }: { projectId: string }) {
 }
 
 function Found({ projectId }: { projectId: string }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const competitors = useQuery({ queryKey: ['competitors', projectId, ''], queryFn: () => get<Competitors>(`/projects/${projectId}/competitors`) });
   const prompts = useQuery({ queryKey: ['prompts', projectId, ''], queryFn: () => get<Prompts>(`/projects/${projectId}/prompts`) });
@@ -61,8 +61,8 @@ function Found({ projectId }: { projectId: string }) {
   const write = useMutation({
     mutationFn: (r: { method: string; path: string; body?: unknown }) => data(r.method, r.path, r.body),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['competitors', projectId] });
-      void qc.invalidateQueries({ queryKey: ['prompts', projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['competitors', projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['prompts', projectId] });
     },
   });
   const rivals = (competitors.data?.active_competitors ?? []).filter((c) => !c.is_own_brand);
@@ -85,7 +85,7 @@ function Found({ projectId }: { projectId: string }) {
           ))}
         </ul>
       </Section>
-      <Suggestions projectId={projectId} onAdded={() => void qc.invalidateQueries({ queryKey: ['competitors', projectId] })} />
+      <Suggestions projectId={projectId} onAdded={() => void queryClient.invalidateQueries({ queryKey: ['competitors', projectId] })} />
       <Section title="Prompts">
         {prompts.isPending ? <Loading /> : null}
         <ul class="accept-list" aria-label="Prompts written for the brand">

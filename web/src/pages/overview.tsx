@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../chart';
 import { CsvButton } from '../csv';
 import { Link, useLocation } from '../router';
-import { DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, TableWrap, ci, fmt } from '../ui';
+import { DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, TableWrap, formatInterval, formatFigure } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow, type ViewWindow } from '../window';
 import { type Competitor, type OverviewSummary, type Visibility, overviewQueries } from './overview-data';
 import { ShareReport } from '../share-report';
@@ -56,15 +56,15 @@ function Story(props: { summary: OverviewSummary; w: ViewWindow; custom: boolean
   const significant = direction === 'up' || direction === 'down';
   return (
     <p class="story" data-story>
-      Visibility <strong class="num">{fmt(m.visibility, 0)}%</strong>
-      {half !== null ? <span class="muted num"> (±{fmt(half, 1)})</span> : null}
+      Visibility <strong class="num">{formatFigure(m.visibility, 0)}%</strong>
+      {half !== null ? <span class="muted num"> (±{formatFigure(half, 1)})</span> : null}
       {change === null ? (
         <> over {windowWords(w, custom)}</>
       ) : (
         <>
           ,{' '}
           <span class={significant ? (change > 0 ? 'up' : 'down') : undefined}>
-            {Math.abs(change) < 0.05 ? 'unchanged' : `${change > 0 ? 'up' : 'down'} ${fmt(Math.abs(change))} points`}
+            {Math.abs(change) < 0.05 ? 'unchanged' : `${change > 0 ? 'up' : 'down'} ${formatFigure(Math.abs(change))} points`}
           </span>{' '}
           since {previousWords(w, custom)} — {significant ? 'significant' : 'inside the noise'}
         </>
@@ -140,7 +140,7 @@ function WhatChanged(props: { projectId: string; summary: OverviewSummary | unde
                   {line.text}
                 </Link>
                 <span class="muted small num">
-                  {fmt(line.previous, 0)}% → {fmt(line.value, 0)}%
+                  {formatFigure(line.previous, 0)}% → {formatFigure(line.value, 0)}%
                 </span>
                 <ChangeChip change={line.value - line.previous} goodWhenUp={!line.upIsBad} />
               </li>
@@ -157,7 +157,7 @@ function ChangeChip({ change, goodWhenUp }: { change: number; goodWhenUp: boolea
   return (
     <span class={`delta ${good ? 'good' : 'bad'}`}>
       {change > 0 ? '+' : '−'}
-      {fmt(Math.abs(change))} pts
+      {formatFigure(Math.abs(change))} pts
     </span>
   );
 }
@@ -332,7 +332,7 @@ export function Overview({ projectId }: { projectId: string }) {
                             <td>{idx.length}</td>
                             <td>{last >= 0 ? vis.data.dates[last] : '–'}</td>
                             <td data-value={last >= 0 ? s.visibility[last] : ''}>
-                              {last >= 0 ? `${fmt(s.visibility[last])}% (${ci(s.visibility_ci[last])})` : '–'}
+                              {last >= 0 ? `${formatFigure(s.visibility[last])}% (${formatInterval(s.visibility_ci[last])})` : '–'}
                             </td>
                           </tr>
                         );
@@ -406,11 +406,11 @@ export function Overview({ projectId }: { projectId: string }) {
                           <span class="vis-track" aria-hidden="true">
                             <span class="vis-fill" style={{ width: `${Math.max(0, Math.min(100, vis))}%` }} />
                           </span>
-                          <span class="num">{fmt(b.metrics?.visibility)}%</span>
+                          <span class="num">{formatFigure(b.metrics?.visibility)}%</span>
                         </span>
                       </td>
-                      <td class="num">{fmt(b.metrics?.share_of_voice)}%</td>
-                      <td class="num">{fmt(b.metrics?.position)}</td>
+                      <td class="num">{formatFigure(b.metrics?.share_of_voice)}%</td>
+                      <td class="num">{formatFigure(b.metrics?.position)}</td>
                       <td>
                         {prevVis === null ? (
                           <span class="muted small">–</span>
@@ -488,16 +488,16 @@ export function Overview({ projectId }: { projectId: string }) {
                                 <span class="vis-fill own-fill" style={{ width: `${Math.max(0, Math.min(100, x.visibility ?? 0))}%` }} />
                               </span>
                               <span class="num">
-                                {fmt(x.visibility)}% <span class="muted small">{ci(x.visibility_ci)}</span>
+                                {formatFigure(x.visibility)}% <span class="muted small">{formatInterval(x.visibility_ci)}</span>
                               </span>
                             </span>
                           ) : (
                             <span class="muted">unmeasured</span>
                           )}
                         </td>
-                        <td class="num">{x && x.responses > 0 ? `${fmt(x.share_of_voice)}%` : '–'}</td>
-                        <td class="num">{fmt(x?.position)}</td>
-                        <td class="num">{fmt(x?.sentiment)}</td>
+                        <td class="num">{x && x.responses > 0 ? `${formatFigure(x.share_of_voice)}%` : '–'}</td>
+                        <td class="num">{formatFigure(x?.position)}</td>
+                        <td class="num">{formatFigure(x?.sentiment)}</td>
                         <td class="num">{x?.responses ?? 0}</td>
                       </>
                     )}

@@ -7,20 +7,20 @@ import { DEFAULT_PROVIDERS } from '../window';
 import type { ProjectDetail } from './projects';
 
 export function ProjectSettings({ projectId }: { projectId: string }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const q = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) });
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => data<ProjectDetail>('PATCH', `/projects/${projectId}`, body),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['project', projectId] });
-      void qc.invalidateQueries({ queryKey: ['projects'] });
+      void queryClient.invalidateQueries({ queryKey: ['project', projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
     },
   });
   const remove = useMutation({
     mutationFn: () => data('DELETE', `/projects/${projectId}`),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['projects'] });
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
       navigate('/projects');
     },
   });

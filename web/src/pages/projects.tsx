@@ -70,12 +70,12 @@ export function ProjectList() {
 
 function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
   const canWrite = useCanWrite();
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => data<Data<'/v1/account/projects', 'post'>>('POST', '/account/projects', body),
     onSuccess: (r) => {
       onCreated(r.project_id);
-      void qc.invalidateQueries({ queryKey: ['projects'] });
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
     },
   });
   const submit = (e: Event) => {

@@ -6,7 +6,7 @@ import { Sparkline } from '../chart';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, fmt } from '../ui';
+import { Empty, ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { type Topic, Topics } from './topics';
 
@@ -15,7 +15,7 @@ type SortKey = 'content' | 'topic' | 'prompt_type' | 'visibility' | 'position' |
 
 export function Prompts({ projectId }: { projectId: string }) {
   const w = useWindow();
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const list = useQuery({ queryKey: ['prompts', projectId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts'>>(`/projects/${projectId}/prompts${w.query}`) });
   const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => get<Topic[]>(`/projects/${projectId}/topics`) });
@@ -30,7 +30,7 @@ export function Prompts({ projectId }: { projectId: string }) {
   for (const p of list.data?.prompts ?? []) if (p.topic_id) counts.set(p.topic_id, (counts.get(p.topic_id) ?? 0) + 1);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'visibility', desc: true });
   const [filter, setFilter] = useState({ text: '', topic: '', type: '' });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['prompts', projectId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['prompts', projectId] });
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
     onSuccess: refresh,
@@ -149,7 +149,7 @@ export function Prompts({ projectId }: { projectId: string }) {
                     </td>
                     <td>{p.prompt_type}</td>
                     <td>
-                      {fmt(p.visibility)}% {p.trend === 'up' ? '↑' : p.trend === 'down' ? '↓' : ''}
+                      {formatFigure(p.visibility)}% {p.trend === 'up' ? '↑' : p.trend === 'down' ? '↓' : ''}
                     </td>
                     <td>
                       {seriesOf.get(p.id) ? (
@@ -158,8 +158,8 @@ export function Prompts({ projectId }: { projectId: string }) {
                         <span class="muted">…</span>
                       ) : null}
                     </td>
-                    <td>{fmt(p.position)}</td>
-                    <td>{fmt(p.sentiment, 0)}</td>
+                    <td>{formatFigure(p.position)}</td>
+                    <td>{formatFigure(p.sentiment, 0)}</td>
                     <td class="row-actions">
                       <button
                         type="button"

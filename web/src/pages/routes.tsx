@@ -62,15 +62,15 @@ const Answers = lazyPage(() => import('./answers').then((m) => m.Answers));
 const Alerts = lazyPage(() => import('./alerts').then((m) => m.Alerts));
 
 /** Starts the chunk (and, for the overview, the first requests) of the page at `path`. */
-export function prefetchRoute(qc: QueryClient, path: string, query: URLSearchParams): void {
+export function prefetchRoute(queryClient: QueryClient, path: string, query: URLSearchParams): void {
   let m: Record<string, string> | null;
   const quiet = (p: Promise<unknown>) => void p.catch(() => {});
   if ((m = match('/projects/:id', path))) {
     quiet(Overview.preload());
     const q = overviewQueries(m.id, windowOf(query));
-    quiet(qc.prefetchQuery(q.project));
-    quiet(qc.prefetchQuery(q.summary));
-    quiet(qc.prefetchQuery(q.vis));
+    quiet(queryClient.prefetchQuery(q.project));
+    quiet(queryClient.prefetchQuery(q.summary));
+    quiet(queryClient.prefetchQuery(q.vis));
   } else if (path === '/settings') quiet(Settings.preload());
   else if (path === '/team') quiet(Members.preload());
   else if (path === '/team/audit') quiet(Audit.preload());

@@ -14,12 +14,12 @@ type Key = Item<Data<'/v1/keys'>>;
 export function Settings() {
   const { session } = useSession();
   const canWrite = useCanWrite();
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<Key[]>('/keys'), enabled: canWrite });
   const [created, setCreated] = useState<string | null>(null);
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data<{ api_key?: string }>(x.method, x.path, x.body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['keys'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
   });
   const create = (e: Event) => {
     e.preventDefault();

@@ -23,7 +23,7 @@ interface SiteAudit {
 }
 
 export function SiteAuditPage({ projectId }: { projectId: string }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const q = useQuery({
     queryKey: ['site-audit', projectId],
     queryFn: async () => {
@@ -38,7 +38,7 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
   });
   const start = useMutation({
     mutationFn: () => data('POST', `/projects/${projectId}/site-audit`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['site-audit', projectId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['site-audit', projectId] }),
   });
   const a = q.data;
   const running = !!a && ['queued', 'running'].includes(a.status);

@@ -4,7 +4,7 @@ import { get } from '../api';
 import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
-import { Empty, ErrorBox, Loading, Section, TableWrap, fmt } from '../ui';
+import { Empty, ErrorBox, Loading, Section, TableWrap, formatFigure } from '../ui';
 import { WindowControls, useWindow } from '../window';
 
 type SourcesAnalytics = Data<'/v1/projects/{project_id}/sources/analytics'>;
@@ -62,7 +62,7 @@ export function Sources({ projectId }: { projectId: string }) {
                 <div key={c} class="bar-row" data-category={c}>
                   <span class="bar-label">{c}</span>
                   <span class="bar" style={{ width: `${Math.max(0, Math.min(100, v))}%` }} />
-                  <span class="bar-value">{fmt(v)}%</span>
+                  <span class="bar-value">{formatFigure(v)}%</span>
                 </div>
               ))}
             </div>

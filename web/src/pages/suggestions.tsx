@@ -4,7 +4,7 @@ import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Loading, Section, fmt } from '../ui';
+import { Empty, ErrorBox, Loading, Section, formatFigure } from '../ui';
 import { useWindow } from '../window';
 
 type Suggestions = Data<'/v1/projects/{project_id}/competitors/suggestions'>;
@@ -16,7 +16,7 @@ type Suggestions = Data<'/v1/projects/{project_id}/competitors/suggestions'>;
  */
 export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded: () => void }) {
   const w = useWindow();
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const [sites, setSites] = useState<Record<string, string>>({});
   const q = useQuery({ queryKey: ['competitors', projectId, 'suggestions', w.query], queryFn: () => get<Suggestions>(`/projects/${projectId}/competitors/suggestions${w.query}`) });
@@ -24,7 +24,7 @@ export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded
     mutationFn: (c: { name: string; website: string }) => data('POST', `/projects/${projectId}/competitors`, { competitors: [c] }),
     onSuccess: () => {
       onAdded();
-      void qc.invalidateQueries({ queryKey: ['competitors', projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['competitors', projectId] });
     },
   });
   const rows = q.data?.suggestions ?? [];
@@ -74,7 +74,7 @@ export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded
                       )}
                     </td>
                     <td data-value={s.share_of_answers}>
-                      {s.answers} ({fmt(s.share_of_answers)}% of {q.data?.answers_read})
+                      {s.answers} ({formatFigure(s.share_of_answers)}% of {q.data?.answers_read})
                     </td>
                     <td>{s.mentions}</td>
                     <td class="actions">

@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
-import { get, qs } from '../api';
+import { get, queryString } from '../api';
 import { Link } from '../router';
 import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
 import type { ViewWindow } from '../window';
@@ -64,7 +64,7 @@ function Cell({ t }: { t: Theme | undefined }) {
 
 export function Themes({ projectId, brands, w }: { projectId: string; brands: ThemeBrand[]; w: ViewWindow }) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const window = qs({ start_date: w.from, end_date: w.to });
+  const window = queryString({ start_date: w.from, end_date: w.to });
   const results = useQueries({
     queries: brands.map((b) => ({
       queryKey: ['themes', projectId, b.competitor_id, window],

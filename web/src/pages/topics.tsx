@@ -14,7 +14,7 @@ export type Topic = Schemas['Topic'];
  * prompts go.
  */
 export function Topics({ projectId, topics, counts }: { projectId: string; topics: Topic[]; counts: Map<string, number> }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -24,8 +24,8 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
     onSuccess: () => {
       setEditing(null);
       setDeleting(null);
-      void qc.invalidateQueries({ queryKey: ['topics', projectId] });
-      void qc.invalidateQueries({ queryKey: ['prompts', projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['topics', projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['prompts', projectId] });
     },
   });
   const base = `/projects/${projectId}/topics`;

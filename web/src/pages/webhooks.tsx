@@ -72,14 +72,14 @@ function Deliveries({ id }: { id: string }) {
 }
 
 export function Webhooks() {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const list = useQuery({ queryKey: ['webhooks'], queryFn: () => get<Webhook[]>('/webhooks') });
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data<{ secret?: string }>(x.method, x.path, x.body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
   });
   const add = (e: Event) => {
     e.preventDefault();

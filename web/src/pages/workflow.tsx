@@ -106,7 +106,7 @@ const STATUS_TEXT: Record<Workflow['status'], string> = {
 };
 
 export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId: string; actionId: string; actionStatus: string }) {
-  const qc = useQueryClient();
+  const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const base = `/projects/${projectId}/actions/${actionId}`;
   const key = workflowQuery(projectId, actionId).queryKey;
@@ -117,7 +117,7 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
     refetchInterval: (q) => pollEvery(q.state.data ?? null),
   });
   const w = wf.data ?? null;
-  const refreshBoard = () => qc.invalidateQueries({ queryKey: ['actions', projectId] });
+  const refreshBoard = () => queryClient.invalidateQueries({ queryKey: ['actions', projectId] });
 
   // A change this page did not make (a checkpoint answered elsewhere) is said out loud.
   const mine = useRef<string | null>(null);
@@ -138,7 +138,7 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
     onSuccess: (r) => {
       Object.assign(seenOf(r.workflow_id), { writing: 'outline' });
       setElsewhere('');
-      void qc.invalidateQueries({ queryKey: key });
+      void queryClient.invalidateQueries({ queryKey: key });
       void refreshBoard();
     },
   });
@@ -221,10 +221,10 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
                 if (answer === 'edit' || answer === 'approve') s.writing = nextStep(w.checkpoint!);
                 if (answer === 'regenerate') s.writing = w.checkpoint;
                 setElsewhere('');
-                qc.setQueryData(key, after);
+                queryClient.setQueryData(key, after);
                 void refreshBoard();
               }}
-              onConflict={() => void qc.invalidateQueries({ queryKey: key })}
+              onConflict={() => void queryClient.invalidateQueries({ queryKey: key })}
             />
           ) : null}
           {w.status === 'completed' && w.result ? (
