@@ -83,6 +83,9 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
       for (const url of ['/sign-in', '/create-account']) {
         await page.goto(url);
         await page.locator('h1').waitFor();
+        // the page as a person sees it: requests done and the web font in place
+        await page.waitForLoadState('networkidle');
+        await page.evaluate(() => document.fonts.ready.then(() => undefined));
         const found = serious(await axe(page));
         expect(found, `${url} at ${width} px, ${scheme}:\n${describeViolations(found)}`).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
