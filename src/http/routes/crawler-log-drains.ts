@@ -98,7 +98,6 @@ async function pushRoute(base: FastifyInstance) {
       }
       if (drain.vercelVerify) reply.header('x-vercel-verify', drain.vercelVerify);
       const { body, gzip } = logBodyOf(req, { allowEmpty: true, anyType: true });
-      if (!body) return successEnvelope({ lines: 0, parsed: 0, rejected: 0, bot_hits: 0, referrals: 0, other_hosts: 0, duplicate: false });
       return successEnvelope(await ingestDrainPush(drain, body, gzip));
     },
   );

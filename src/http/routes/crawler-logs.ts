@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, Invalid } from '../../lib/errors.js';
@@ -8,7 +8,7 @@ import { requireProject } from '../../modules/projects/service.js';
 import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
 import { aiTrafficReport, crawlerReport } from '../../modules/crawler-logs/reads.js';
 import * as schemas from '../../modules/crawler-logs/schema.js';
-import { ingestLog } from '../../modules/crawler-logs/service.js';
+import { EMPTY_LOG_DETAIL, ingestLog } from '../../modules/crawler-logs/service.js';
 
 export const LOG_TYPES = ['text/plain', 'application/x-ndjson'];
 const TYPE_DETAIL = 'Content-Type must be text/plain (combined log format) or application/x-ndjson';
@@ -16,14 +16,15 @@ const TYPE_DETAIL = 'Content-Type must be text/plain (combined log format) or ap
 /**
  * The access log a request carries, as its stream: text/plain or application/x-ndjson (any
  * type with `anyType`: a drain takes what a CDN sends, each line is read as what it is),
- * gzip or not. A refused body is drained first, so the connection stays usable.
+ * gzip or not; with `allowEmpty`, a request without a body reads as an empty log. A refused
+ * body is drained first, so the connection stays usable.
  */
-export function logBodyOf(req: FastifyRequest, opts: { allowEmpty: boolean; anyType: boolean }): { body: Readable | null; gzip: boolean } {
+export function logBodyOf(req: FastifyRequest, opts: { allowEmpty: boolean; anyType: boolean }): { body: Readable; gzip: boolean } {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = req.body as Readable | undefined;
   if (!body || typeof body.pipe !== 'function') {
-    if (opts.allowEmpty && (!type || opts.anyType)) return { body: null, gzip: false };
-    if (!type) throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
+    if (opts.allowEmpty && (!type || opts.anyType)) return { body: Readable.from([]), gzip: false };
+    if (!type) throw new Invalid(EMPTY_LOG_DETAIL);
     throw new AppError(415, TYPE_DETAIL);
   }
   if (!opts.anyType && !LOG_TYPES.includes(type)) {
@@ -68,7 +69,6 @@ export default async function crawlerLogRoutes(base: FastifyInstance) {
       // the project first: a caller learns nothing of the body rules of a project not theirs
       await requireProject(ctxOf(req), req.params.project_id);
       const { body, gzip } = logBodyOf(req, { allowEmpty: false, anyType: false });
-      if (!body) throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
       return successEnvelope(await ingestLog(ctxOf(req), req.params.project_id, body, gzip));
     },
   );

@@ -7,6 +7,8 @@ import { readLog } from './read-log.js';
 import { currentRanges } from './ranges.js';
 import { hostMatcher, LogTally, type LogCounts } from './tally.js';
 
+export const EMPTY_LOG_DETAIL = 'The body is empty: send an access log as text/plain or application/x-ndjson';
+
 export interface IngestResult extends LogCounts {
   /** True when this very file (same uncompressed bytes) was ingested before: nothing was added. */
   duplicate: boolean;
@@ -23,7 +25,7 @@ export async function ingestLog(ctx: RequestContext, projectId: string, body: Re
   const { sha256, bytes } = await readLog(body, gzip, ctx.config.env.CRAWLER_LOG_MAX_MB * 1048576, tally);
   if (bytes === 0) {
     if (opts.allowEmpty) return { ...tally.counts, duplicate: false };
-    throw new Invalid('The body is empty: send an access log as text/plain or application/x-ndjson');
+    throw new Invalid(EMPTY_LOG_DETAIL);
   }
   const c = tally.counts;
   const duplicate = await ctx.store.tx(async (tx) => {
