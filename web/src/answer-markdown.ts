@@ -13,7 +13,7 @@ export interface TrackedBrand {
   own: boolean;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const markdown = new Marked({ gfm: true, breaks: false, async: false });
 markdown.use({
@@ -55,19 +55,19 @@ export function answerHtml(text: string): string {
  * "Acme Cloud" wins over "Acme". The marks are built with the DOM, the names set as text.
  */
 export function markBrands(root: Element, brands: readonly TrackedBrand[]): void {
-  const names = brands.filter((b) => b.name.trim().length > 1).sort((a, b) => b.name.length - a.name.length);
+  const names = brands.filter((trackedBrand) => trackedBrand.name.trim().length > 1).sort((a, b) => b.name.length - a.name.length);
   if (!names.length) return;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${names.map((b) => b.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${names.map((trackedBrand) => trackedBrand.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
   const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes: Text[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement?.closest('mark, code, pre')) nodes.push(n as Text);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!node.parentElement?.closest('mark, code, pre')) nodes.push(node as Text);
   for (const node of nodes) {
     const parts = (node.nodeValue ?? '').split(pattern);
     if (parts.length === 1) continue;
     const frag = root.ownerDocument.createDocumentFragment();
     for (const [i, part] of parts.entries()) {
       if (!part) continue;
-      const brand = i % 2 === 1 ? names.find((b) => b.name.toLowerCase() === part.toLowerCase()) : undefined;
+      const brand = i % 2 === 1 ? names.find((trackedBrand) => trackedBrand.name.toLowerCase() === part.toLowerCase()) : undefined;
       if (!brand) {
         frag.append(part);
         continue;

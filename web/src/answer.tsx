@@ -16,8 +16,8 @@ export type { TrackedBrand };
 
 /** The project's tracked brands (own brand first), for highlighting. */
 export function useTrackedBrands(projectId: string): TrackedBrand[] {
-  const q = useQuery({ queryKey: ['competitors', projectId, ''], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors`) });
-  return useMemo(() => (q.data?.active_competitors ?? []).map((c) => ({ name: c.name, own: c.is_own_brand })).sort((a, b) => Number(b.own) - Number(a.own)), [q.data]);
+  const competitorsQuery = useQuery({ queryKey: ['competitors', projectId, ''], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors`) });
+  return useMemo(() => (competitorsQuery.data?.active_competitors ?? []).map((activeCompetitor) => ({ name: activeCompetitor.name, own: activeCompetitor.is_own_brand })).sort((a, b) => Number(b.own) - Number(a.own)), [competitorsQuery.data]);
 }
 
 /** Plain text (an excerpt) with the brands marked: text nodes and <mark> only, never markup. */
@@ -56,16 +56,16 @@ export function Citations({ references }: { references: Chat['references'] }) {
   if (!references.length) return <p class="muted small">No citations in this answer.</p>;
   return (
     <ol class="citations" aria-label="Citations">
-      {references.map((r) => {
-        const domain = domainOf(r.link);
+      {references.map((reference) => {
+        const domain = domainOf(reference.link);
         return (
-          <li key={r.reference_index} value={r.reference_index}>
-            {/^https?:\/\//i.test(r.link) ? (
-              <a href={r.link} target="_blank" rel="nofollow noopener noreferrer">
-                {r.title || r.link}
+          <li key={reference.reference_index} value={reference.reference_index}>
+            {/^https?:\/\//i.test(reference.link) ? (
+              <a href={reference.link} target="_blank" rel="nofollow noopener noreferrer">
+                {reference.title || reference.link}
               </a>
             ) : (
-              <span>{r.title || r.link}</span>
+              <span>{reference.title || reference.link}</span>
             )}
             {domain ? <span class="muted small"> · {domain}</span> : null}
           </li>

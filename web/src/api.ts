@@ -8,8 +8,8 @@ let onSignedOut: () => void = () => {};
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
-export function onSessionLost(fn: () => void): void {
-  onSignedOut = fn;
+export function onSessionLost(listener: () => void): void {
+  onSignedOut = listener;
 }
 
 export class ApiError extends Error {
@@ -32,23 +32,23 @@ const rateListeners = new Set<() => void>();
 export function rateLimitedUntil(): number {
   return limitedUntil;
 }
-export function onRateLimit(fn: () => void): () => void {
-  rateListeners.add(fn);
-  return () => rateListeners.delete(fn);
+export function onRateLimit(listener: () => void): () => void {
+  rateListeners.add(listener);
+  return () => rateListeners.delete(listener);
 }
 function setLimited(until: number): void {
   if (until === limitedUntil) return;
   limitedUntil = until;
-  for (const fn of rateListeners) fn();
+  for (const rateListener of rateListeners) rateListener();
 }
 /** Seconds from Retry-After (delta-seconds or an HTTP date); null when absent or unreadable. */
-export function parseRetryAfter(v: string | null, now = Date.now()): number | null {
-  if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : Math.max(0, Math.ceil((t - now) / 1000));
+export function parseRetryAfter(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const retryAt = Date.parse(header);
+  return Number.isNaN(retryAt) ? null : Math.max(0, Math.ceil((retryAt - now) / 1000));
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   if (method === 'GET') while (Date.now() < limitedUntil) await sleep(limitedUntil - Date.now());
@@ -69,12 +69,12 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     json = null;
   }
   if (!res.ok) {
-    const e = (json ?? {}) as { detail?: string; code?: string };
+    const problem = (json ?? {}) as { detail?: string; code?: string };
     const retry = parseRetryAfter(res.headers.get('retry-after'));
     if (res.status === 401 && path !== '/session') onSignedOut();
     if (res.status === 429 && retry !== null) setLimited(Math.max(limitedUntil, Date.now() + retry * 1000));
     else if (limitedUntil && Date.now() >= limitedUntil) setLimited(0);
-    throw new ApiError(res.status, e.detail ?? `${res.status} ${res.statusText}`, e.code, retry);
+    throw new ApiError(res.status, problem.detail ?? `${res.status} ${res.statusText}`, problem.code, retry);
   }
   if (limitedUntil && Date.now() >= limitedUntil) setLimited(0);
   return json as T;
@@ -82,18 +82,18 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 
 /** `{success, data}` and `{code, message, data}` envelopes both carry `data`. */
 export async function data<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await api<{ data: T }>(method, path, body);
-  return r.data;
+  const response = await api<{ data: T }>(method, path, body);
+  return response.data;
 }
 
 export const get = <T>(path: string) => data<T>('GET', path);
 
 /** A query string from the defined values only. */
 export function queryString(params: Record<string, string | number | undefined | null>): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  const s = p.toString();
-  return s ? `?${s}` : '';
+  const searchParams = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') searchParams.set(key, String(value));
+  const encoded = searchParams.toString();
+  return encoded ? `?${encoded}` : '';
 }
 
 /**

@@ -34,8 +34,8 @@ export function lineTokens(lines: ReadonlyArray<Pick<Line, 'own'>>): string[] {
 
 function alpha(color: string, opacity: number): string {
   if (!/^#[0-9a-f]{6}$/i.test(color)) return color;
-  const n = Number.parseInt(color.slice(1), 16);
-  return `rgba(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255},${opacity})`;
+  const rgb = Number.parseInt(color.slice(1), 16);
+  return `rgba(${(rgb >> 16) & 255},${(rgb >> 8) & 255},${rgb & 255},${opacity})`;
 }
 
 /** The colour scheme as a state: charts redraw in the other theme's colours when it flips. */
@@ -56,38 +56,38 @@ function tooltipPlugin(dates: string[], labels: string[], colors: string[], unit
   let tip: HTMLDivElement;
   return {
     hooks: {
-      init: (u) => {
+      init: (plot) => {
         tip = document.createElement('div');
         tip.className = 'chart-tip';
         tip.hidden = true;
-        u.over.appendChild(tip);
+        plot.over.appendChild(tip);
       },
-      setCursor: (u) => {
-        const i = u.cursor.idx;
-        if (i === null || i === undefined || u.cursor.left === undefined || u.cursor.left < 0) {
+      setCursor: (plot) => {
+        const i = plot.cursor.idx;
+        if (i === null || i === undefined || plot.cursor.left === undefined || plot.cursor.left < 0) {
           tip.hidden = true;
           return;
         }
         const rows = labels
-          .map((label, k) => ({ label, color: colors[k] ?? '', value: (u.data[k + 1]?.[i] ?? null) as number | null }))
-          .filter((r) => r.value !== null)
+          .map((label, seriesIndex) => ({ label, color: colors[seriesIndex] ?? '', value: (plot.data[seriesIndex + 1]?.[i] ?? null) as number | null }))
+          .filter((row) => row.value !== null)
           .sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
         tip.replaceChildren();
         const head = document.createElement('div');
         head.className = 'chart-tip-date';
         head.textContent = dates[i] ?? '';
         tip.appendChild(head);
-        for (const r of rows) {
+        for (const tooltipRow of rows) {
           const row = document.createElement('div');
           row.className = 'chart-tip-row';
           const swatch = document.createElement('span');
           swatch.className = 'legend-swatch';
-          swatch.style.background = r.color;
+          swatch.style.background = tooltipRow.color;
           const name = document.createElement('span');
-          name.textContent = r.label;
+          name.textContent = tooltipRow.label;
           const value = document.createElement('span');
           value.className = 'num';
-          value.textContent = `${(r.value ?? 0).toFixed(1)}${unit}`;
+          value.textContent = `${(tooltipRow.value ?? 0).toFixed(1)}${unit}`;
           row.append(swatch, name, value);
           tip.appendChild(row);
         }
@@ -96,10 +96,10 @@ function tooltipPlugin(dates: string[], labels: string[], colors: string[], unit
           return;
         }
         tip.hidden = false;
-        const left = u.cursor.left;
-        const flip = left > u.over.clientWidth / 2;
+        const left = plot.cursor.left;
+        const flip = left > plot.over.clientWidth / 2;
         tip.style.left = flip ? '' : `${left + 12}px`;
-        tip.style.right = flip ? `${u.over.clientWidth - left + 12}px` : '';
+        tip.style.right = flip ? `${plot.over.clientWidth - left + 12}px` : '';
         tip.style.top = '8px';
       },
     },
@@ -110,11 +110,11 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
   const host = useRef<HTMLDivElement>(null);
   const scheme = useColorScheme();
   useEffect(() => {
-    const el = host.current;
-    if (!el) return;
-    el.dataset.drawn = 'false';
-    const xs = props.dates.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-    const data: Array<Array<number | null>> = [xs];
+    const container = host.current;
+    if (!container) return;
+    container.dataset.drawn = 'false';
+    const timestamps = props.dates.map((date) => Date.parse(`${date}T00:00:00Z`) / 1000);
+    const data: Array<Array<number | null>> = [timestamps];
     const series: uPlot.Series[] = [{}];
     const bands: uPlot.Band[] = [];
     const hasOwn = props.lines.some((line) => line.own);
@@ -133,13 +133,13 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
     lines.forEach((line, i) => {
       if (!line.band || (hasOwn && !line.own)) return;
       const color = colors[i] ?? '#888888';
-      const hi = data.push(line.band.map((b) => (b ? b[1] : null))) - 1;
-      const lo = data.push(line.band.map((b) => (b ? b[0] : null))) - 1;
+      const upperIndex = data.push(line.band.map((interval) => (interval ? interval[1] : null))) - 1;
+      const lowerIndex = data.push(line.band.map((interval) => (interval ? interval[0] : null))) - 1;
       series.push({ label: `${line.label} 95% high`, stroke: 'transparent', points: { show: false } });
       series.push({ label: `${line.label} 95% low`, stroke: 'transparent', points: { show: false } });
-      bands.push({ series: [hi, lo], fill: alpha(color, hasOwn ? 0.16 : 0.1) });
+      bands.push({ series: [upperIndex, lowerIndex], fill: alpha(color, hasOwn ? 0.16 : 0.1) });
     });
-    const width = Math.max(280, el.clientWidth || 600);
+    const width = Math.max(280, container.clientWidth || 600);
     const axis = { stroke: token('--muted'), grid: { stroke: token('--line'), width: 1 }, ticks: { show: false }, font: '12px "Inter Variable", system-ui, sans-serif' };
     const unit = props.yLabel === '%' ? '%' : '';
     const opts: uPlot.Options = {
@@ -152,32 +152,32 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
       scales: { x: { time: true }, y: props.yRange ? { range: props.yRange } : { auto: true } },
       axes: [
         { ...axis, grid: { show: false } },
-        { ...axis, size: 44, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => `${t}${unit}`) },
+        { ...axis, size: 44, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => `${tick}${unit}`) },
       ],
       plugins: [tooltipPlugin(props.dates, lines.map((line) => line.label), colors, unit)],
       hooks: {
         draw: [
           () => {
-            el.dataset.drawn = 'true';
+            container.dataset.drawn = 'true';
             performance.mark(`chart-drawn:${props.title}`);
           },
         ],
       },
     };
-    const plot = new uPlot(opts, data as uPlot.AlignedData, el);
+    const plot = new uPlot(opts, data as uPlot.AlignedData, container);
     // Band series are not for the legend: hide their entries.
-    el.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row) => {
+    container.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row) => {
       if (/95% (high|low)$/.test(row.textContent?.trim() ?? '')) row.hidden = true;
     });
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: props.height ?? 260 }));
-    resize.observe(el);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, container.clientWidth), height: props.height ?? 260 }));
+    resize.observe(container);
     return () => {
       resize.disconnect();
       plot.destroy();
     };
     // The range by value: a caller's new [0, 100] on each render must not rebuild the chart.
   }, [props.dates, props.lines, props.title, props.yLabel, props.yRange?.[0], props.yRange?.[1], props.height, props.legend, scheme]);
-  const named = props.lines.map((l) => l.label).join(', ');
+  const named = props.lines.map((line) => line.label).join(', ');
   return (
     <>
       <div
@@ -201,8 +201,8 @@ export function FirstDayBars(props: { title: string; date: string; dates: string
   const today = new Date().toISOString().slice(0, 10);
   const tokens = lineTokens(props.lines);
   const rows = props.lines
-    .map((l, k) => ({ label: l.label, own: !!l.own, value: l.values[i] ?? null, band: l.band?.[i] ?? null, color: `var(${tokens[k]})` }))
-    .filter((r) => r.value !== null);
+    .map((line, lineIndex) => ({ label: line.label, own: !!line.own, value: line.values[i] ?? null, band: line.band?.[i] ?? null, color: `var(${tokens[lineIndex]})` }))
+    .filter((row) => row.value !== null);
   return (
     <>
       <div class="first-day" data-chart={props.title} data-first-day={props.date}>
@@ -211,16 +211,16 @@ export function FirstDayBars(props: { title: string; date: string; dates: string
           <span class="muted"> · the line over time appears from the second day of answers</span>
         </p>
         <ul class="bars">
-          {rows.map((r) => (
-            <li key={r.label} data-brand={r.label} class={r.own ? 'own' : undefined}>
-              <span class="bar-label">{r.label}</span>
+          {rows.map((row) => (
+            <li key={row.label} data-brand={row.label} class={row.own ? 'own' : undefined}>
+              <span class="bar-label">{row.label}</span>
               <span class="bar-track" aria-hidden="true">
-                <span class="bar-fill" style={{ width: `${Math.max(0, Math.min(100, r.value ?? 0))}%`, background: r.color }} />
+                <span class="bar-fill" style={{ width: `${Math.max(0, Math.min(100, row.value ?? 0))}%`, background: row.color }} />
               </span>
               <span class="bar-value">
-                {(r.value ?? 0).toFixed(1)}
+                {(row.value ?? 0).toFixed(1)}
                 {props.unit ?? ''}
-                {r.band ? <span class="muted small"> ({r.band[0].toFixed(1)}–{r.band[1].toFixed(1)})</span> : null}
+                {row.band ? <span class="muted small"> ({row.band[0].toFixed(1)}–{row.band[1].toFixed(1)})</span> : null}
               </span>
             </li>
           ))}
@@ -240,7 +240,7 @@ function ChartTable(props: { title: string; dates: string[]; lines: Line[]; yLab
   const [open, setOpen] = useState(false);
   const unit = props.yLabel === '%' ? '%' : '';
   return (
-    <details class="chart-table" data-chart-table={props.title} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+    <details class="chart-table" data-chart-table={props.title} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>Table of “{props.title}”</summary>
       {open ? (
         <TableWrap label={`${props.title}: table`}>
@@ -249,24 +249,24 @@ function ChartTable(props: { title: string; dates: string[]; lines: Line[]; yLab
             <thead>
               <tr>
                 <th scope="col">Date</th>
-                {props.lines.map((l) => (
-                  <th scope="col" key={l.label}>
-                    {l.label}
+                {props.lines.map((line) => (
+                  <th scope="col" key={line.label}>
+                    {line.label}
                   </th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {props.dates.map((d, i) => (
-                <tr key={d}>
-                  <th scope="row">{d}</th>
-                  {props.lines.map((l) => {
-                    const v = l.values[i];
-                    const b = l.band?.[i];
+              {props.dates.map((date, i) => (
+                <tr key={date}>
+                  <th scope="row">{date}</th>
+                  {props.lines.map((line) => {
+                    const value = line.values[i];
+                    const interval = line.band?.[i];
                     return (
-                      <td key={l.label}>
-                        {v === null || v === undefined ? '–' : `${v.toFixed(1)}${unit}`}
-                        {b ? <span class="muted small"> ({b[0].toFixed(1)}–{b[1].toFixed(1)})</span> : null}
+                      <td key={line.label}>
+                        {value === null || value === undefined ? '–' : `${value.toFixed(1)}${unit}`}
+                        {interval ? <span class="muted small"> ({interval[0].toFixed(1)}–{interval[1].toFixed(1)})</span> : null}
                       </td>
                     );
                   })}
@@ -286,13 +286,13 @@ function ChartTable(props: { title: string; dates: string[]; lines: Line[]; yLab
  * values and skipped by the line. The values ride along in data-values (tests, CSV).
  */
 export function Sparkline({ values, label, max, width = 80, height = 20 }: { values: Array<number | null>; label: string; max?: number; width?: number; height?: number }) {
-  const pts = values.map((v, i) => (v === null ? null : ([i, v] as const))).filter((p): p is readonly [number, number] => p !== null);
-  const w = width;
-  const h = height;
-  const top = max ?? Math.max(...pts.map((p) => p[1]), 1);
-  const x = (i: number) => (values.length > 1 ? (i / (values.length - 1)) * w : w / 2);
-  const y = (v: number) => h - 1 - (Math.min(v, top) / top) * (h - 2);
-  const attrs = { class: 'spark', 'data-sparkline': label, 'data-values': values.map((v) => (v === null ? '' : String(v))).join(',') };
+  const pts = values.map((value, i) => (value === null ? null : ([i, value] as const))).filter((point): point is readonly [number, number] => point !== null);
+  const chartWidth = width;
+  const chartHeight = height;
+  const top = max ?? Math.max(...pts.map((point) => point[1]), 1);
+  const x = (i: number) => (values.length > 1 ? (i / (values.length - 1)) * chartWidth : chartWidth / 2);
+  const y = (value: number) => chartHeight - 1 - (Math.min(value, top) / top) * (chartHeight - 2);
+  const attrs = { class: 'spark', 'data-sparkline': label, 'data-values': values.map((value) => (value === null ? '' : String(value))).join(',') };
   if (pts.length === 0) {
     return (
       <span {...attrs} class="muted">
@@ -300,12 +300,12 @@ export function Sparkline({ values, label, max, width = 80, height = 20 }: { val
       </span>
     );
   }
-  const d = pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-  const [li, lv] = pts[pts.length - 1];
+  const path = pts.map(([i, value]) => `${x(i).toFixed(1)},${y(value).toFixed(1)}`).join(' ');
+  const [lastIndex, lastValue] = pts[pts.length - 1];
   return (
-    <svg {...attrs} width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
-      {pts.length > 1 ? <polyline points={d} fill="none" class="spark-line" stroke-width="1.5" /> : null}
-      <circle cx={x(li).toFixed(1)} cy={y(lv).toFixed(1)} r="2" class="spark-dot" />
+    <svg {...attrs} width={chartWidth} height={chartHeight} viewBox={`0 0 ${chartWidth} ${chartHeight}`} role="img" aria-label={label}>
+      {pts.length > 1 ? <polyline points={path} fill="none" class="spark-line" stroke-width="1.5" /> : null}
+      <circle cx={x(lastIndex).toFixed(1)} cy={y(lastValue).toFixed(1)} r="2" class="spark-dot" />
     </svg>
   );
 }

@@ -3,26 +3,26 @@
 
 export type Cell = string | number | boolean | null | undefined;
 
-function cell(v: Cell): string {
-  if (v === null || v === undefined) return '';
-  let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+function cell(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function toCsv(header: string[], rows: Cell[][]): string {
-  return `${[header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+  return `${[header, ...rows].map((cells) => cells.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
 export function downloadCsv(filename: string, header: string[], rows: Cell[][]): void {
   const blob = new Blob([toCsv(header, rows)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = filename;
+  document.body.appendChild(anchor);
+  anchor.click();
+  anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 

@@ -39,8 +39,8 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
   }, [loc.path]);
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
       setOpen(false);
       button.current?.focus();
     };

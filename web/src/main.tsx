@@ -46,10 +46,10 @@ window.addEventListener('popstate', prefetch);
 function App() {
   const [session, setSessionState] = useState<Session | null | undefined>(undefined);
   const loc = useLocation();
-  const setSession = (s: Session | null) => {
-    setCsrfToken(s?.csrf_token ?? null);
-    setSessionState(s);
-    if (!s) queries.clear();
+  const setSession = (nextSession: Session | null) => {
+    setCsrfToken(nextSession?.csrf_token ?? null);
+    setSessionState(nextSession);
+    if (!nextSession) queries.clear();
   };
   useEffect(() => {
     onSessionLost(() => setSession(null));

@@ -37,24 +37,24 @@ export const useLocation = () => useContext(RouterContext);
 
 /** Sets (or removes) query parameters of the current URL, keeping the path. */
 export function setQuery(patch: Record<string, string | null>): void {
-  const q = new URLSearchParams(window.location.search);
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null || v === '') q.delete(k);
-    else q.set(k, v);
+  const params = new URLSearchParams(window.location.search);
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null || value === '') params.delete(key);
+    else params.set(key, value);
   }
-  const s = q.toString();
-  navigate(`${window.location.pathname}${s ? `?${s}` : ''}`, true);
+  const encoded = params.toString();
+  navigate(`${window.location.pathname}${encoded ? `?${encoded}` : ''}`, true);
 }
 
 /** Matches `/projects/:id/prompts` style patterns; returns the params or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split('/').filter(Boolean);
-  const s = path.split('/').filter(Boolean);
-  if (p.length !== s.length) return null;
+  const patternParts = pattern.split('/').filter(Boolean);
+  const pathParts = path.split('/').filter(Boolean);
+  if (patternParts.length !== pathParts.length) return null;
   const out: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    if (p[i].startsWith(':')) out[p[i].slice(1)] = decodeURIComponent(s[i]);
-    else if (p[i] !== s[i]) return null;
+  for (let i = 0; i < patternParts.length; i++) {
+    if (patternParts[i].startsWith(':')) out[patternParts[i].slice(1)] = decodeURIComponent(pathParts[i]);
+    else if (patternParts[i] !== pathParts[i]) return null;
   }
   return out;
 }
@@ -65,9 +65,9 @@ export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { href: st
     <a
       {...rest}
       href={href}
-      onClick={(e) => {
-        if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-        e.preventDefault();
+      onClick={(event) => {
+        if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
         navigate(href);
       }}
     >

@@ -4,7 +4,7 @@ import type { Schemas } from './api-types';
 
 export type Session = Schemas['Session'];
 
-export const SessionContext = createContext<{ session: Session | null; setSession: (s: Session | null) => void }>({
+export const SessionContext = createContext<{ session: Session | null; setSession: (next: Session | null) => void }>({
   session: null,
   setSession: () => {},
 });

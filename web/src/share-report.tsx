@@ -38,8 +38,8 @@ function SharePanel({ projectId, windowDays }: { projectId: string; windowDays: 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['reports', projectId] });
   const create = useMutation({
     mutationFn: () => data<Created>('POST', base, { window_days: windowDays, expires_in_days: expires }),
-    onSuccess: (r) => {
-      setCreated(r);
+    onSuccess: (created) => {
+      setCreated(created);
       void refresh();
     },
   });
@@ -52,10 +52,10 @@ function SharePanel({ projectId, windowDays }: { projectId: string; windowDays: 
       </p>
       <div class="inline share-create">
         <Field label="Link expires after">
-          <select value={String(expires)} onChange={(e) => setExpires(Number((e.currentTarget as HTMLSelectElement).value))} disabled={!canWrite}>
-            {EXPIRY_CHOICES.map((d) => (
-              <option key={d} value={d}>
-                {d} days
+          <select value={String(expires)} onChange={(event) => setExpires(Number((event.currentTarget as HTMLSelectElement).value))} disabled={!canWrite}>
+            {EXPIRY_CHOICES.map((expiryChoice) => (
+              <option key={expiryChoice} value={expiryChoice}>
+                {expiryChoice} days
               </option>
             ))}
           </select>
@@ -69,7 +69,7 @@ function SharePanel({ projectId, windowDays }: { projectId: string; windowDays: 
       {created ? (
         <div class="notice" role="status" data-report-url={created.url}>
           <Field label="Report link (shown once: copy it now)">
-            <input readOnly value={created.url} class="mono" onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+            <input readOnly value={created.url} class="mono" onFocus={(event) => (event.currentTarget as HTMLInputElement).select()} />
           </Field>
           <div class="inline">
             <CopyButton text={created.url} label="Copy link" />
@@ -84,13 +84,13 @@ function SharePanel({ projectId, windowDays }: { projectId: string; windowDays: 
       {list.data && links.length === 0 ? <p class="muted small">No link made yet.</p> : null}
       {links.length ? (
         <ul class="share-links">
-          {links.map((l) => (
-            <li key={l.report_id} data-report={l.report_id} data-status={l.status}>
+          {links.map((link) => (
+            <li key={link.report_id} data-report={link.report_id} data-status={link.status}>
               <span>
-                {l.window_days} days, made {day(l.created_at)}, {l.status === 'active' ? `expires ${day(l.expires_at)}` : l.status === 'expired' ? `expired ${day(l.expires_at)}` : 'revoked'}
+                {link.window_days} days, made {day(link.created_at)}, {link.status === 'active' ? `expires ${day(link.expires_at)}` : link.status === 'expired' ? `expired ${day(link.expires_at)}` : 'revoked'}
               </span>
-              {l.status === 'active' ? (
-                <button type="button" class="danger small" disabled={!canWrite || revoke.isPending} onClick={() => confirm('Revoke this link? Anyone opening it will see "not found".') && revoke.mutate(l.report_id)}>
+              {link.status === 'active' ? (
+                <button type="button" class="danger small" disabled={!canWrite || revoke.isPending} onClick={() => confirm('Revoke this link? Anyone opening it will see "not found".') && revoke.mutate(link.report_id)}>
                   Revoke
                 </button>
               ) : null}

@@ -14,19 +14,19 @@ export function SimulatedNotice({ projectId }: { projectId: string }) {
   const { session } = useSession();
   const project = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) });
   const tracked: readonly string[] = project.data?.providers?.length ? project.data.providers : DEFAULT_PROVIDERS;
-  const simulated = (session?.engines ?? []).filter((e) => e.mode === 'simulated' && tracked.includes(e.provider));
+  const simulated = (session?.engines ?? []).filter((engine) => engine.mode === 'simulated' && tracked.includes(engine.provider));
   if (!project.data || simulated.length === 0) return null;
-  const keys = [...new Set(simulated.map((e) => e.live_with))];
+  const keys = [...new Set(simulated.map((engine) => engine.live_with))];
   const all = simulated.length === tracked.length;
   return (
-    <div class="notice warn" role="note" data-simulated={simulated.map((e) => e.provider).join(',')}>
+    <div class="notice warn" role="note" data-simulated={simulated.map((engine) => engine.provider).join(',')}>
       <strong>{all ? 'Every engine of this project is simulated' : 'Some engines of this project are simulated'}:</strong>{' '}
-      {simulated.map((e) => PROVIDER_NAMES[e.provider] ?? e.provider).join(', ')}. Their answers and figures are simulated
+      {simulated.map((engine) => PROVIDER_NAMES[engine.provider] ?? engine.provider).join(', ')}. Their answers and figures are simulated
       (made up by Sightline for trying it out), and the brands named in them are not real competitors. To ask the real
-      engines, the operator sets {keys.length === 1 ? 'the key' : 'the keys'} {keys.map((k, i) => (
-        <span key={k}>
+      engines, the operator sets {keys.length === 1 ? 'the key' : 'the keys'} {keys.map((envKey, i) => (
+        <span key={envKey}>
           {i ? ', ' : ''}
-          <code>{k}</code>
+          <code>{envKey}</code>
         </span>
       ))}{' '}
       in the service's environment and restarts it.

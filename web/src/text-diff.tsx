@@ -4,7 +4,7 @@ import { diffWordsWithSpace } from 'diff';
 // first page's script (pages are loaded on first visit).
 
 /** Words only: a lone comma or full stop changed is not counted as a word. */
-const countWords = (s: string) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+const countWords = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 
 /**
  * Current against proposed text, word by word, side by side: removed words struck in the
@@ -13,8 +13,8 @@ const countWords = (s: string) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.t
  */
 export function TextDiff(props: { before: string | null; after: string | null; beforeLabel?: string; afterLabel?: string }) {
   const parts = diffWordsWithSpace(props.before ?? '', props.after ?? '');
-  const added = parts.filter((p) => p.added).reduce((n, p) => n + countWords(p.value), 0);
-  const removed = parts.filter((p) => p.removed).reduce((n, p) => n + countWords(p.value), 0);
+  const added = parts.filter((part) => part.added).reduce((total, part) => total + countWords(part.value), 0);
+  const removed = parts.filter((part) => part.removed).reduce((total, part) => total + countWords(part.value), 0);
   return (
     <div class="diff" data-diff>
       <p class="muted small diff-summary">
@@ -27,7 +27,7 @@ export function TextDiff(props: { before: string | null; after: string | null; b
             <p class="muted small">Nothing: this is new text.</p>
           ) : (
             <p class="diff-text">
-              {parts.map((p, i) => (p.added ? null : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>))}
+              {parts.map((part, i) => (part.added ? null : part.removed ? <del key={i}>{part.value}</del> : <span key={i}>{part.value}</span>))}
             </p>
           )}
         </div>
@@ -37,7 +37,7 @@ export function TextDiff(props: { before: string | null; after: string | null; b
             <p class="muted small">Nothing: this text is removed.</p>
           ) : (
             <p class="diff-text">
-              {parts.map((p, i) => (p.removed ? null : p.added ? <ins key={i}>{p.value}</ins> : <span key={i}>{p.value}</span>))}
+              {parts.map((part, i) => (part.removed ? null : part.added ? <ins key={i}>{part.value}</ins> : <span key={i}>{part.value}</span>))}
             </p>
           )}
         </div>

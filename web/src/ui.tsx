@@ -20,16 +20,16 @@ export function Empty({ children }: { children: ComponentChildren }) {
 
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
-  const e = error instanceof ApiError ? error : null;
+  const apiError = error instanceof ApiError ? error : null;
   const text =
-    e?.status === 429
-      ? e.retryAfter !== null
-        ? `Too many requests: the server asked to wait ${e.retryAfter} second${e.retryAfter === 1 ? '' : 's'}. Try again after ${clock(Date.now() + e.retryAfter * 1000)}.`
-        : e.detail
-      : e?.status === 403
-        ? `Not allowed: ${e.detail}`
-        : e
-          ? e.detail
+    apiError?.status === 429
+      ? apiError.retryAfter !== null
+        ? `Too many requests: the server asked to wait ${apiError.retryAfter} second${apiError.retryAfter === 1 ? '' : 's'}. Try again after ${clock(Date.now() + apiError.retryAfter * 1000)}.`
+        : apiError.detail
+      : apiError?.status === 403
+        ? `Not allowed: ${apiError.detail}`
+        : apiError
+          ? apiError.detail
           : String((error as Error)?.message ?? error);
   return (
     <p class="error" role="alert">
@@ -38,7 +38,7 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
-const clock = (t: number) => new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const clock = (time: number) => new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /**
  * Shown while the API has answered 429: when Sightline will ask again (the Retry-After the
@@ -85,8 +85,8 @@ export function Field(props: { label: string; children: ComponentChildren; hint?
   );
 }
 
-export const formatFigure = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
-export const formatInterval = (c: [number, number] | null | undefined, digits = 1) => (c ? `${c[0].toFixed(digits)}–${c[1].toFixed(digits)}` : '');
+export const formatFigure = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
+export const formatInterval = (interval: [number, number] | null | undefined, digits = 1) => (interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : '');
 
 /** A trend test's answer for a figure: up or down only when significant, stable otherwise, null when untested. */
 export type Direction = 'up' | 'down' | 'stable' | null;
@@ -97,11 +97,11 @@ export type Direction = 'up' | 'down' | 'stable' | null;
  * change" otherwise; the points moved are in its title either way.
  */
 export function DeltaChip(props: { change: number | null | undefined; direction: Direction; digits?: number; unit?: string; lowerIsBetter?: boolean; pending?: boolean }) {
-  const d = props.digits ?? 1;
-  const ch = props.change;
+  const digits = props.digits ?? 1;
+  const change = props.change;
   if (props.pending) return <span class="delta quiet">comparing…</span>;
-  if (ch === null || ch === undefined) return <span class="delta quiet">no previous window</span>;
-  const moved = `${ch > 0 ? '+' : ch < 0 ? '−' : '±'}${Math.abs(ch).toFixed(d)}${props.unit === '%' ? ' pts' : ''}`;
+  if (change === null || change === undefined) return <span class="delta quiet">no previous window</span>;
+  const moved = `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change).toFixed(digits)}${props.unit === '%' ? ' pts' : ''}`;
   const significant = props.direction === 'up' || props.direction === 'down';
   if (!significant) {
     return (
@@ -133,21 +133,21 @@ export function Kpi(props: {
   hideChange?: boolean;
   trend?: ComponentChildren;
 }) {
-  const d = props.digits ?? 1;
+  const digits = props.digits ?? 1;
   return (
     <div class="kpi" data-kpi={props.label}>
       <div class="kpi-label">{props.label}</div>
       <div class="kpi-value" data-value={props.value ?? ''}>
-        {formatFigure(props.value, d)}
+        {formatFigure(props.value, digits)}
         {props.unit ? <span class="kpi-unit">{props.unit}</span> : null}
       </div>
-      <div class="kpi-interval">{props.interval ? `95%: ${formatInterval(props.interval, d)}` : 'no interval'}</div>
+      <div class="kpi-interval">{props.interval ? `95%: ${formatInterval(props.interval, digits)}` : 'no interval'}</div>
       <div class="kpi-foot">
         {/* hideChange: the page says once that there is no earlier period, not on every card. */}
         {props.hideChange ? (
           <span />
         ) : (
-          <DeltaChip change={props.change} direction={props.direction ?? null} digits={d} unit={props.unit} lowerIsBetter={props.lowerIsBetter} pending={props.changePending} />
+          <DeltaChip change={props.change} direction={props.direction ?? null} digits={digits} unit={props.unit} lowerIsBetter={props.lowerIsBetter} pending={props.changePending} />
         )}
         {props.trend}
       </div>
@@ -215,10 +215,10 @@ export function EngineChoice(props: { checked: readonly string[]; legend?: strin
   return (
     <fieldset class="providers engines" aria-label={props.legend ?? 'Engines tracked'}>
       <legend>{props.legend ?? 'Engines tracked'}</legend>
-      {PROVIDERS.map((p) => (
-        <label key={p} class="check">
-          <input type="checkbox" name="providers" value={p} defaultChecked={props.checked.includes(p)} />
-          {PROVIDER_NAMES[p]}
+      {PROVIDERS.map((provider) => (
+        <label key={provider} class="check">
+          <input type="checkbox" name="providers" value={provider} defaultChecked={props.checked.includes(provider)} />
+          {PROVIDER_NAMES[provider]}
         </label>
       ))}
     </fieldset>
@@ -226,7 +226,7 @@ export function EngineChoice(props: { checked: readonly string[]; legend?: strin
 }
 
 /** The engines ticked in a form with an EngineChoice. */
-export const enginesOf = (f: FormData): string[] => f.getAll('providers').map(String);
+export const enginesOf = (form: FormData): string[] => form.getAll('providers').map(String);
 /**
  * A table's own sideways-scrolling box (the page never scrolls sideways at 390 px). It can
  * take keyboard focus, so a keyboard user can scroll it too (WCAG 2.1.1), and is named.

@@ -19,7 +19,7 @@ export const PROVIDER_NAMES: Record<string, string> = {
   copilot: 'Copilot',
 };
 const DAY = 86_400_000;
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 export interface ViewWindow {
   from: string;
@@ -48,8 +48,8 @@ export function windowOf(query: URLSearchParams): ViewWindow {
   const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY) + 1;
   const prevTo = day(Date.parse(from) - DAY);
   const prevFrom = day(Date.parse(prevTo) - (days - 1) * DAY);
-  const providers = (query.get('providers') ?? '').split(',').filter((p) => (PROVIDERS as readonly string[]).includes(p));
-  const p = providers.length ? providers.join(',') : undefined;
+  const providers = (query.get('providers') ?? '').split(',').filter((provider) => (PROVIDERS as readonly string[]).includes(provider));
+  const providerParam = providers.length ? providers.join(',') : undefined;
   return {
     from,
     to,
@@ -57,26 +57,26 @@ export function windowOf(query: URLSearchParams): ViewWindow {
     prevFrom,
     prevTo,
     providers,
-    query: queryString({ date_from: from, date_to: to, providers: p }),
-    prevQuery: queryString({ date_from: prevFrom, date_to: prevTo, providers: p }),
+    query: queryString({ date_from: from, date_to: to, providers: providerParam }),
+    prevQuery: queryString({ date_from: prevFrom, date_to: prevTo, providers: providerParam }),
   };
 }
 
 export function WindowControls() {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const { query } = useLocation();
   const custom = query.has('from');
-  const all = w.providers.length === 0;
+  const all = viewWindow.providers.length === 0;
   return (
     <fieldset class="controls" aria-label="Window and providers">
       <label class="inline">
         <span>Window</span>
         <select
-          value={custom ? 'custom' : String(w.days)}
-          onChange={(e) => {
-            const v = (e.currentTarget as HTMLSelectElement).value;
-            if (v === 'custom') setQuery({ from: w.from, to: w.to, days: null });
-            else setQuery({ days: v, from: null, to: null });
+          value={custom ? 'custom' : String(viewWindow.days)}
+          onChange={(event) => {
+            const value = (event.currentTarget as HTMLSelectElement).value;
+            if (value === 'custom') setQuery({ from: viewWindow.from, to: viewWindow.to, days: null });
+            else setQuery({ days: value, from: null, to: null });
           }}
         >
           <option value="7">7 days</option>
@@ -90,11 +90,11 @@ export function WindowControls() {
         <>
           <label class="inline">
             <span>From</span>
-            <input type="date" value={w.from} onChange={(e) => setQuery({ from: (e.currentTarget as HTMLInputElement).value })} />
+            <input type="date" value={viewWindow.from} onChange={(event) => setQuery({ from: (event.currentTarget as HTMLInputElement).value })} />
           </label>
           <label class="inline">
             <span>To</span>
-            <input type="date" value={w.to} onChange={(e) => setQuery({ to: (e.currentTarget as HTMLInputElement).value })} />
+            <input type="date" value={viewWindow.to} onChange={(event) => setQuery({ to: (event.currentTarget as HTMLInputElement).value })} />
           </label>
         </>
       ) : null}
@@ -105,28 +105,28 @@ export function WindowControls() {
           <input type="checkbox" data-all-providers checked={all} onChange={() => setQuery({ providers: null })} />
           All engines
         </label>
-        {PROVIDERS.map((p) => (
-          <span key={p} class="provider-choice">
+        {PROVIDERS.map((provider) => (
+          <span key={provider} class="provider-choice">
             <label class="check">
               <input
                 type="checkbox"
-                checked={all || w.providers.includes(p)}
-                onChange={(e) => {
-                  const on = (e.currentTarget as HTMLInputElement).checked;
-                  const current = all ? [...PROVIDERS] : w.providers;
-                  const next = on ? [...current, p] : current.filter((x) => x !== p);
+                checked={all || viewWindow.providers.includes(provider)}
+                onChange={(event) => {
+                  const on = (event.currentTarget as HTMLInputElement).checked;
+                  const current = all ? [...PROVIDERS] : viewWindow.providers;
+                  const next = on ? [...current, provider] : current.filter((x) => x !== provider);
                   // Ticking every engine one by one is "all" again; unticking the last one too.
                   setQuery({ providers: next.length && next.length < PROVIDERS.length ? next.join(',') : null });
                 }}
               />
-              {PROVIDER_NAMES[p]}
+              {PROVIDER_NAMES[provider]}
             </label>
             <button
               type="button"
               class="only-provider"
-              aria-label={`Only ${PROVIDER_NAMES[p]}`}
-              aria-pressed={!all && w.providers.length === 1 && w.providers[0] === p}
-              onClick={() => setQuery({ providers: p })}
+              aria-label={`Only ${PROVIDER_NAMES[provider]}`}
+              aria-pressed={!all && viewWindow.providers.length === 1 && viewWindow.providers[0] === provider}
+              onClick={() => setQuery({ providers: provider })}
             >
               only
             </button>

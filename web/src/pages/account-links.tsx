@@ -19,9 +19,9 @@ export function AcceptInvitation() {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<Accepted | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const password = String(new FormData(e.currentTarget as HTMLFormElement).get('password') ?? '');
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget as HTMLFormElement).get('password') ?? '');
     setBusy(true);
     setError(null);
     try {
@@ -71,17 +71,17 @@ export function ResetPassword() {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    if (f.get('password') !== f.get('again')) {
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    if (form.get('password') !== form.get('again')) {
       setError(new Error('The two passwords differ'));
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      await data('POST', '/account/password/reset', { token, new_password: String(f.get('password')) });
+      await data('POST', '/account/password/reset', { token, new_password: String(form.get('password')) });
       setDone(true);
     } catch (err) {
       setError(err);

@@ -16,47 +16,47 @@ export type Action = Schemas['ActionItem'];
 type Edit = Schemas['Edit'];
 type ForumDraft = Data<'/v1/projects/{project_id}/actions/{action_id}/enrich-forum', 'post'>;
 
-export const isContentEdit = (a: Action) => a.category === 'content_update';
-export const isForum = (a: Action) => a.category === 'forum_engagement';
-export const isArticle = (a: Action) => a.execution?.type === 'publishable_content';
-export function kindOf(a: Action): string | null {
-  if (isArticle(a)) return 'Article workflow';
-  if (isContentEdit(a)) return 'Page edits';
-  if (isForum(a)) return 'Forum reply';
+export const isContentEdit = (action: Action) => action.category === 'content_update';
+export const isForum = (action: Action) => action.category === 'forum_engagement';
+export const isArticle = (action: Action) => action.execution?.type === 'publishable_content';
+export function kindOf(action: Action): string | null {
+  if (isArticle(action)) return 'Article workflow';
+  if (isContentEdit(action)) return 'Page edits';
+  if (isForum(action)) return 'Forum reply';
   return null;
 }
 
-const urlOf = (a: Action) => a.targets.find((t) => t.type === 'url')?.value ?? null;
-const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
-const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+const urlOf = (action: Action) => action.targets.find((target) => target.type === 'url')?.value ?? null;
+const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null);
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 export function ActionDetail(props: { projectId: string; action: Action; all: Action[]; onClose: () => void }) {
-  const a = props.action;
+  const action = props.action;
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [a.id]);
+  useEffect(() => heading.current?.focus(), [action.id]);
   // Escape closes the panel, unless a field or an open form takes it first.
   const { onClose } = props;
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.key !== 'Escape' || e.defaultPrevented || t?.closest('input, textarea, select, form')) return;
+    const onKey = (event: KeyboardEvent) => {
+      const clicked = event.target as HTMLElement | null;
+      if (event.key !== 'Escape' || event.defaultPrevented || clicked?.closest('input, textarea, select, form')) return;
       onClose();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
   const impact =
-    a.expected_impact_min !== null || a.expected_impact_max !== null ? `${a.expected_impact_min ?? '?'}–${a.expected_impact_max ?? '?'} points` : null;
-  const deps = a.depends_on.map((id) => props.all.find((x) => x.id === id)?.title ?? id);
+    action.expected_impact_min !== null || action.expected_impact_max !== null ? `${action.expected_impact_min ?? '?'}–${action.expected_impact_max ?? '?'} points` : null;
+  const deps = action.depends_on.map((id) => props.all.find((x) => x.id === id)?.title ?? id);
   return (
     <section
       class="card action-detail"
       aria-labelledby="action-detail-title"
-      data-detail={a.id}
+      data-detail={action.id}
     >
       <div class="card-head">
         <h2 id="action-detail-title" tabIndex={-1} ref={heading}>
-          {a.title}
+          {action.title}
         </h2>
         <div class="card-actions">
           <button type="button" class="secondary small" onClick={props.onClose}>
@@ -64,18 +64,18 @@ export function ActionDetail(props: { projectId: string; action: Action; all: Ac
           </button>
         </div>
       </div>
-      <p class="answer-text">{a.description}</p>
+      <p class="answer-text">{action.description}</p>
       <dl class="facts">
         <dt>Status</dt>
-        <dd data-status={a.status}>{a.status.replace(/_/g, ' ')}</dd>
+        <dd data-status={action.status}>{action.status.replace(/_/g, ' ')}</dd>
         <dt>Priority</dt>
-        <dd>{a.priority}</dd>
+        <dd>{action.priority}</dd>
         <dt>Category</dt>
-        <dd>{a.category.replace(/_/g, ' ')}</dd>
-        {a.effort ? (
+        <dd>{action.category.replace(/_/g, ' ')}</dd>
+        {action.effort ? (
           <>
             <dt>Effort</dt>
-            <dd>{a.effort}</dd>
+            <dd>{action.effort}</dd>
           </>
         ) : null}
         {impact ? (
@@ -84,13 +84,13 @@ export function ActionDetail(props: { projectId: string; action: Action; all: Ac
             <dd>{impact}</dd>
           </>
         ) : null}
-        {a.targets.length ? (
+        {action.targets.length ? (
           <>
             <dt>Targets</dt>
             <dd>
-              {a.targets.map((t, i) => (
+              {action.targets.map((target, i) => (
                 <div key={i}>
-                  <span class="muted small">{t.type.replace(/_/g, ' ')}:</span> {t.type === 'url' ? <OutLink href={t.value} /> : <span class="wrap">{t.value}</span>}
+                  <span class="muted small">{target.type.replace(/_/g, ' ')}:</span> {target.type === 'url' ? <OutLink href={target.value} /> : <span class="wrap">{target.value}</span>}
                 </div>
               ))}
             </dd>
@@ -98,8 +98,8 @@ export function ActionDetail(props: { projectId: string; action: Action; all: Ac
         ) : null}
         <dt>Execution</dt>
         <dd>
-          {a.execution.type.replace(/_/g, ' ')}
-          {a.execution.skill ? <span class="muted small"> ({a.execution.skill})</span> : null}
+          {action.execution.type.replace(/_/g, ' ')}
+          {action.execution.skill ? <span class="muted small"> ({action.execution.skill})</span> : null}
         </dd>
         {deps.length ? (
           <>
@@ -108,15 +108,15 @@ export function ActionDetail(props: { projectId: string; action: Action; all: Ac
           </>
         ) : null}
       </dl>
-      {a.execution.prompt ? (
+      {action.execution.prompt ? (
         <>
           <h3>Instructions</h3>
-          <p class="answer-text">{a.execution.prompt}</p>
+          <p class="answer-text">{action.execution.prompt}</p>
         </>
       ) : null}
-      {isContentEdit(a) ? <PageEdits projectId={props.projectId} action={a} /> : null}
-      {isForum(a) ? <ForumReply projectId={props.projectId} action={a} /> : null}
-      {isArticle(a) ? <WorkflowPanel projectId={props.projectId} actionId={a.id} actionStatus={a.status} /> : null}
+      {isContentEdit(action) ? <PageEdits projectId={props.projectId} action={action} /> : null}
+      {isForum(action) ? <ForumReply projectId={props.projectId} action={action} /> : null}
+      {isArticle(action) ? <WorkflowPanel projectId={props.projectId} actionId={action.id} actionStatus={action.status} /> : null}
     </section>
   );
 }
@@ -129,7 +129,7 @@ export function ActionDetail(props: { projectId: string; action: Action; all: Ac
 function PageEdits({ projectId, action }: { projectId: string; action: Action }) {
   const canWrite = useCanWrite();
   const url = urlOf(action);
-  const q = useQuery({
+  const editsQuery = useQuery({
     queryKey: ['edits', projectId, action.id],
     queryFn: () => data<Edit[]>('POST', `/projects/${projectId}/actions/${action.id}/enrich-content`),
     enabled: false,
@@ -137,7 +137,7 @@ function PageEdits({ projectId, action }: { projectId: string; action: Action })
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60 * 60_000,
   });
-  const edits = q.data;
+  const edits = editsQuery.data;
   return (
     <div class="page-edits" data-edits={edits ? edits.length : ''}>
       <div class="card-head">
@@ -147,28 +147,28 @@ function PageEdits({ projectId, action }: { projectId: string; action: Action })
             filename={`edits-${action.id}.csv`}
             label="Download edits CSV"
             header={['section', 'type', 'signal', 'before', 'after', 'reason']}
-            rows={() => edits.map((e) => [e.section, e.type, e.signal, e.before, e.after, e.reason])}
+            rows={() => edits.map((edit) => [edit.section, edit.type, edit.signal, edit.before, edit.after, edit.reason])}
           />
         ) : null}
       </div>
       <p>Page: {url ? <OutLink href={url} /> : <span class="muted">no URL target (edits need one)</span>}</p>
       <p>
-        <button type="button" disabled={!canWrite || !url || q.isFetching} onClick={() => void q.refetch()}>
+        <button type="button" disabled={!canWrite || !url || editsQuery.isFetching} onClick={() => void editsQuery.refetch()}>
           {edits ? 'Suggest edits again' : 'Suggest edits'}
         </button>{' '}
         <span class="muted small">{canWrite ? 'Reads the page as it is now; this can take 10 to 20 seconds.' : 'Read-only session: an admin asks for edits.'}</span>
       </p>
-      {q.isFetching ? <Loading what="Reading the page and writing edits" /> : null}
-      <ErrorBox error={q.error} />
+      {editsQuery.isFetching ? <Loading what="Reading the page and writing edits" /> : null}
+      <ErrorBox error={editsQuery.error} />
       {edits && !edits.length ? <Empty>The writer has no edit to suggest for this page.</Empty> : null}
-      {edits?.map((e, i) => (
-        <article key={i} class="edit" data-edit={i} data-signal={e.signal}>
-          <h4>{e.section}</h4>
+      {edits?.map((edit, i) => (
+        <article key={i} class="edit" data-edit={i} data-signal={edit.signal}>
+          <h4>{edit.section}</h4>
           <p class="muted small">
-            <span class="tag">{e.type}</span> <span class="tag">{e.signal.replace(/_/g, ' ')}</span> {e.reason}
+            <span class="tag">{edit.type}</span> <span class="tag">{edit.signal.replace(/_/g, ' ')}</span> {edit.reason}
           </p>
-          <TextDiff before={e.type === 'insert' ? null : e.before} after={e.type === 'delete' ? null : e.after} />
-          {e.after ? <CopyButton text={e.after} label="Copy the proposed text" /> : null}
+          <TextDiff before={edit.type === 'insert' ? null : edit.before} after={edit.type === 'delete' ? null : edit.after} />
+          {edit.after ? <CopyButton text={edit.after} label="Copy the proposed text" /> : null}
         </article>
       ))}
     </div>
@@ -180,7 +180,7 @@ function ForumReply({ projectId, action }: { projectId: string; action: Action }
   const canWrite = useCanWrite();
   const params = action.execution.params ?? {};
   const threadUrl = str(params.thread_url) ?? urlOf(action);
-  const q = useQuery({
+  const forumDraftQuery = useQuery({
     queryKey: ['forum-draft', projectId, action.id],
     queryFn: () => data<ForumDraft>('POST', `/projects/${projectId}/actions/${action.id}/enrich-forum`),
     enabled: false,
@@ -188,29 +188,29 @@ function ForumReply({ projectId, action }: { projectId: string; action: Action }
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60 * 60_000,
   });
-  const d = q.data;
+  const forumDraft = forumDraftQuery.data;
   const [text, setText] = useState('');
-  useEffect(() => setText(d?.comment ?? ''), [d]);
-  const title = d?.thread_title ?? str(params.thread_title);
-  const url = d?.thread_url ?? threadUrl;
+  useEffect(() => setText(forumDraft?.comment ?? ''), [forumDraft]);
+  const title = forumDraft?.thread_title ?? str(params.thread_title);
+  const url = forumDraft?.thread_url ?? threadUrl;
   return (
-    <div class="forum-draft" data-forum-draft={d ? 'ready' : ''}>
+    <div class="forum-draft" data-forum-draft={forumDraft ? 'ready' : ''}>
       <h3>Forum reply</h3>
       <p>
         Thread: {title ? <strong class="wrap">{title}</strong> : null} {url ? <OutLink href={url} /> : <span class="muted">no thread URL</span>}
       </p>
       <p>
-        <button type="button" disabled={!canWrite || !url || q.isFetching} onClick={() => void q.refetch()}>
-          {d ? 'Draft again' : 'Draft a reply'}
+        <button type="button" disabled={!canWrite || !url || forumDraftQuery.isFetching} onClick={() => void forumDraftQuery.refetch()}>
+          {forumDraft ? 'Draft again' : 'Draft a reply'}
         </button>{' '}
         {!canWrite ? <span class="muted small">Read-only session: an admin drafts replies.</span> : null}
       </p>
-      {q.isFetching ? <Loading what="Reading the thread and drafting" /> : null}
-      <ErrorBox error={q.error} />
-      {d ? (
+      {forumDraftQuery.isFetching ? <Loading what="Reading the thread and drafting" /> : null}
+      <ErrorBox error={forumDraftQuery.error} />
+      {forumDraft ? (
         <>
           <Field label="Drafted reply" hint={`${words(text)} words. Edit it here if you like, then copy it into the thread.`}>
-            <textarea class="doc-edit" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+            <textarea class="doc-edit" value={text} onInput={(event) => setText(event.currentTarget.value)} />
           </Field>
           <CopyButton text={text} label="Copy the reply" />
         </>

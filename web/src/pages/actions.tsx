@@ -39,7 +39,7 @@ export function Actions({ projectId }: { projectId: string }) {
     queryKey: ['task', taskId],
     enabled: !!taskId,
     queryFn: () => get<Task>(`/projects/${projectId}/actions/tasks/${taskId}`),
-    refetchInterval: (q) => (q.state.data?.status === 'running' || !q.state.data ? 1000 : false),
+    refetchInterval: (query) => (query.state.data?.status === 'running' || !query.state.data ? 1000 : false),
   });
   const taskStatus = task.data?.status;
   useEffect(() => {
@@ -51,19 +51,19 @@ export function Actions({ projectId }: { projectId: string }) {
   });
   const recommend = useMutation({
     mutationFn: () => data<Data<'/v1/projects/{project_id}/actions/recommend', 'post'>>('POST', `/projects/${projectId}/actions/recommend`, {}),
-    onSuccess: (r) => setTaskId(r.task_id),
+    onSuccess: (started) => setTaskId(started.task_id),
   });
   const all = list.data ?? [];
   // The opened action is kept in the URL (?action=id), so a link opens the same one.
   const { query } = useLocation();
   const openId = query.get('action');
-  const opened = openId ? all.find((a) => a.id === openId) : undefined;
+  const opened = openId ? all.find((action) => action.id === openId) : undefined;
   const hrefOf = (id: string | null) => {
-    const q = new URLSearchParams(query);
-    if (id) q.set('action', id);
-    else q.delete('action');
-    const s = q.toString();
-    return `/projects/${projectId}/actions${s ? `?${s}` : ''}`;
+    const params = new URLSearchParams(query);
+    if (id) params.set('action', id);
+    else params.delete('action');
+    const encoded = params.toString();
+    return `/projects/${projectId}/actions${encoded ? `?${encoded}` : ''}`;
   };
   const setOpen = (id: string | null) => {
     navigate(hrefOf(id));
@@ -79,20 +79,20 @@ export function Actions({ projectId }: { projectId: string }) {
             filename="actions.csv"
             header={['id', 'title', 'status', 'priority', 'category', 'effort', 'expected_impact_min', 'expected_impact_max', 'execution_type', 'group', 'targets', 'created_at', 'updated_at']}
             rows={() =>
-              all.map((a) => [
-                a.id,
-                a.title,
-                a.status,
-                a.priority,
-                a.category,
-                a.effort,
-                a.expected_impact_min,
-                a.expected_impact_max,
-                a.execution.type,
-                a.group,
-                a.targets.map((t) => t.value).join(' '),
-                a.created_at,
-                a.updated_at,
+              all.map((action) => [
+                action.id,
+                action.title,
+                action.status,
+                action.priority,
+                action.category,
+                action.effort,
+                action.expected_impact_min,
+                action.expected_impact_max,
+                action.execution.type,
+                action.group,
+                action.targets.map((target) => target.value).join(' '),
+                action.created_at,
+                action.updated_at,
               ])
             }
           />
@@ -118,29 +118,29 @@ export function Actions({ projectId }: { projectId: string }) {
       {all.length ? (
         <div class="board">
           {COLUMNS.map(([status, label]) => {
-            const items = all.filter((a) => a.status === status);
+            const items = all.filter((action) => action.status === status);
             return (
               <section key={status} class="column" aria-label={label} data-column={status}>
                 <h2>
                   {label} <span class="muted small">({items.length})</span>
                 </h2>
-                {items.map((a) => (
-                  <article key={a.id} class={`action-card${a.id === openId ? ' selected' : ''}`} data-action={a.id}>
+                {items.map((action) => (
+                  <article key={action.id} class={`action-card${action.id === openId ? ' selected' : ''}`} data-action={action.id}>
                     <h3>
-                      <Link class="open-action" href={hrefOf(a.id)} aria-current={a.id === openId ? 'true' : undefined}>
-                        {a.title}
+                      <Link class="open-action" href={hrefOf(action.id)} aria-current={action.id === openId ? 'true' : undefined}>
+                        {action.title}
                       </Link>
                     </h3>
                     <p class="muted small">
-                      {a.priority} · {a.category.replace(/_/g, ' ')}
-                      {a.effort ? ` · ${a.effort} effort` : ''}
+                      {action.priority} · {action.category.replace(/_/g, ' ')}
+                      {action.effort ? ` · ${action.effort} effort` : ''}
                     </p>
-                    {kindOf(a) ? <p class="small"><span class="kind">{kindOf(a)}</span></p> : null}
-                    {isArticle(a) && a.status === 'in_progress' ? <WorkflowBadge projectId={projectId} actionId={a.id} /> : null}
-                    <p class="small">{a.description}</p>
+                    {kindOf(action) ? <p class="small"><span class="kind">{kindOf(action)}</span></p> : null}
+                    {isArticle(action) && action.status === 'in_progress' ? <WorkflowBadge projectId={projectId} actionId={action.id} /> : null}
+                    <p class="small">{action.description}</p>
                     <div class="row-actions">
-                      {MOVES[a.status]?.map(([op, name]) => (
-                        <button key={op} type="button" class="secondary small" disabled={!canWrite || move.isPending} onClick={() => move.mutate({ id: a.id, op })}>
+                      {MOVES[action.status]?.map(([operation, name]) => (
+                        <button key={operation} type="button" class="secondary small" disabled={!canWrite || move.isPending} onClick={() => move.mutate({ id: action.id, op: operation })}>
                           {name}
                         </button>
                       ))}

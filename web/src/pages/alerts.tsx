@@ -41,35 +41,35 @@ const CONDITION_NAMES: Record<Condition, string> = {
   above: 'goes above',
 };
 const CONDITIONS = Object.keys(CONDITION_NAMES) as Condition[];
-const isNewThing = (m: Metric) => m === 'new_competitor' || m === 'new_cited_domain';
+const isNewThing = (metric: Metric) => metric === 'new_competitor' || metric === 'new_cited_domain';
 /** Only the own brand's figures are kept per prompt (docs/alerts.md). */
-const takesPrompts = (m: Metric) => m === 'visibility' || m === 'position' || m === 'sentiment' || m === 'own_citations';
-const takesBrand = (m: Metric) => m === 'visibility' || m === 'share_of_voice' || m === 'position' || m === 'sentiment';
-const unitOf = (m: Metric) => (m === 'visibility' || m === 'share_of_voice' || m === 'own_citations' ? '%' : '');
+const takesPrompts = (metric: Metric) => metric === 'visibility' || metric === 'position' || metric === 'sentiment' || metric === 'own_citations';
+const takesBrand = (metric: Metric) => metric === 'visibility' || metric === 'share_of_voice' || metric === 'position' || metric === 'sentiment';
+const unitOf = (metric: Metric) => (metric === 'visibility' || metric === 'share_of_voice' || metric === 'own_citations' ? '%' : '');
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
 
 /** What a rule watches, in words: metric and brand, condition, window, engines and prompts. */
-export function describeRule(r: Rule, brandName: (id: string | null) => string, promptCount: (ids: string[]) => string): string {
-  const days = plural(r.window_days, 'day');
-  if (isNewThing(r.metric)) {
-    const what = r.metric === 'new_competitor' ? 'untracked brand' : 'newly cited domain';
-    const n = r.threshold ?? 0;
-    const head = n > 0 ? `More than ${plural(n, what)}` : `Any ${what}`;
-    return `${head} in the last ${days}${enginesText(r.providers)}`;
+export function describeRule(rule: Rule, brandName: (id: string | null) => string, promptCount: (ids: string[]) => string): string {
+  const days = plural(rule.window_days, 'day');
+  if (isNewThing(rule.metric)) {
+    const what = rule.metric === 'new_competitor' ? 'untracked brand' : 'newly cited domain';
+    const threshold = rule.threshold ?? 0;
+    const head = threshold > 0 ? `More than ${plural(threshold, what)}` : `Any ${what}`;
+    return `${head} in the last ${days}${enginesText(rule.providers)}`;
   }
-  const subject = `${METRIC_NAMES[r.metric]}${takesBrand(r.metric) ? ` of ${brandName(r.brand_id)}` : ''}`;
+  const subject = `${METRIC_NAMES[rule.metric]}${takesBrand(rule.metric) ? ` of ${brandName(rule.brand_id)}` : ''}`;
   const condition =
-    r.condition === 'below' || r.condition === 'above'
-      ? `${CONDITION_NAMES[r.condition]} ${formatFigure(r.threshold, r.metric === 'position' ? 1 : 0)}${unitOf(r.metric)} over ${days}`
-      : `${CONDITION_NAMES[r.condition]}, ${days} against the ${days} before`;
-  const prompts = r.prompt_ids?.length ? `, ${promptCount(r.prompt_ids)}` : '';
-  return `${subject} ${condition}${enginesText(r.providers)}${prompts}`;
+    rule.condition === 'below' || rule.condition === 'above'
+      ? `${CONDITION_NAMES[rule.condition]} ${formatFigure(rule.threshold, rule.metric === 'position' ? 1 : 0)}${unitOf(rule.metric)} over ${days}`
+      : `${CONDITION_NAMES[rule.condition]}, ${days} against the ${days} before`;
+  const prompts = rule.prompt_ids?.length ? `, ${promptCount(rule.prompt_ids)}` : '';
+  return `${subject} ${condition}${enginesText(rule.providers)}${prompts}`;
 }
-const enginesText = (p: string[] | null) => (p?.length ? `, on ${p.map((x) => PROVIDER_NAMES[x] ?? x).join(', ')}` : ', on every engine');
+const enginesText = (providers: string[] | null) => (providers?.length ? `, on ${providers.map((x) => PROVIDER_NAMES[x] ?? x).join(', ')}` : ', on every engine');
 
-const channelText = (c: Channel) => (c.type === 'email' ? `E-mail to ${c.to.join(', ')}` : c.type === 'slack' ? 'Slack' : 'Webhooks (alert.triggered)');
+const channelText = (channel: Channel) => (channel.type === 'email' ? `E-mail to ${channel.to.join(', ')}` : channel.type === 'slack' ? 'Slack' : 'Webhooks (alert.triggered)');
 
 export function Alerts({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
@@ -88,20 +88,20 @@ export function Alerts({ projectId }: { projectId: string }) {
   const remove = useMutation({ mutationFn: (id: string) => data('DELETE', `${base}/${id}`), onSuccess: refresh });
   const test = useMutation({
     mutationFn: (id: string) => data<TestResult>('POST', `${base}/${id}/test`),
-    onSuccess: (r, id) => setTests((t) => ({ ...t, [id]: r })),
+    onSuccess: (result, id) => setTests((previous) => ({ ...previous, [id]: result })),
   });
 
   const brandList = brands.data?.active_competitors ?? [];
   const brandName = (id: string | null) => {
-    const b = brandList.find((c) => c.competitor_id === (id ?? OWN_BRAND_ID));
-    return b ? b.name : id && id !== OWN_BRAND_ID ? 'a brand no longer tracked' : 'your brand';
+    const brand = brandList.find((candidate) => candidate.competitor_id === (id ?? OWN_BRAND_ID));
+    return brand ? brand.name : id && id !== OWN_BRAND_ID ? 'a brand no longer tracked' : 'your brand';
   };
   const promptList = prompts.data?.prompts ?? [];
   const promptCount = (ids: string[]) =>
-    ids.length === 1 ? `prompt “${promptList.find((p) => p.id === ids[0])?.content ?? 'no longer in the project'}”` : plural(ids.length, 'prompt');
+    ids.length === 1 ? `prompt “${promptList.find((prompt) => prompt.id === ids[0])?.content ?? 'no longer in the project'}”` : plural(ids.length, 'prompt');
   const lastFired = new Map<string, string>();
-  for (const e of events.data ?? []) if (!lastFired.has(e.alert_id)) lastFired.set(e.alert_id, e.fired_at);
-  const ruleName = (id: string) => rules.data?.find((r) => r.alert_id === id)?.name ?? 'a deleted rule';
+  for (const event of events.data ?? []) if (!lastFired.has(event.alert_id)) lastFired.set(event.alert_id, event.fired_at);
+  const ruleName = (id: string) => rules.data?.find((rule) => rule.alert_id === id)?.name ?? 'a deleted rule';
 
   return (
     <div class="alerts-page">
@@ -118,7 +118,7 @@ export function Alerts({ projectId }: { projectId: string }) {
               <CsvButton
                 filename="alert-rules.csv"
                 header={['alert_id', 'name', 'watches', 'channels', 'active', 'last_fired']}
-                rows={() => rules.data.map((r) => [r.alert_id, r.name, describeRule(r, brandName, promptCount), r.channels.map(channelText).join('; '), r.is_active, lastFired.get(r.alert_id) ?? ''])}
+                rows={() => rules.data.map((rule) => [rule.alert_id, rule.name, describeRule(rule, brandName, promptCount), rule.channels.map(channelText).join('; '), rule.is_active, lastFired.get(rule.alert_id) ?? ''])}
               />
             ) : null}
             {canWrite && rules.data?.length && editing === null ? (
@@ -157,47 +157,47 @@ export function Alerts({ projectId }: { projectId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {rules.data.map((r) => (
-                  <tr key={r.alert_id} data-rule={r.name}>
+                {rules.data.map((rule) => (
+                  <tr key={rule.alert_id} data-rule={rule.name}>
                     <th scope="row" class="wrap">
-                      {r.name} {r.is_active ? null : <span class="tag">paused</span>}
+                      {rule.name} {rule.is_active ? null : <span class="tag">paused</span>}
                     </th>
                     <td class="wrap" data-label="Watches" data-watches>
-                      {describeRule(r, brandName, promptCount)}
+                      {describeRule(rule, brandName, promptCount)}
                     </td>
                     <td class="wrap" data-label="Channels">
-                      {r.channels.length ? (
+                      {rule.channels.length ? (
                         <ul class="plain">
-                          {r.channels.map((c, i) => (
-                            <li key={i}>{channelText(c)}</li>
+                          {rule.channels.map((channel, i) => (
+                            <li key={i}>{channelText(channel)}</li>
                           ))}
                         </ul>
                       ) : (
                         <span class="muted">none (events only)</span>
                       )}
-                      {tests[r.alert_id] ? <TestResults results={tests[r.alert_id]} /> : null}
+                      {tests[rule.alert_id] ? <TestResults results={tests[rule.alert_id]} /> : null}
                     </td>
-                    <td data-label="Last fired">{lastFired.has(r.alert_id) ? when(lastFired.get(r.alert_id) ?? '') : <span class="muted">never</span>}</td>
+                    <td data-label="Last fired">{lastFired.has(rule.alert_id) ? when(lastFired.get(rule.alert_id) ?? '') : <span class="muted">never</span>}</td>
                     <td>
                       <div class="row-actions">
                         <button
                           type="button"
                           class="secondary small"
-                          disabled={!canWrite || !r.channels.length || (test.isPending && test.variables === r.alert_id)}
-                          title={r.channels.length ? undefined : 'This rule has no channel to test'}
-                          onClick={() => test.mutate(r.alert_id)}
+                          disabled={!canWrite || !rule.channels.length || (test.isPending && test.variables === rule.alert_id)}
+                          title={rule.channels.length ? undefined : 'This rule has no channel to test'}
+                          onClick={() => test.mutate(rule.alert_id)}
                         >
-                          {test.isPending && test.variables === r.alert_id ? 'Sending…' : 'Send test'}
+                          {test.isPending && test.variables === rule.alert_id ? 'Sending…' : 'Send test'}
                         </button>
-                        <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(r)} aria-label={`Edit ${r.name}`}>
+                        <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
                           Edit
                         </button>
                         <button
                           type="button"
                           class="danger small"
                           disabled={!canWrite}
-                          aria-label={`Delete ${r.name}`}
-                          onClick={() => confirm(`Delete the rule “${r.name}” and its events?`) && remove.mutate(r.alert_id)}
+                          aria-label={`Delete ${rule.name}`}
+                          onClick={() => confirm(`Delete the rule “${rule.name}” and its events?`) && remove.mutate(rule.alert_id)}
                         >
                           Delete
                         </button>
@@ -215,8 +215,8 @@ export function Alerts({ projectId }: { projectId: string }) {
           key={editing === 'new' ? 'new' : editing.alert_id}
           projectId={projectId}
           rule={editing === 'new' ? null : editing}
-          brands={brandList.map((b) => ({ id: b.competitor_id, name: b.is_own_brand ? `${b.name} (your brand)` : b.name }))}
-          prompts={promptList.map((p) => ({ id: p.id, content: p.content }))}
+          brands={brandList.map((brand) => ({ id: brand.competitor_id, name: brand.is_own_brand ? `${brand.name} (your brand)` : brand.name }))}
+          prompts={promptList.map((prompt) => ({ id: prompt.id, content: prompt.content }))}
           onDone={() => {
             setEditing(null);
             refresh();
@@ -232,21 +232,21 @@ export function Alerts({ projectId }: { projectId: string }) {
               filename="alert-events.csv"
               header={['event_id', 'rule', 'metric', 'condition', 'value', 'previous', 'p_value', 'start_date', 'end_date', 'previous_start_date', 'previous_end_date', 'names', 'deliveries', 'fired_at']}
               rows={() =>
-                events.data.map((e) => [
-                  e.event_id,
-                  ruleName(e.alert_id),
-                  e.metric,
-                  e.condition,
-                  e.value,
-                  e.previous,
-                  e.p_value,
-                  e.window.start_date,
-                  e.window.end_date,
-                  e.window.previous_start_date,
-                  e.window.previous_end_date,
-                  (e.names ?? []).join(' | '),
-                  e.deliveries.map((d) => `${d.type}:${d.status}`).join(' '),
-                  e.fired_at,
+                events.data.map((event) => [
+                  event.event_id,
+                  ruleName(event.alert_id),
+                  event.metric,
+                  event.condition,
+                  event.value,
+                  event.previous,
+                  event.p_value,
+                  event.window.start_date,
+                  event.window.end_date,
+                  event.window.previous_start_date,
+                  event.window.previous_end_date,
+                  (event.names ?? []).join(' | '),
+                  event.deliveries.map((delivery) => `${delivery.type}:${delivery.status}`).join(' '),
+                  event.fired_at,
                 ])
               }
             />
@@ -258,8 +258,8 @@ export function Alerts({ projectId }: { projectId: string }) {
         {events.data?.length === 0 ? <Empty>No alert has fired yet. Events appear here after the collection run that sees a change.</Empty> : null}
         {events.data?.length ? (
           <ol class="alert-events" data-list="alert-events">
-            {events.data.map((e) => (
-              <EventItem key={e.event_id} e={e} ruleName={ruleName(e.alert_id)} />
+            {events.data.map((event) => (
+              <EventItem key={event.event_id} e={event} ruleName={ruleName(event.alert_id)} />
             ))}
           </ol>
         ) : null}
@@ -272,67 +272,67 @@ function TestResults({ results }: { results: TestResult }) {
   if (!results.length) return null;
   return (
     <ul class="plain test-results" data-test-results aria-label="Test send results">
-      {results.map((t, i) => (
-        <li key={i} data-channel={t.type} data-ok={String(t.ok)}>
-          <span class={t.ok ? 'tag ok' : 'tag failed'}>{t.ok ? 'sent' : 'failed'}</span> {t.type}: <span class="wrap">{t.detail}</span>
+      {results.map((result, i) => (
+        <li key={i} data-channel={result.type} data-ok={String(result.ok)}>
+          <span class={result.ok ? 'tag ok' : 'tag failed'}>{result.ok ? 'sent' : 'failed'}</span> {result.type}: <span class="wrap">{result.detail}</span>
         </li>
       ))}
     </ul>
   );
 }
 
-function figure(metric: Metric, v: number | null | undefined) {
-  if (v === null || v === undefined) return '–';
-  if (metric === 'position') return v.toFixed(1);
-  if (metric === 'sentiment') return v.toFixed(0);
-  return `${v.toFixed(1)}%`;
+function figure(metric: Metric, value: number | null | undefined) {
+  if (value === null || value === undefined) return '–';
+  if (metric === 'position') return value.toFixed(1);
+  if (metric === 'sentiment') return value.toFixed(0);
+  return `${value.toFixed(1)}%`;
 }
 
-function EventItem({ e, ruleName }: { e: AlertEvent; ruleName: string }) {
-  const w = e.window;
-  const fresh = isNewThing(e.metric);
+function EventItem({ e: alertEvent, ruleName }: { e: AlertEvent; ruleName: string }) {
+  const eventWindow = alertEvent.window;
+  const fresh = isNewThing(alertEvent.metric);
   return (
-    <li class="alert-event" data-event={e.event_id} data-metric={e.metric}>
+    <li class="alert-event" data-event={alertEvent.event_id} data-metric={alertEvent.metric}>
       <div class="event-head">
         <strong class="wrap">{ruleName}</strong>
         <span class="muted small">
-          <time dateTime={e.fired_at}>{when(e.fired_at)}</time>
+          <time dateTime={alertEvent.fired_at}>{when(alertEvent.fired_at)}</time>
         </span>
       </div>
       {fresh ? (
         <p>
-          {e.metric === 'new_competitor' ? 'Brands named in the answers and not tracked: ' : 'Domains cited for the first time in 28 days: '}
-          {(e.names ?? []).map((n, i) => (
-            <span key={n}>
+          {alertEvent.metric === 'new_competitor' ? 'Brands named in the answers and not tracked: ' : 'Domains cited for the first time in 28 days: '}
+          {(alertEvent.names ?? []).map((name, i) => (
+            <span key={name}>
               {i ? ', ' : ''}
               <strong class="wrap" data-name>
-                {n}
+                {name}
               </strong>
             </span>
           ))}
-          {e.names?.length ? null : plural(e.value, 'name')}
+          {alertEvent.names?.length ? null : plural(alertEvent.value, 'name')}
         </p>
       ) : (
         <p data-figure>
-          {METRIC_NAMES[e.metric]} {CONDITION_NAMES[e.condition]}: <strong>{figure(e.metric, e.value)}</strong> against <strong>{figure(e.metric, e.previous)}</strong> before
-          {e.p_value !== null && e.p_value !== undefined ? <span class="muted"> (p = {e.p_value < 0.001 ? e.p_value.toExponential(1) : e.p_value.toFixed(3)})</span> : null}
+          {METRIC_NAMES[alertEvent.metric]} {CONDITION_NAMES[alertEvent.condition]}: <strong>{figure(alertEvent.metric, alertEvent.value)}</strong> against <strong>{figure(alertEvent.metric, alertEvent.previous)}</strong> before
+          {alertEvent.p_value !== null && alertEvent.p_value !== undefined ? <span class="muted"> (p = {alertEvent.p_value < 0.001 ? alertEvent.p_value.toExponential(1) : alertEvent.p_value.toFixed(3)})</span> : null}
         </p>
       )}
       <p class="muted small">
-        {w.start_date} to {w.end_date}
+        {eventWindow.start_date} to {eventWindow.end_date}
         {fresh ? null : (
           <>
             {' '}
-            ({plural(w.responses, 'answer')}) against {w.previous_start_date} to {w.previous_end_date} ({plural(w.previous_responses, 'answer')})
+            ({plural(eventWindow.responses, 'answer')}) against {eventWindow.previous_start_date} to {eventWindow.previous_end_date} ({plural(eventWindow.previous_responses, 'answer')})
           </>
         )}
       </p>
-      {e.deliveries.length ? (
+      {alertEvent.deliveries.length ? (
         <ul class="plain deliveries">
-          {e.deliveries.map((d, i) => (
-            <li key={i} data-delivery={d.type} data-status={d.status}>
-              <span class={`tag ${d.status}`}>{d.status}</span> {d.type}, {plural(d.attempts, 'attempt')}
-              {d.last_error ? <span class="wrap error-text">: {d.last_error}</span> : null}
+          {alertEvent.deliveries.map((delivery, i) => (
+            <li key={i} data-delivery={delivery.type} data-status={delivery.status}>
+              <span class={`tag ${delivery.status}`}>{delivery.status}</span> {delivery.type}, {plural(delivery.attempts, 'attempt')}
+              {delivery.last_error ? <span class="wrap error-text">: {delivery.last_error}</span> : null}
             </li>
           ))}
         </ul>
@@ -349,13 +349,13 @@ interface Choice {
 }
 
 function RuleForm(props: { projectId: string; rule: Rule | null; brands: Choice[]; prompts: Array<{ id: string; content: string }>; onDone: () => void; onCancel: () => void }) {
-  const r = props.rule;
-  const [metric, setMetric] = useState<Metric>(r?.metric ?? 'visibility');
-  const [condition, setCondition] = useState<Condition>(r?.condition ?? 'significant_drop');
-  const email = r?.channels.find((c): c is Extract<Channel, { type: 'email' }> => c.type === 'email');
-  const slack = r?.channels.find((c): c is Extract<Channel, { type: 'slack' }> => c.type === 'slack');
+  const rule = props.rule;
+  const [metric, setMetric] = useState<Metric>(rule?.metric ?? 'visibility');
+  const [condition, setCondition] = useState<Condition>(rule?.condition ?? 'significant_drop');
+  const email = rule?.channels.find((channel): channel is Extract<Channel, { type: 'email' }> => channel.type === 'email');
+  const slack = rule?.channels.find((channel): channel is Extract<Channel, { type: 'slack' }> => channel.type === 'slack');
   const save = useMutation({
-    mutationFn: (body: RuleBody) => data<Rule>(r ? 'PATCH' : 'POST', r ? `/projects/${props.projectId}/alerts/${r.alert_id}` : `/projects/${props.projectId}/alerts`, body),
+    mutationFn: (body: RuleBody) => data<Rule>(rule ? 'PATCH' : 'POST', rule ? `/projects/${props.projectId}/alerts/${rule.alert_id}` : `/projects/${props.projectId}/alerts`, body),
     onSuccess: props.onDone,
   });
   const nameField = useRef<HTMLInputElement>(null);
@@ -366,53 +366,53 @@ function RuleForm(props: { projectId: string; rule: Rule | null; brands: Choice[
   }, []);
   const fresh = isNewThing(metric);
   const threshold = fresh || condition === 'below' || condition === 'above';
-  const submit = (ev: Event) => {
-    ev.preventDefault();
-    const f = new FormData(ev.currentTarget as HTMLFormElement);
-    const providers = f.getAll('providers').map(String) as NonNullable<RuleBody['providers']>;
-    const to = String(f.get('email') ?? '')
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const providers = form.getAll('providers').map(String) as NonNullable<RuleBody['providers']>;
+    const to = String(form.get('email') ?? '')
       .split(/[\s,;]+/)
       .filter(Boolean);
-    const slackUrl = String(f.get('slack') ?? '').trim();
-    const channels: Channel[] = [...(to.length ? [{ type: 'email' as const, to }] : []), ...(slackUrl ? [{ type: 'slack' as const, url: slackUrl }] : []), ...(f.get('webhook') ? [{ type: 'webhook' as const }] : [])];
-    const t = String(f.get('threshold') ?? '').trim();
-    const promptIds = f.getAll('prompt_ids').map(String);
-    const brand = String(f.get('brand_id') ?? '');
+    const slackUrl = String(form.get('slack') ?? '').trim();
+    const channels: Channel[] = [...(to.length ? [{ type: 'email' as const, to }] : []), ...(slackUrl ? [{ type: 'slack' as const, url: slackUrl }] : []), ...(form.get('webhook') ? [{ type: 'webhook' as const }] : [])];
+    const thresholdText = String(form.get('threshold') ?? '').trim();
+    const promptIds = form.getAll('prompt_ids').map(String);
+    const brand = String(form.get('brand_id') ?? '');
     save.mutate({
-      name: String(f.get('name')).trim(),
+      name: String(form.get('name')).trim(),
       metric,
       condition: fresh ? 'above' : condition,
-      threshold: threshold && t !== '' ? Number(t) : null,
-      window_days: Number(f.get('window_days')),
+      threshold: threshold && thresholdText !== '' ? Number(thresholdText) : null,
+      window_days: Number(form.get('window_days')),
       providers: providers.length && providers.length < PROVIDERS.length ? providers : null,
       prompt_ids: takesPrompts(metric) && promptIds.length ? promptIds : null,
       brand_id: takesBrand(metric) && brand ? brand : null,
       channels,
-      is_active: !!f.get('is_active'),
+      is_active: !!form.get('is_active'),
     });
   };
   return (
-    <Section title={r ? `Edit “${r.name}”` : 'New alert rule'}>
-      <form onSubmit={submit} class="rule-form" aria-label={r ? 'Edit alert rule' : 'New alert rule'}>
+    <Section title={rule ? `Edit “${rule.name}”` : 'New alert rule'}>
+      <form onSubmit={submit} class="rule-form" aria-label={rule ? 'Edit alert rule' : 'New alert rule'}>
         <div class="rule-grid">
           <Field label="Rule name">
-            <input ref={nameField} name="name" required maxLength={200} defaultValue={r?.name ?? ''} placeholder="Visibility drop" />
+            <input ref={nameField} name="name" required maxLength={200} defaultValue={rule?.name ?? ''} placeholder="Visibility drop" />
           </Field>
           <Field label="Watch">
-            <select name="metric" value={metric} onChange={(e) => setMetric((e.currentTarget as HTMLSelectElement).value as Metric)}>
-              {METRICS.map((m) => (
-                <option key={m} value={m}>
-                  {METRIC_NAMES[m]}
+            <select name="metric" value={metric} onChange={(event) => setMetric((event.currentTarget as HTMLSelectElement).value as Metric)}>
+              {METRICS.map((metric) => (
+                <option key={metric} value={metric}>
+                  {METRIC_NAMES[metric]}
                 </option>
               ))}
             </select>
           </Field>
           {fresh ? null : (
             <Field label="Fires when it">
-              <select name="condition" value={condition} onChange={(e) => setCondition((e.currentTarget as HTMLSelectElement).value as Condition)}>
-                {CONDITIONS.map((c) => (
-                  <option key={c} value={c}>
-                    {CONDITION_NAMES[c]}
+              <select name="condition" value={condition} onChange={(event) => setCondition((event.currentTarget as HTMLSelectElement).value as Condition)}>
+                {CONDITIONS.map((condition) => (
+                  <option key={condition} value={condition}>
+                    {CONDITION_NAMES[condition]}
                   </option>
                 ))}
               </select>
@@ -423,18 +423,18 @@ function RuleForm(props: { projectId: string; rule: Rule | null; brands: Choice[
               label={fresh ? 'Fires when more than' : `Threshold${unitOf(metric) ? ` (${unitOf(metric)})` : ''}`}
               hint={fresh ? 'new names (0: any new one)' : metric === 'position' ? 'rank: 1 is named first' : metric === 'sentiment' ? '0 to 100' : 'percent'}
             >
-              <input name="threshold" type="number" step="any" min={0} required={!fresh} defaultValue={r?.threshold === null || r?.threshold === undefined ? (fresh ? '0' : '') : String(r.threshold)} />
+              <input name="threshold" type="number" step="any" min={0} required={!fresh} defaultValue={rule?.threshold === null || rule?.threshold === undefined ? (fresh ? '0' : '') : String(rule.threshold)} />
             </Field>
           ) : null}
           <Field label="Window (days)" hint={fresh ? 'the answers of the last days' : 'compared with the same number of days before'}>
-            <input name="window_days" type="number" min={1} max={90} required defaultValue={String(r?.window_days ?? 7)} />
+            <input name="window_days" type="number" min={1} max={90} required defaultValue={String(rule?.window_days ?? 7)} />
           </Field>
           {takesBrand(metric) ? (
             <Field label="Brand">
-              <select name="brand_id" defaultValue={r?.brand_id ?? OWN_BRAND_ID}>
-                {props.brands.map((b) => (
-                  <option key={b.id} value={b.id}>
-                    {b.name}
+              <select name="brand_id" defaultValue={rule?.brand_id ?? OWN_BRAND_ID}>
+                {props.brands.map((choice) => (
+                  <option key={choice.id} value={choice.id}>
+                    {choice.name}
                   </option>
                 ))}
               </select>
@@ -443,19 +443,19 @@ function RuleForm(props: { projectId: string; rule: Rule | null; brands: Choice[
         </div>
         <fieldset class="engines">
           <legend>Engines (none ticked: every engine)</legend>
-          {PROVIDERS.map((p) => (
-            <label key={p} class="check">
-              <input type="checkbox" name="providers" value={p} defaultChecked={!!r?.providers?.includes(p)} />
-              {PROVIDER_NAMES[p]}
+          {PROVIDERS.map((provider) => (
+            <label key={provider} class="check">
+              <input type="checkbox" name="providers" value={provider} defaultChecked={!!rule?.providers?.includes(provider)} />
+              {PROVIDER_NAMES[provider]}
             </label>
           ))}
         </fieldset>
         {takesPrompts(metric) && props.prompts.length ? (
           <Field label="Only these prompts" hint="Own brand only. None chosen: every prompt. Ctrl or Cmd + click to choose several.">
             <select name="prompt_ids" multiple size={Math.min(5, props.prompts.length)} class="prompt-choice">
-              {props.prompts.map((p) => (
-                <option key={p.id} value={p.id} selected={!!r?.prompt_ids?.includes(p.id)}>
-                  {p.content}
+              {props.prompts.map((prompt) => (
+                <option key={prompt.id} value={prompt.id} selected={!!rule?.prompt_ids?.includes(prompt.id)}>
+                  {prompt.content}
                 </option>
               ))}
             </select>
@@ -472,18 +472,18 @@ function RuleForm(props: { projectId: string; rule: Rule | null; brands: Choice[
             </Field>
           </div>
           <label class="check">
-            <input type="checkbox" name="webhook" defaultChecked={!!r?.channels.some((c) => c.type === 'webhook')} />
+            <input type="checkbox" name="webhook" defaultChecked={!!rule?.channels.some((channel) => channel.type === 'webhook')} />
             The team's webhooks subscribed to alert.triggered
           </label>
         </fieldset>
         <label class="check active-check">
-          <input type="checkbox" name="is_active" defaultChecked={r?.is_active ?? true} />
+          <input type="checkbox" name="is_active" defaultChecked={rule?.is_active ?? true} />
           Active
         </label>
         <ErrorBox error={save.error} />
         <div class="row-actions">
           <button type="submit" disabled={save.isPending}>
-            {r ? 'Save rule' : 'Create rule'}
+            {rule ? 'Save rule' : 'Create rule'}
           </button>
           <button type="button" class="secondary" onClick={props.onCancel}>
             Cancel

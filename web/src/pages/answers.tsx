@@ -27,19 +27,19 @@ const short = (iso: string) => new Date(iso).toLocaleDateString([], { month: 'sh
  * chosen answer live in the URL, so a copied link opens the same answer.
  */
 export function Answers({ projectId }: { projectId: string }) {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const { query } = useLocation();
   const page = Math.max(1, Number(query.get('page')) || 1);
   const filters = { prompt_id: query.get('prompt'), topic_id: query.get('topic'), brand_id: query.get('brand'), brand_named: query.get('brand') ? (query.get('named') ?? 'true') : null };
-  const feedQs = `${w.query}${w.query ? '&' : '?'}${queryString({ ...filters, page, page_size: PAGE_SIZE }).slice(1)}`;
+  const feedQs = `${viewWindow.query}${viewWindow.query ? '&' : '?'}${queryString({ ...filters, page, page_size: PAGE_SIZE }).slice(1)}`;
   const feed = useQuery({ queryKey: ['project-chats', projectId, feedQs], queryFn: () => get<Feed>(`/projects/${projectId}/chats${feedQs}`), placeholderData: keepPreviousData });
   const brands = useTrackedBrands(projectId);
   const competitors = useQuery({ queryKey: ['competitors', projectId, ''], queryFn: () => get<Competitors>(`/projects/${projectId}/competitors`) });
   const prompts = useQuery({ queryKey: ['prompts', projectId, ''], queryFn: () => get<Prompts>(`/projects/${projectId}/prompts`) });
   const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => get<Topics>(`/projects/${projectId}/topics`) });
   const items: Chat[] = feed.data?.items ?? [];
-  const chosen = items.find((c) => c.id === query.get('answer')) ?? items[0];
-  const filtered = !!(filters.prompt_id || filters.topic_id || filters.brand_id || w.providers.length);
+  const chosen = items.find((chat) => chat.id === query.get('answer')) ?? items[0];
+  const filtered = !!(filters.prompt_id || filters.topic_id || filters.brand_id || viewWindow.providers.length);
   const pick = (patch: Record<string, string | null>) => setQuery({ ...patch, page: null, answer: null });
   return (
     <>
@@ -49,41 +49,41 @@ export function Answers({ projectId }: { projectId: string }) {
       <fieldset class="feed-filters" aria-label="Answer filters">
         <label>
           <span>Prompt</span>
-          <select name="prompt" value={filters.prompt_id ?? ''} onChange={(e) => pick({ prompt: e.currentTarget.value || null })}>
+          <select name="prompt" value={filters.prompt_id ?? ''} onChange={(event) => pick({ prompt: event.currentTarget.value || null })}>
             <option value="">All prompts</option>
-            {(prompts.data?.prompts ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.content.length > 70 ? `${p.content.slice(0, 68)}…` : p.content}
+            {(prompts.data?.prompts ?? []).map((prompt) => (
+              <option key={prompt.id} value={prompt.id}>
+                {prompt.content.length > 70 ? `${prompt.content.slice(0, 68)}…` : prompt.content}
               </option>
             ))}
           </select>
         </label>
         <label>
           <span>Topic</span>
-          <select name="topic" value={filters.topic_id ?? ''} onChange={(e) => pick({ topic: e.currentTarget.value || null })}>
+          <select name="topic" value={filters.topic_id ?? ''} onChange={(event) => pick({ topic: event.currentTarget.value || null })}>
             <option value="">All topics</option>
-            {(topics.data ?? []).map((t) => (
-              <option key={t.topic_id} value={t.topic_id}>
-                {t.name}
+            {(topics.data ?? []).map((topic) => (
+              <option key={topic.topic_id} value={topic.topic_id}>
+                {topic.name}
               </option>
             ))}
           </select>
         </label>
         <label>
           <span>Brand</span>
-          <select name="brand" value={filters.brand_id ?? ''} onChange={(e) => pick({ brand: e.currentTarget.value || null })}>
+          <select name="brand" value={filters.brand_id ?? ''} onChange={(event) => pick({ brand: event.currentTarget.value || null })}>
             <option value="">Any brand</option>
-            {(competitors.data?.active_competitors ?? []).map((c) => (
-              <option key={c.competitor_id} value={c.competitor_id}>
-                {c.name}
-                {c.is_own_brand ? ' (you)' : ''}
+            {(competitors.data?.active_competitors ?? []).map((activeCompetitor) => (
+              <option key={activeCompetitor.competitor_id} value={activeCompetitor.competitor_id}>
+                {activeCompetitor.name}
+                {activeCompetitor.is_own_brand ? ' (you)' : ''}
               </option>
             ))}
           </select>
         </label>
         <label>
           <span>Brand is</span>
-          <select name="named" value={filters.brand_named ?? 'true'} disabled={!filters.brand_id} onChange={(e) => pick({ named: e.currentTarget.value === 'false' ? 'false' : null })}>
+          <select name="named" value={filters.brand_named ?? 'true'} disabled={!filters.brand_id} onChange={(event) => pick({ named: event.currentTarget.value === 'false' ? 'false' : null })}>
             <option value="true">named</option>
             <option value="false">not named</option>
           </select>
@@ -105,18 +105,18 @@ export function Answers({ projectId }: { projectId: string }) {
         <div class="feed">
           <div>
             <ul class="feed-list" aria-label="Answers">
-              {items.map((c) => (
-                <li key={c.id}>
-                  <button type="button" class="feed-item" aria-current={c.id === chosen?.id ? 'true' : undefined} onClick={() => showAnswer(c.id)}>
+              {items.map((item) => (
+                <li key={item.id}>
+                  <button type="button" class="feed-item" aria-current={item.id === chosen?.id ? 'true' : undefined} onClick={() => showAnswer(item.id)}>
                     <span class="line">
-                      <strong class="small">{PROVIDER_NAMES[c.platform] ?? c.platform}</strong>
-                      <span class="muted small">{short(c.date)}</span>
+                      <strong class="small">{PROVIDER_NAMES[item.platform] ?? item.platform}</strong>
+                      <span class="muted small">{short(item.date)}</span>
                     </span>
-                    <span class="prompt">{c.prompt_content}</span>
+                    <span class="prompt">{item.prompt_content}</span>
                     <span class="excerpt">
-                      <MarkedText text={c.chat_preview} brands={brands} />
+                      <MarkedText text={item.chat_preview} brands={brands} />
                     </span>
-                    <MentionChip chat={c} />
+                    <MentionChip chat={item} />
                   </button>
                 </li>
               ))}

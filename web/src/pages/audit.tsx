@@ -17,7 +17,7 @@ const FILTERS = ['actor', 'action', 'date_from', 'date_to'] as const;
 export function Audit() {
   const canWrite = useCanWrite();
   const { query } = useLocation();
-  const filters = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const filters = Object.fromEntries(FILTERS.map((filter) => [filter, query.get(filter) ?? ''])) as Record<(typeof FILTERS)[number], string>;
   const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
   const log = useQuery({
     queryKey: ['team', 'audit', filters, page],
@@ -25,13 +25,13 @@ export function Audit() {
     enabled: canWrite,
   });
   if (!canWrite) return <Empty>The audit log is for team admins.</Empty>;
-  const apply = (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    setQuery({ ...Object.fromEntries(FILTERS.map((k) => [k, String(f.get(k) ?? '').trim() || null])), page: null });
+  const apply = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setQuery({ ...Object.fromEntries(FILTERS.map((filter) => [filter, String(form.get(filter) ?? '').trim() || null])), page: null });
   };
-  const d = log.data;
-  const pages = d ? Math.max(1, Math.ceil(d.total / d.page_size)) : 1;
+  const logPage = log.data;
+  const pages = logPage ? Math.max(1, Math.ceil(logPage.total / logPage.page_size)) : 1;
   const header = ['created_at', 'actor', 'actor_user_id', 'actor_key_id', 'action', 'target_type', 'target_id', 'ip', 'request_id'];
   return (
     <>
@@ -53,21 +53,21 @@ export function Audit() {
         <button type="submit">Filter</button>
       </form>
       <Section
-        title={d ? `${d.total} entr${d.total === 1 ? 'y' : 'ies'}` : 'Entries'}
+        title={logPage ? `${logPage.total} entr${logPage.total === 1 ? 'y' : 'ies'}` : 'Entries'}
         actions={
-          d?.items.length ? (
+          logPage?.items.length ? (
             <CsvButton
               filename={`audit-page-${page}.csv`}
               header={header}
-              rows={() => d.items.map((i) => [i.created_at, i.actor.label, i.actor.user_id, i.actor.key_id, i.action, i.target_type, i.target_id, i.ip, i.request_id])}
+              rows={() => logPage.items.map((i) => [i.created_at, i.actor.label, i.actor.user_id, i.actor.key_id, i.action, i.target_type, i.target_id, i.ip, i.request_id])}
             />
           ) : null
         }
       >
         {log.isLoading ? <Loading /> : null}
         <ErrorBox error={log.error} />
-        {d && !d.items.length ? <Empty>No entries match.</Empty> : null}
-        {d?.items.length ? (
+        {logPage && !logPage.items.length ? <Empty>No entries match.</Empty> : null}
+        {logPage?.items.length ? (
           <TableWrap label="Audit log">
             <table data-table="audit">
               <thead>
@@ -81,7 +81,7 @@ export function Audit() {
                 </tr>
               </thead>
               <tbody>
-                {d.items.map((i) => (
+                {logPage.items.map((i) => (
                   <tr key={i.id} data-action={i.action}>
                     <td>{i.created_at.replace('T', ' ').slice(0, 19)}</td>
                     <td>{i.actor.label}</td>
@@ -95,7 +95,7 @@ export function Audit() {
             </table>
           </TableWrap>
         ) : null}
-        {d && pages > 1 ? (
+        {logPage && pages > 1 ? (
           <nav class="row-actions" aria-label="Pages">
             <button type="button" class="secondary small" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
               Previous

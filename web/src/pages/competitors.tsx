@@ -9,21 +9,21 @@ import { Suggestions } from './suggestions';
 import { Themes } from './themes';
 
 export function Competitors({ projectId }: { projectId: string }) {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const queryClient = useQueryClient();
   const canWrite = useCanWrite();
-  const list = useQuery({ queryKey: ['competitors', projectId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${w.query}`) });
+  const list = useQuery({ queryKey: ['competitors', projectId, viewWindow.query], queryFn: () => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${viewWindow.query}`) });
   const write = useMutation({
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['competitors', projectId] }),
   });
   const rows = list.data?.active_competitors ?? [];
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
+  const add = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const formData = new FormData(form);
     write.mutate(
-      { method: 'POST', path: `/projects/${projectId}/competitors`, body: { competitors: [{ name: String(f.get('name')).trim(), website: String(f.get('website')).trim() }] } },
+      { method: 'POST', path: `/projects/${projectId}/competitors`, body: { competitors: [{ name: String(formData.get('name')).trim(), website: String(formData.get('website')).trim() }] } },
       { onSuccess: () => form.reset() },
     );
   };
@@ -38,7 +38,7 @@ export function Competitors({ projectId }: { projectId: string }) {
             filename="competitors.csv"
             header={['competitor_id', 'name', 'website', 'own_brand', 'visibility', 'visibility_ci_low', 'visibility_ci_high', 'share_of_voice', 'position', 'sentiment', 'mentions', 'responses']}
             rows={() =>
-              rows.map((c) => [c.competitor_id, c.name, c.website, c.is_own_brand, c.metrics?.visibility, c.metrics?.visibility_ci?.[0], c.metrics?.visibility_ci?.[1], c.metrics?.share_of_voice, c.metrics?.position, c.metrics?.sentiment, c.metrics?.mention_count, c.metrics?.responses])
+              rows.map((row) => [row.competitor_id, row.name, row.website, row.is_own_brand, row.metrics?.visibility, row.metrics?.visibility_ci?.[0], row.metrics?.visibility_ci?.[1], row.metrics?.share_of_voice, row.metrics?.position, row.metrics?.sentiment, row.metrics?.mention_count, row.metrics?.responses])
             }
           />
         }
@@ -62,32 +62,32 @@ export function Competitors({ projectId }: { projectId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {rows.map((c) => (
-                  <tr key={c.competitor_id} data-competitor={c.name}>
+                {rows.map((row) => (
+                  <tr key={row.competitor_id} data-competitor={row.name}>
                     <th scope="row">
-                      {c.name} {c.is_own_brand ? <span class="tag">you</span> : null}
+                      {row.name} {row.is_own_brand ? <span class="tag">you</span> : null}
                       <br />
-                      <span class="muted small">{c.website}</span>
+                      <span class="muted small">{row.website}</span>
                     </th>
-                    <td data-value={c.metrics?.visibility ?? ''}>
-                      {formatFigure(c.metrics?.visibility)}% <span class="muted small">{formatInterval(c.metrics?.visibility_ci)}</span>
+                    <td data-value={row.metrics?.visibility ?? ''}>
+                      {formatFigure(row.metrics?.visibility)}% <span class="muted small">{formatInterval(row.metrics?.visibility_ci)}</span>
                     </td>
                     <td>
-                      {formatFigure(c.metrics?.share_of_voice)}% <span class="muted small">{formatInterval(c.metrics?.share_of_voice_ci)}</span>
+                      {formatFigure(row.metrics?.share_of_voice)}% <span class="muted small">{formatInterval(row.metrics?.share_of_voice_ci)}</span>
                     </td>
-                    <td>{formatFigure(c.metrics?.position)}</td>
-                    <td>{formatFigure(c.metrics?.sentiment)}</td>
-                    <td>{c.metrics?.mention_count ?? 0}</td>
+                    <td>{formatFigure(row.metrics?.position)}</td>
+                    <td>{formatFigure(row.metrics?.sentiment)}</td>
+                    <td>{row.metrics?.mention_count ?? 0}</td>
                     <td class="row-actions">
-                      {c.is_own_brand ? null : (
+                      {row.is_own_brand ? null : (
                         <>
                           <button
                             type="button"
                             class="secondary small"
                             disabled={!canWrite}
                             onClick={() => {
-                              const name = prompt('New name', c.name);
-                              if (name?.trim() && name !== c.name) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/competitors/${c.competitor_id}`, body: { name: name.trim() } });
+                              const name = prompt('New name', row.name);
+                              if (name?.trim() && name !== row.name) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/competitors/${row.competitor_id}`, body: { name: name.trim() } });
                             }}
                           >
                             Rename
@@ -96,7 +96,7 @@ export function Competitors({ projectId }: { projectId: string }) {
                             type="button"
                             class="danger small"
                             disabled={!canWrite}
-                            onClick={() => confirm(`Stop tracking ${c.name}?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/competitors/${c.competitor_id}` })}
+                            onClick={() => confirm(`Stop tracking ${row.name}?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/competitors/${row.competitor_id}` })}
                           >
                             Remove
                           </button>
@@ -110,7 +110,7 @@ export function Competitors({ projectId }: { projectId: string }) {
           </div>
         ) : null}
       </Section>
-      {rows.length ? <Themes projectId={projectId} brands={rows} w={w} /> : null}
+      {rows.length ? <Themes projectId={projectId} brands={rows} w={viewWindow} /> : null}
       <Suggestions projectId={projectId} onAdded={() => queryClient.invalidateQueries({ queryKey: ['competitors', projectId] })} />
       <Section title="Add a competitor">
         <form onSubmit={add} class="grid-form" aria-label="Add a competitor">

@@ -12,26 +12,26 @@ interface AiTraffic {
   pages: Array<{ path: string; visits: number; by_engine: Record<string, number> }>;
 }
 
-const byCount = (o: Record<string, number>) =>
-  Object.entries(o)
+const byCount = (counts: Record<string, number>) =>
+  Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
-    .map(([k, n]) => `${k} ${n}`)
+    .map(([key, count]) => `${key} ${count}`)
     .join(', ');
 
 export function Crawlers({ projectId }: { projectId: string }) {
   const crawlers = useQuery({ queryKey: ['crawlers', projectId], queryFn: () => get<CrawlerReport>(`/projects/${projectId}/crawlers`) });
   const traffic = useQuery({ queryKey: ['ai-traffic', projectId], queryFn: () => get<AiTraffic>(`/projects/${projectId}/ai-traffic`) });
-  const c = crawlers.data;
-  const t = traffic.data;
+  const summary = crawlers.data;
+  const trafficData = traffic.data;
   return (
     <>
       <h1>AI crawlers</h1>
       <p class="muted">Last 30 days, from the access logs sent with <code>sightline logs ingest</code> or POST /v1/projects/{'{id}'}/crawler-logs.</p>
       {crawlers.isPending || traffic.isPending ? <Loading /> : null}
       <ErrorBox error={crawlers.error ?? traffic.error} />
-      {c ? (
+      {summary ? (
         <Section title="Agents">
-          {c.bots.length ? (
+          {summary.bots.length ? (
             <TableWrap label="AI agents">
               <table data-table="crawler-agents">
                 <thead>
@@ -45,14 +45,14 @@ export function Crawlers({ projectId }: { projectId: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {c.bots.map((b) => (
-                    <tr key={b.agent}>
-                      <td>{b.agent}</td>
-                      <td>{b.operator}</td>
-                      <td>{b.purpose}</td>
-                      <td>{b.hits}</td>
-                      <td>{b.verified_hits}</td>
-                      <td>{b.pages}</td>
+                  {summary.bots.map((bot) => (
+                    <tr key={bot.agent}>
+                      <td>{bot.agent}</td>
+                      <td>{bot.operator}</td>
+                      <td>{bot.purpose}</td>
+                      <td>{bot.hits}</td>
+                      <td>{bot.verified_hits}</td>
+                      <td>{bot.pages}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -63,7 +63,7 @@ export function Crawlers({ projectId }: { projectId: string }) {
           )}
         </Section>
       ) : null}
-      {c?.pages.length ? (
+      {summary?.pages.length ? (
         <Section title="Pages: crawled by, cited in">
           <TableWrap label="Pages crawled and cited">
             <table data-table="crawler-pages">
@@ -76,12 +76,12 @@ export function Crawlers({ projectId }: { projectId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {c.pages.map((p) => (
-                  <tr key={p.path}>
-                    <td>{p.path}</td>
-                    <td>{p.hits}</td>
-                    <td>{byCount(p.by_agent) || 'never crawled'}</td>
-                    <td>{p.cited}</td>
+                {summary.pages.map((page) => (
+                  <tr key={page.path}>
+                    <td>{page.path}</td>
+                    <td>{page.hits}</td>
+                    <td>{byCount(page.by_agent) || 'never crawled'}</td>
+                    <td>{page.cited}</td>
                   </tr>
                 ))}
               </tbody>
@@ -89,9 +89,9 @@ export function Crawlers({ projectId }: { projectId: string }) {
           </TableWrap>
         </Section>
       ) : null}
-      {t ? (
+      {trafficData ? (
         <Section title="Visits referred by AI engines">
-          {t.engines.length ? (
+          {trafficData.engines.length ? (
             <TableWrap label="AI referrals">
               <table data-table="ai-traffic">
                 <thead>
@@ -102,11 +102,11 @@ export function Crawlers({ projectId }: { projectId: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {t.pages.map((p) => (
-                    <tr key={p.path}>
-                      <td>{p.path}</td>
-                      <td>{p.visits}</td>
-                      <td>{byCount(p.by_engine)}</td>
+                  {trafficData.pages.map((page) => (
+                    <tr key={page.path}>
+                      <td>{page.path}</td>
+                      <td>{page.visits}</td>
+                      <td>{byCount(page.by_engine)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -10,34 +10,34 @@ const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { da
 // The team's credits in the terms a marketer plans with: how many are left, what a day of
 // tracking costs (prompts × engines × samples), how many days that buys, when they reset.
 export function Credits() {
-  const q = useQuery({ queryKey: ['team-credits'], queryFn: () => get<Credits>('/team/credits') });
-  const c = q.data;
-  const share = c && c.credits_included > 0 ? Math.min(100, (c.credits_left / c.credits_included) * 100) : 0;
+  const teamCreditsQuery = useQuery({ queryKey: ['team-credits'], queryFn: () => get<Credits>('/team/credits') });
+  const credits = teamCreditsQuery.data;
+  const share = credits && credits.credits_included > 0 ? Math.min(100, (credits.credits_left / credits.credits_included) * 100) : 0;
   return (
     <Section title="Credits this month">
-      {q.isPending ? <Loading /> : null}
-      <ErrorBox error={q.error} />
-      {c ? (
-        <div data-team-credits-left={c.credits_left} data-days-left={c.days_of_tracking_left ?? ''}>
+      {teamCreditsQuery.isPending ? <Loading /> : null}
+      <ErrorBox error={teamCreditsQuery.error} />
+      {credits ? (
+        <div data-team-credits-left={credits.credits_left} data-days-left={credits.days_of_tracking_left ?? ''}>
           <p class="kpi-value">
-            {c.credits_left} <span class="muted small">of {c.credits_included} credits left ({c.plan} plan)</span>
+            {credits.credits_left} <span class="muted small">of {credits.credits_included} credits left ({credits.plan} plan)</span>
           </p>
-          <div class="credits-meter" role="img" aria-label={`${c.credits_left} of ${c.credits_included} credits left`}>
+          <div class="credits-meter" role="img" aria-label={`${credits.credits_left} of ${credits.credits_included} credits left`}>
             <span style={{ width: `${share}%` }} />
           </div>
           <p>
-            {c.credits_per_day === 0
+            {credits.credits_per_day === 0
               ? 'Nothing is tracked yet: a day of tracking costs one credit per active prompt, engine and sample.'
-              : `A day of tracking costs ${c.credits_per_day} credit${c.credits_per_day === 1 ? '' : 's'} (one per answer: active prompts × engines × samples), so the credits left pay for ${c.days_of_tracking_left} day${c.days_of_tracking_left === 1 ? '' : 's'}.`}{' '}
-            They reset on {longDate(c.resets_at)} (in {c.days_to_reset} day{c.days_to_reset === 1 ? '' : 's'}).
+              : `A day of tracking costs ${credits.credits_per_day} credit${credits.credits_per_day === 1 ? '' : 's'} (one per answer: active prompts × engines × samples), so the credits left pay for ${credits.days_of_tracking_left} day${credits.days_of_tracking_left === 1 ? '' : 's'}.`}{' '}
+            They reset on {longDate(credits.resets_at)} (in {credits.days_to_reset} day{credits.days_to_reset === 1 ? '' : 's'}).
           </p>
-          {c.enough_until_reset ? null : (
+          {credits.enough_until_reset ? null : (
             <p class="notice warn" role="note" data-credits-short>
-              The daily runs will stop after {c.days_of_tracking_left} day{c.days_of_tracking_left === 1 ? '' : 's'}, {c.days_to_reset - (c.days_of_tracking_left ?? 0)} before the reset. Track fewer prompts or engines, or ask
+              The daily runs will stop after {credits.days_of_tracking_left} day{credits.days_of_tracking_left === 1 ? '' : 's'}, {credits.days_to_reset - (credits.days_of_tracking_left ?? 0)} before the reset. Track fewer prompts or engines, or ask
               your Sightline operator for a larger plan (<code>npm run admin -- plan &lt;your email&gt; pro</code>).
             </p>
           )}
-          {c.projects.length ? (
+          {credits.projects.length ? (
             <TableWrap label="Credits per project">
               <table data-table="credits">
                 <thead>
@@ -50,13 +50,13 @@ export function Credits() {
                   </tr>
                 </thead>
                 <tbody>
-                  {c.projects.map((p) => (
-                    <tr key={p.project_id}>
-                      <th scope="row">{p.name}</th>
-                      <td>{p.active_prompts}</td>
-                      <td>{p.engines}</td>
-                      <td>{p.samples_per_run}</td>
-                      <td>{p.credits_per_day}</td>
+                  {credits.projects.map((project) => (
+                    <tr key={project.project_id}>
+                      <th scope="row">{project.name}</th>
+                      <td>{project.active_prompts}</td>
+                      <td>{project.engines}</td>
+                      <td>{project.samples_per_run}</td>
+                      <td>{project.credits_per_day}</td>
                     </tr>
                   ))}
                 </tbody>

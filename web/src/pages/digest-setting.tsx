@@ -12,30 +12,30 @@ type Me = Data<'/v1/team/members/me'>;
  */
 export function DigestSetting() {
   const queryClient = useQueryClient();
-  const me = useQuery({ queryKey: ['members-me'], queryFn: () => get<Me>('/team/members/me') });
+  const membersMeQuery = useQuery({ queryKey: ['members-me'], queryFn: () => get<Me>('/team/members/me') });
   const save = useMutation({
     mutationFn: (digest: boolean) => data<Me>('PATCH', '/team/members/me', { digest }),
-    onSuccess: (r) => queryClient.setQueryData(['members-me'], r),
+    onSuccess: (updated) => queryClient.setQueryData(['members-me'], updated),
   });
-  const m = me.data;
-  const personless = !!m && m.user_id === null;
-  const checked = save.isPending && save.variables !== undefined ? save.variables : !!m?.digest;
+  const member = membersMeQuery.data;
+  const personless = !!member && member.user_id === null;
+  const checked = save.isPending && save.variables !== undefined ? save.variables : !!member?.digest;
   return (
     <Section title="Weekly digest">
-      {me.isPending ? <Loading /> : null}
-      <ErrorBox error={me.error} />
-      {m ? (
+      {membersMeQuery.isPending ? <Loading /> : null}
+      <ErrorBox error={membersMeQuery.error} />
+      {member ? (
         <>
           <label class="check">
-            <input type="checkbox" checked={checked} disabled={personless || save.isPending} onChange={(e) => save.mutate((e.currentTarget as HTMLInputElement).checked)} data-digest={String(!!m.digest)} />
+            <input type="checkbox" checked={checked} disabled={personless || save.isPending} onChange={(event) => save.mutate((event.currentTarget as HTMLInputElement).checked)} data-digest={String(!!member.digest)} />
             Weekly digest e-mail
           </label>
           <p class="muted small">
-            Sent on Mondays at 08:00 UTC{m.email ? ` to ${m.email}` : ''}: last week's visibility of each project against the week before, the significant movers and the alerts
+            Sent on Mondays at 08:00 UTC{member.email ? ` to ${member.email}` : ''}: last week's visibility of each project against the week before, the significant movers and the alerts
             that fired.
           </p>
           {personless ? <p class="muted small">This session's API key belongs to no person: sign in with your e-mail to choose.</p> : null}
-          {m.mail_enabled ? null : (
+          {member.mail_enabled ? null : (
             <p class="notice warn" data-mail-off>
               Mail is off on this server (its operator has not set up SMTP), so no digest is sent for now, even when ticked.
             </p>

@@ -24,28 +24,28 @@ export function Members() {
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data<unknown>(x.method, x.path, x.body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['team'] }),
   });
-  const invite = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
+  const invite = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const formData = new FormData(form);
     write.mutate(
-      { method: 'POST', path: '/team/invitations', body: { email: String(f.get('email')).trim(), role: String(f.get('role')) } },
+      { method: 'POST', path: '/team/invitations', body: { email: String(formData.get('email')).trim(), role: String(formData.get('role')) } },
       {
-        onSuccess: (r) => {
-          setCreated(r as Created);
+        onSuccess: (invited) => {
+          setCreated(invited as Created);
           form.reset();
         },
       },
     );
   };
-  const t = team.data;
+  const teamInfo = team.data;
   return (
     <>
       <h1>Team</h1>
-      {t ? (
+      {teamInfo ? (
         <p class="muted" data-team>
-          Plan <strong>{t.plan}</strong> ({t.rate_limit_tier}), {t.credits_left} of {t.credits_included} credits left this month, {t.member_count} member
-          {t.member_count === 1 ? '' : 's'}, {t.admin_count} admin{t.admin_count === 1 ? '' : 's'}.
+          Plan <strong>{teamInfo.plan}</strong> ({teamInfo.rate_limit_tier}), {teamInfo.credits_left} of {teamInfo.credits_included} credits left this month, {teamInfo.member_count} member
+          {teamInfo.member_count === 1 ? '' : 's'}, {teamInfo.admin_count} admin{teamInfo.admin_count === 1 ? '' : 's'}.
         </p>
       ) : null}
       <ErrorBox error={team.error} />
@@ -65,33 +65,33 @@ export function Members() {
                 </tr>
               </thead>
               <tbody>
-                {members.data.map((m) => (
-                  <tr key={m.user_id} data-member={m.email}>
+                {members.data.map((member) => (
+                  <tr key={member.user_id} data-member={member.email}>
                     <td>
-                      {m.email}
-                      {m.is_you ? <span class="muted small"> (you)</span> : null}
+                      {member.email}
+                      {member.is_you ? <span class="muted small"> (you)</span> : null}
                     </td>
                     <td>
                       {canWrite ? (
                         <select
-                          aria-label={`Role of ${m.email}`}
-                          value={m.role}
-                          onChange={(e) => write.mutate({ method: 'PATCH', path: `/team/members/${m.user_id}`, body: { role: (e.currentTarget as HTMLSelectElement).value } })}
+                          aria-label={`Role of ${member.email}`}
+                          value={member.role}
+                          onChange={(event) => write.mutate({ method: 'PATCH', path: `/team/members/${member.user_id}`, body: { role: (event.currentTarget as HTMLSelectElement).value } })}
                         >
                           <option value="admin">admin</option>
                           <option value="viewer">viewer</option>
                         </select>
                       ) : (
-                        m.role
+                        member.role
                       )}
                     </td>
-                    <td>{m.joined_at.slice(0, 10)}</td>
+                    <td>{member.joined_at.slice(0, 10)}</td>
                     {canWrite ? (
                       <td class="row-actions">
                         <button
                           type="button"
                           class="danger small"
-                          onClick={() => confirm(`Remove ${m.email} from the team? Their sessions end at once; keys they made stay.`) && write.mutate({ method: 'DELETE', path: `/team/members/${m.user_id}` })}
+                          onClick={() => confirm(`Remove ${member.email} from the team? Their sessions end at once; keys they made stay.`) && write.mutate({ method: 'DELETE', path: `/team/members/${member.user_id}` })}
                         >
                           Remove
                         </button>
@@ -177,15 +177,15 @@ function OwnPassword() {
   const [done, setDone] = useState<string | null>(null);
   const change = useMutation({ mutationFn: (body: unknown) => data<Data<'/v1/account/password', 'post'>>('POST', '/account/password', body) });
   if (!session?.email) return null;
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const formData = new FormData(form);
     change.mutate(
-      { current_password: String(f.get('current')), new_password: String(f.get('new')) },
+      { current_password: String(formData.get('current')), new_password: String(formData.get('new')) },
       {
-        onSuccess: (r) => {
-          setDone(`Password changed; ${r.sessions_ended} other session${r.sessions_ended === 1 ? '' : 's'} ended.`);
+        onSuccess: (created) => {
+          setDone(`Password changed; ${created.sessions_ended} other session${created.sessions_ended === 1 ? '' : 's'} ended.`);
           form.reset();
         },
       },

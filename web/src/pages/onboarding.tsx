@@ -25,24 +25,24 @@ export function Onboarding({ projectId }: { projectId: string }) {
     queryFn: () => get<ProjectDetail>(`/projects/${projectId}`),
     refetchInterval: (query) => (query.state.data?.bootstrap_status === 'initializing' || !query.state.data ? 1000 : false),
   });
-  const p = project.data;
-  const ready = p?.bootstrap_status === 'completed';
+  const projectInfo = project.data;
+  const ready = projectInfo?.bootstrap_status === 'completed';
   return (
     <>
       <Section title="Setting up">
-        <div role="status" aria-live="polite" data-bootstrap={p?.bootstrap_status ?? 'pending'}>
-          {!p ? <Loading what="Starting" /> : null}
-          {p?.bootstrap_status === 'initializing' ? (
+        <div role="status" aria-live="polite" data-bootstrap={projectInfo?.bootstrap_status ?? 'pending'}>
+          {!projectInfo ? <Loading what="Starting" /> : null}
+          {projectInfo?.bootstrap_status === 'initializing' ? (
             <p>
-              <progress aria-label="Setting up the project" /> Reading {p.website_url}, writing prompts and asking the AI engines: the first answers arrive within a minute.
+              <progress aria-label="Setting up the project" /> Reading {projectInfo.website_url}, writing prompts and asking the AI engines: the first answers arrive within a minute.
             </p>
           ) : null}
           {ready ? (
             <p>
-              {p.name} is ready: review what Sightline found below, then <Link href={`/projects/${p.id}`}>open its overview</Link>.
+              {projectInfo.name} is ready: review what Sightline found below, then <Link href={`/projects/${projectInfo.id}`}>open its overview</Link>.
             </p>
           ) : null}
-          {p?.bootstrap_status === 'error' ? <p class="error">Setting up failed: {p.bootstrap_error ?? 'no reason given'}</p> : null}
+          {projectInfo?.bootstrap_status === 'error' ? <p class="error">Setting up failed: {projectInfo.bootstrap_error ?? 'no reason given'}</p> : null}
         </div>
         <ErrorBox error={project.error} />
       </Section>
@@ -59,13 +59,13 @@ function Found({ projectId }: { projectId: string }) {
   const feed = useQuery({ queryKey: ['project-chats', projectId, 'first'], queryFn: () => get<Feed>(`/projects/${projectId}/chats?page_size=3`) });
   const brands = useTrackedBrands(projectId);
   const write = useMutation({
-    mutationFn: (r: { method: string; path: string; body?: unknown }) => data(r.method, r.path, r.body),
+    mutationFn: (request: { method: string; path: string; body?: unknown }) => data(request.method, request.path, request.body),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['competitors', projectId] });
       void queryClient.invalidateQueries({ queryKey: ['prompts', projectId] });
     },
   });
-  const rivals = (competitors.data?.active_competitors ?? []).filter((c) => !c.is_own_brand);
+  const rivals = (competitors.data?.active_competitors ?? []).filter((activeCompetitor) => !activeCompetitor.is_own_brand);
   const list = prompts.data?.prompts ?? [];
   return (
     <>
@@ -73,13 +73,13 @@ function Found({ projectId }: { projectId: string }) {
         {competitors.isPending ? <Loading /> : null}
         {competitors.data && !rivals.length ? <Empty>No competitor named in the first answers: add some from the suggestions below or on the Competitors page.</Empty> : null}
         <ul class="accept-list" aria-label="Competitors tracked">
-          {rivals.map((c) => (
-            <li key={c.competitor_id}>
+          {rivals.map((rival) => (
+            <li key={rival.competitor_id}>
               <span>
-                <strong>{c.name}</strong> <span class="muted small">{c.website}</span>
+                <strong>{rival.name}</strong> <span class="muted small">{rival.website}</span>
               </span>
-              <button type="button" class="secondary small" disabled={!canWrite || write.isPending} onClick={() => write.mutate({ method: 'DELETE', path: `/projects/${projectId}/competitors/${c.competitor_id}` })}>
-                Remove {c.name}
+              <button type="button" class="secondary small" disabled={!canWrite || write.isPending} onClick={() => write.mutate({ method: 'DELETE', path: `/projects/${projectId}/competitors/${rival.competitor_id}` })}>
+                Remove {rival.name}
               </button>
             </li>
           ))}
@@ -89,13 +89,13 @@ function Found({ projectId }: { projectId: string }) {
       <Section title="Prompts">
         {prompts.isPending ? <Loading /> : null}
         <ul class="accept-list" aria-label="Prompts written for the brand">
-          {list.map((p) => (
-            <li key={p.id} data-prompt-type={p.prompt_type}>
+          {list.map((suggestion) => (
+            <li key={suggestion.id} data-prompt-type={suggestion.prompt_type}>
               <span>
-                {p.content} <span class="muted small">{p.prompt_type === 'active' ? 'tracked daily' : 'suggested'}</span>
+                {suggestion.content} <span class="muted small">{suggestion.prompt_type === 'active' ? 'tracked daily' : 'suggested'}</span>
               </span>
-              {p.prompt_type === 'active' ? null : (
-                <button type="button" class="small" disabled={!canWrite || write.isPending} onClick={() => write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { promptType: 'Active' } })}>
+              {suggestion.prompt_type === 'active' ? null : (
+                <button type="button" class="small" disabled={!canWrite || write.isPending} onClick={() => write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${suggestion.id}`, body: { promptType: 'Active' } })}>
                   Accept
                 </button>
               )}
@@ -108,8 +108,8 @@ function Found({ projectId }: { projectId: string }) {
         {feed.isPending ? <Loading what="Loading answers" /> : null}
         <ErrorBox error={feed.error} />
         {feed.data && !feed.data.items.length ? <Empty>No answers yet.</Empty> : null}
-        {feed.data?.items.map((c) => (
-          <AnswerArticle key={c.id} chat={c} brands={brands} showPrompt />
+        {feed.data?.items.map((chat) => (
+          <AnswerArticle key={chat.id} chat={chat} brands={brands} showPrompt />
         ))}
       </Section>
     </>

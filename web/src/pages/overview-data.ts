@@ -11,7 +11,7 @@ export type Competitor = Item<Data<'/v1/projects/{project_id}/competitors'>['act
 export type Visibility = Data<'/v1/projects/{project_id}/visibility'>;
 export type OverviewSummary = Data<'/v1/projects/{project_id}/overview/summary'>;
 
-export const competitorsOf = (projectId: string, q: string) => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${q}`);
+export const competitorsOf = (projectId: string, search: string) => get<Data<'/v1/projects/{project_id}/competitors'>>(`/projects/${projectId}/competitors${search}`);
 /**
  * The overview's requests: the project, the chart's series and one summary (this window's
  * and the previous window's competitors, the own brand per engine). With GET /session that
@@ -19,10 +19,10 @@ export const competitorsOf = (projectId: string, q: string) => get<Data<'/v1/pro
  * rate limit. The app starts them (prefetchQuery) as soon as its script runs on an overview
  * URL, beside GET /session, instead of after the session and the page's first render.
  */
-export function overviewQueries(projectId: string, w: ViewWindow) {
+export function overviewQueries(projectId: string, viewWindow: ViewWindow) {
   return {
     project: { queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) },
-    summary: { queryKey: ['overview-summary', projectId, w.query], queryFn: () => get<OverviewSummary>(`/projects/${projectId}/overview/summary${w.query}`) },
-    vis: { queryKey: ['visibility', projectId, w.query], queryFn: () => get<Visibility>(`/projects/${projectId}/visibility${w.query}`) },
+    summary: { queryKey: ['overview-summary', projectId, viewWindow.query], queryFn: () => get<OverviewSummary>(`/projects/${projectId}/overview/summary${viewWindow.query}`) },
+    vis: { queryKey: ['visibility', projectId, viewWindow.query], queryFn: () => get<Visibility>(`/projects/${projectId}/visibility${viewWindow.query}`) },
   };
 }

@@ -18,55 +18,55 @@ export type { Competitor, Metrics } from './overview-data';
 /** Competitors drawn by default beside the own brand; the rest behind "Show all". */
 export const TOP_COMPETITORS = 5;
 
-const own = (list?: { active_competitors: Competitor[] } | null) => list?.active_competitors.find((c) => c.is_own_brand)?.metrics ?? null;
-const diff = (a: number | null | undefined, b: number | null | undefined) => (a === null || a === undefined || b === null || b === undefined ? null : a - b);
+const own = (list?: { active_competitors: Competitor[] } | null) => list?.active_competitors.find((activeCompetitor) => activeCompetitor.is_own_brand)?.metrics ?? null;
+const diff = (current: number | null | undefined, previous: number | null | undefined) => (current === null || current === undefined || previous === null || previous === undefined ? null : current - previous);
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st. */
-function ordinal(n: number): string {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+function ordinal(rank: number): string {
+  const tens = rank % 100;
+  if (tens >= 11 && tens <= 13) return `${rank}th`;
+  return `${rank}${['th', 'st', 'nd', 'rd'][rank % 10] ?? 'th'}`;
 }
 
 /** The brands of the window, most visible first (the own brand among them), each with its rank (ties share one). */
 function ranked(competitors: Competitor[]) {
   const sorted = [...competitors].sort((a, b) => (b.metrics?.visibility ?? -1) - (a.metrics?.visibility ?? -1) || Number(b.is_own_brand) - Number(a.is_own_brand));
-  return sorted.map((c) => ({ ...c, rank: 1 + sorted.filter((o) => (o.metrics?.visibility ?? -1) > (c.metrics?.visibility ?? -1)).length }));
+  return sorted.map((competitor) => ({ ...competitor, rank: 1 + sorted.filter((other) => (other.metrics?.visibility ?? -1) > (competitor.metrics?.visibility ?? -1)).length }));
 }
 
 /** The window in words: "the last 30 days", or the dates of a custom one. */
-const windowWords = (w: ViewWindow, custom: boolean) => (custom ? `${w.from} to ${w.to}` : `the last ${w.days} days`);
-const previousWords = (w: ViewWindow, custom: boolean) => (custom ? `${w.prevFrom} to ${w.prevTo}` : `the previous ${w.days} days`);
+const windowWords = (viewWindow: ViewWindow, custom: boolean) => (custom ? `${viewWindow.from} to ${viewWindow.to}` : `the last ${viewWindow.days} days`);
+const previousWords = (viewWindow: ViewWindow, custom: boolean) => (custom ? `${viewWindow.prevFrom} to ${viewWindow.prevTo}` : `the previous ${viewWindow.days} days`);
 
 /**
  * The one-line summary: "Visibility 54% (±1.9), up 6.0 points since the previous 30 days —
  * significant; you rank 1st of 11 brands." Built only from the figures on the page.
  */
 function Story(props: { summary: OverviewSummary; w: ViewWindow; custom: boolean }) {
-  const { summary, w, custom } = props;
-  const m = own(summary.current);
-  if (!m || m.responses === 0) return null;
+  const { summary, w: viewWindow, custom } = props;
+  const ownNow = own(summary.current);
+  if (!ownNow || ownNow.responses === 0) return null;
   const prev = own(summary.previous);
-  const pm = prev && prev.responses > 0 ? prev : null;
+  const ownBefore = prev && prev.responses > 0 ? prev : null;
   const brands = ranked(summary.current.active_competitors);
-  const rank = brands.find((b) => b.is_own_brand)?.rank ?? 1;
-  const half = m.visibility_ci ? (m.visibility_ci[1] - m.visibility_ci[0]) / 2 : null;
-  const change = diff(m.visibility, pm?.visibility);
+  const rank = brands.find((brand) => brand.is_own_brand)?.rank ?? 1;
+  const half = ownNow.visibility_ci ? (ownNow.visibility_ci[1] - ownNow.visibility_ci[0]) / 2 : null;
+  const change = diff(ownNow.visibility, ownBefore?.visibility);
   const direction = summary.changes.own_brand.visibility;
   const significant = direction === 'up' || direction === 'down';
   return (
     <p class="story" data-story>
-      Visibility <strong class="num">{formatFigure(m.visibility, 0)}%</strong>
+      Visibility <strong class="num">{formatFigure(ownNow.visibility, 0)}%</strong>
       {half !== null ? <span class="muted num"> (±{formatFigure(half, 1)})</span> : null}
       {change === null ? (
-        <> over {windowWords(w, custom)}</>
+        <> over {windowWords(viewWindow, custom)}</>
       ) : (
         <>
           ,{' '}
           <span class={significant ? (change > 0 ? 'up' : 'down') : undefined}>
             {Math.abs(change) < 0.05 ? 'unchanged' : `${change > 0 ? 'up' : 'down'} ${formatFigure(Math.abs(change))} points`}
           </span>{' '}
-          since {previousWords(w, custom)} — {significant ? 'significant' : 'inside the noise'}
+          since {previousWords(viewWindow, custom)} — {significant ? 'significant' : 'inside the noise'}
         </>
       )}
       ; you rank <strong>{ordinal(rank)}</strong> of {brands.length} brands.
@@ -76,11 +76,11 @@ function Story(props: { summary: OverviewSummary; w: ViewWindow; custom: boolean
 
 /** Each KPI's daily values from the chart's series: the own brand's line, share of voice as its part of all brands' visibility. */
 function dailyTrends(vis: Visibility | undefined) {
-  const ownSeries = vis?.series.find((s) => s.is_own_brand);
+  const ownSeries = vis?.series.find((series) => series.is_own_brand);
   if (!vis || !ownSeries) return null;
   const shareOfVoice = vis.dates.map((_, i) => {
     const mine = ownSeries.visibility[i];
-    const all = vis.series.reduce((n, s) => n + (s.visibility[i] ?? 0), 0);
+    const all = vis.series.reduce((sum, series) => sum + (series.visibility[i] ?? 0), 0);
     return mine === null || mine === undefined || all <= 0 ? null : (100 * mine) / all;
   });
   return { visibility: ownSeries.visibility, shareOfVoice, position: ownSeries.position, sentiment: ownSeries.sentiment };
@@ -99,43 +99,43 @@ interface ChangeLine {
 
 /** "What changed": the significant movers only, each a line linking to its detail. */
 function WhatChanged(props: { projectId: string; summary: OverviewSummary | undefined; hasPrevious: boolean; w: ViewWindow; custom: boolean }) {
-  const { projectId, summary, w, custom } = props;
+  const { projectId, summary, w: viewWindow, custom } = props;
   if (!summary) return null;
   const changes = summary.changes;
   const groups: Array<{ title: string; lines: ChangeLine[] }> = [
     {
       title: 'Prompts won',
-      lines: changes.prompts.filter((p) => p.direction === 'up').map((p) => ({ key: p.prompt_id, text: p.content, href: `/projects/${projectId}/prompts/${p.prompt_id}`, ...p })),
+      lines: changes.prompts.filter((prompt) => prompt.direction === 'up').map((prompt) => ({ key: prompt.prompt_id, text: prompt.content, href: `/projects/${projectId}/prompts/${prompt.prompt_id}`, ...prompt })),
     },
     {
       title: 'Prompts lost',
-      lines: changes.prompts.filter((p) => p.direction === 'down').map((p) => ({ key: p.prompt_id, text: p.content, href: `/projects/${projectId}/prompts/${p.prompt_id}`, ...p })),
+      lines: changes.prompts.filter((prompt) => prompt.direction === 'down').map((prompt) => ({ key: prompt.prompt_id, text: prompt.content, href: `/projects/${projectId}/prompts/${prompt.prompt_id}`, ...prompt })),
     },
     {
       title: 'Competitors rising',
       lines: changes.competitors
-        .filter((c) => c.direction === 'up')
-        .map((c) => ({ key: c.competitor_id, text: c.name, href: `/projects/${projectId}/competitors`, upIsBad: true, ...c })),
+        .filter((competitor) => competitor.direction === 'up')
+        .map((competitor) => ({ key: competitor.competitor_id, text: competitor.name, href: `/projects/${projectId}/competitors`, upIsBad: true, ...competitor })),
     },
     {
       title: 'Sources gained',
-      lines: changes.sources.filter((s) => s.direction === 'up').map((s) => ({ key: s.domain, text: s.domain, href: `/projects/${projectId}/sources`, ...s })),
+      lines: changes.sources.filter((source) => source.direction === 'up').map((source) => ({ key: source.domain, text: source.domain, href: `/projects/${projectId}/sources`, ...source })),
     },
     {
       title: 'Sources lost',
-      lines: changes.sources.filter((s) => s.direction === 'down').map((s) => ({ key: s.domain, text: s.domain, href: `/projects/${projectId}/sources`, ...s })),
+      lines: changes.sources.filter((source) => source.direction === 'down').map((source) => ({ key: source.domain, text: source.domain, href: `/projects/${projectId}/sources`, ...source })),
     },
-  ].filter((g) => g.lines.length > 0);
-  if (!props.hasPrevious) return <Empty>Nothing to compare yet: the changes appear once {previousWords(w, custom)} has answers.</Empty>;
-  if (!groups.length) return <Empty>No significant change against {previousWords(w, custom)}: every difference is inside the noise.</Empty>;
+  ].filter((group) => group.lines.length > 0);
+  if (!props.hasPrevious) return <Empty>Nothing to compare yet: the changes appear once {previousWords(viewWindow, custom)} has answers.</Empty>;
+  if (!groups.length) return <Empty>No significant change against {previousWords(viewWindow, custom)}: every difference is inside the noise.</Empty>;
   return (
     <div data-changes>
-      {groups.map((g) => (
-        <div class="changes-group" key={g.title}>
-          <h3>{g.title}</h3>
+      {groups.map((group) => (
+        <div class="changes-group" key={group.title}>
+          <h3>{group.title}</h3>
           <ul class="changes">
-            {g.lines.map((line) => (
-              <li key={line.key} data-change={g.title}>
+            {group.lines.map((line) => (
+              <li key={line.key} data-change={group.title}>
                 <Link class="what" href={line.href} title={line.text}>
                   {line.text}
                 </Link>
@@ -163,47 +163,47 @@ function ChangeChip({ change, goodWhenUp }: { change: number; goodWhenUp: boolea
 }
 
 export function Overview({ projectId }: { projectId: string }) {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const custom = useLocation().query.has('from');
-  const oq = overviewQueries(projectId, w);
-  const project = useQuery(oq.project);
-  const summary = useQuery(oq.summary);
-  const vis = useQuery(oq.vis);
+  const queries = overviewQueries(projectId, viewWindow);
+  const project = useQuery(queries.project);
+  const summary = useQuery(queries.summary);
+  const vis = useQuery(queries.vis);
   const [showAll, setShowAll] = useState(false);
   const now = summary.data?.current;
-  const m = own(now);
+  const ownNow = own(now);
   // A previous window without answers has nothing to compare with (not a change from 0).
   const prevOwn = own(summary.data?.previous);
-  const pm = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
+  const ownBefore = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
   const ownChanges = summary.data?.changes.own_brand;
   const byProvider = summary.data?.by_provider ?? [];
   // No filter: the engines the project tracks (not every engine the API knows).
-  const shown = summary.data ? byProvider.map((r) => r.provider) : w.providers.length ? w.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
+  const shown = summary.data ? byProvider.map((row) => row.provider) : viewWindow.providers.length ? viewWindow.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
   const brands = useMemo(() => (now ? ranked(now.active_competitors) : []), [now]);
   // The chart's order: the own brand, then the competitors by this window's visibility
   // (the summary's, else each series' mean), so colours follow the rank table's.
   const allLines: Line[] = useMemo(() => {
     const series = vis.data?.series ?? [];
-    const order = new Map(brands.map((b, i) => [b.competitor_id, i]));
+    const order = new Map(brands.map((brand, i) => [brand.competitor_id, i]));
     const mean = (values: Array<number | null>) => {
-      const xs = values.filter((v): v is number => v !== null);
-      return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : -1;
+      const known = values.filter((value): value is number => value !== null);
+      return known.length ? known.reduce((sum, value) => sum + value, 0) / known.length : -1;
     };
     return [...series]
       .sort((a, b) => Number(b.is_own_brand) - Number(a.is_own_brand) || (order.get(a.competitor_id) ?? 999) - (order.get(b.competitor_id) ?? 999) || mean(b.visibility) - mean(a.visibility))
-      .map((s) => ({ label: s.name, values: s.visibility, band: s.visibility_ci, own: s.is_own_brand }));
+      .map((series) => ({ label: series.name, values: series.visibility, band: series.visibility_ci, own: series.is_own_brand }));
   }, [vis.data, brands]);
-  const hidden = Math.max(0, allLines.filter((l) => !l.own).length - TOP_COMPETITORS);
-  const lines = useMemo(() => (showAll ? allLines : allLines.filter((l, i) => l.own || i <= TOP_COMPETITORS)), [allLines, showAll]);
+  const hidden = Math.max(0, allLines.filter((line) => !line.own).length - TOP_COMPETITORS);
+  const lines = useMemo(() => (showAll ? allLines : allLines.filter((line, i) => line.own || i <= TOP_COMPETITORS)), [allLines, showAll]);
   const tokens = lineTokens(allLines);
-  const colorOf = new Map(allLines.map((l, i) => [l.label, `var(${tokens[i]})`]));
+  const colorOf = new Map(allLines.map((line, i) => [line.label, `var(${tokens[i]})`]));
   const trends = useMemo(() => dailyTrends(vis.data), [vis.data]);
-  const noAnswers = !!vis.data && vis.data.series.every((s) => s.responses.every((n) => !n));
+  const noAnswers = !!vis.data && vis.data.series.every((series) => series.responses.every((response) => !response));
   // Day one: the days that have any answer. A single such day is drawn as bars, not as a
   // dot at the right edge of a 30-day axis.
-  const daysWithData = vis.data ? vis.data.dates.filter((_, i) => vis.data.series.some((s) => (s.responses[i] ?? 0) > 0)) : [];
-  const previousOf = new Map((summary.data?.previous.active_competitors ?? []).map((c) => [c.competitor_id, c.metrics]));
-  const significantOf = new Map((summary.data?.changes.competitors ?? []).map((c) => [c.competitor_id, c.direction]));
+  const daysWithData = vis.data ? vis.data.dates.filter((_, i) => vis.data.series.some((series) => (series.responses[i] ?? 0) > 0)) : [];
+  const previousOf = new Map((summary.data?.previous.active_competitors ?? []).map((activeCompetitor) => [activeCompetitor.competitor_id, activeCompetitor.metrics]));
+  const significantOf = new Map((summary.data?.changes.competitors ?? []).map((competitor) => [competitor.competitor_id, competitor.direction]));
   if (project.error)
     return (
       <>
@@ -212,14 +212,14 @@ export function Overview({ projectId }: { projectId: string }) {
       </>
     );
   const spark = (values: Array<number | null> | undefined, label: string, max?: number) =>
-    values && values.filter((v) => v !== null).length > 1 ? <Sparkline values={values} label={label} max={max} width={96} height={28} /> : null;
+    values && values.filter((value) => value !== null).length > 1 ? <Sparkline values={values} label={label} max={max} width={96} height={28} /> : null;
   return (
     <>
       <div class="page-head">
         <h1>{project.data?.name ?? 'Project'}: overview</h1>
       </div>
-      <ShareReport projectId={projectId} windowDays={w.days} />
-      {summary.data ? <Story summary={summary.data} w={w} custom={custom} /> : null}
+      <ShareReport projectId={projectId} windowDays={viewWindow.days} />
+      {summary.data ? <Story summary={summary.data} w={viewWindow} custom={custom} /> : null}
       {project.data?.bootstrap_status === 'initializing' ? (
         <p class="notice" role="status">
           The bootstrap is still running: figures appear as answers come in.
@@ -234,18 +234,18 @@ export function Overview({ projectId }: { projectId: string }) {
       <section class="kpi-section" aria-labelledby="own-brand-heading">
         <div class="card-head">
           <h2 id="own-brand-heading">
-            Own brand <span class="muted small num">{w.from} to {w.to}</span>
+            Own brand <span class="muted small num">{viewWindow.from} to {viewWindow.to}</span>
           </h2>
           <div class="card-actions">
-            {m ? (
+            {ownNow ? (
               <CsvButton
                 filename="overview-kpis.csv"
                 header={['metric', 'value', 'ci_low', 'ci_high', 'previous', 'change', 'significance']}
                 rows={() => [
-                  ['visibility', m.visibility, m.visibility_ci?.[0], m.visibility_ci?.[1], pm?.visibility, diff(m.visibility, pm?.visibility), ownChanges?.visibility],
-                  ['share_of_voice', m.share_of_voice, m.share_of_voice_ci?.[0], m.share_of_voice_ci?.[1], pm?.share_of_voice, diff(m.share_of_voice, pm?.share_of_voice), ownChanges?.share_of_voice],
-                  ['position', m.position, m.position_ci?.[0], m.position_ci?.[1], pm?.position, diff(m.position, pm?.position), ownChanges?.position],
-                  ['sentiment', m.sentiment, m.sentiment_ci?.[0], m.sentiment_ci?.[1], pm?.sentiment, diff(m.sentiment, pm?.sentiment), ownChanges?.sentiment],
+                  ['visibility', ownNow.visibility, ownNow.visibility_ci?.[0], ownNow.visibility_ci?.[1], ownBefore?.visibility, diff(ownNow.visibility, ownBefore?.visibility), ownChanges?.visibility],
+                  ['share_of_voice', ownNow.share_of_voice, ownNow.share_of_voice_ci?.[0], ownNow.share_of_voice_ci?.[1], ownBefore?.share_of_voice, diff(ownNow.share_of_voice, ownBefore?.share_of_voice), ownChanges?.share_of_voice],
+                  ['position', ownNow.position, ownNow.position_ci?.[0], ownNow.position_ci?.[1], ownBefore?.position, diff(ownNow.position, ownBefore?.position), ownChanges?.position],
+                  ['sentiment', ownNow.sentiment, ownNow.sentiment_ci?.[0], ownNow.sentiment_ci?.[1], ownBefore?.sentiment, diff(ownNow.sentiment, ownBefore?.sentiment), ownChanges?.sentiment],
                 ]}
               />
             ) : null}
@@ -253,20 +253,20 @@ export function Overview({ projectId }: { projectId: string }) {
         </div>
         {summary.isPending ? <Loading /> : null}
         <ErrorBox error={summary.error} />
-        {now && (!m || m.responses === 0) ? (
+        {now && (!ownNow || ownNow.responses === 0) ? (
           <Empty>No answers in this window yet. Answers are collected every day for the active prompts; try a longer window or come back after the next run.</Empty>
         ) : null}
-        {m && m.responses > 0 ? (
+        {ownNow && ownNow.responses > 0 ? (
           <>
             <div class="kpis">
-              <Kpi label="Visibility" unit="%" value={m.visibility} interval={m.visibility_ci} change={diff(m.visibility, pm?.visibility)} direction={ownChanges?.visibility} hideChange={!pm} trend={spark(trends?.visibility, 'Daily visibility', 100)} />
-              <Kpi label="Share of voice" unit="%" value={m.share_of_voice} interval={m.share_of_voice_ci} change={diff(m.share_of_voice, pm?.share_of_voice)} direction={ownChanges?.share_of_voice} hideChange={!pm} trend={spark(trends?.shareOfVoice, 'Daily share of voice', 100)} />
-              <Kpi label="Average position" value={m.position} interval={m.position_ci} change={diff(m.position, pm?.position)} direction={ownChanges?.position} hideChange={!pm} lowerIsBetter trend={spark(trends?.position, 'Daily average position')} />
-              <Kpi label="Sentiment" value={m.sentiment} interval={m.sentiment_ci} change={diff(m.sentiment, pm?.sentiment)} direction={ownChanges?.sentiment} hideChange={!pm} trend={spark(trends?.sentiment, 'Daily sentiment', 100)} />
+              <Kpi label="Visibility" unit="%" value={ownNow.visibility} interval={ownNow.visibility_ci} change={diff(ownNow.visibility, ownBefore?.visibility)} direction={ownChanges?.visibility} hideChange={!ownBefore} trend={spark(trends?.visibility, 'Daily visibility', 100)} />
+              <Kpi label="Share of voice" unit="%" value={ownNow.share_of_voice} interval={ownNow.share_of_voice_ci} change={diff(ownNow.share_of_voice, ownBefore?.share_of_voice)} direction={ownChanges?.share_of_voice} hideChange={!ownBefore} trend={spark(trends?.shareOfVoice, 'Daily share of voice', 100)} />
+              <Kpi label="Average position" value={ownNow.position} interval={ownNow.position_ci} change={diff(ownNow.position, ownBefore?.position)} direction={ownChanges?.position} hideChange={!ownBefore} lowerIsBetter trend={spark(trends?.position, 'Daily average position')} />
+              <Kpi label="Sentiment" value={ownNow.sentiment} interval={ownNow.sentiment_ci} change={diff(ownNow.sentiment, ownBefore?.sentiment)} direction={ownChanges?.sentiment} hideChange={!ownBefore} trend={spark(trends?.sentiment, 'Daily sentiment', 100)} />
             </div>
-            {pm ? null : (
+            {ownBefore ? null : (
               <p class="muted small" data-no-previous>
-                No earlier period to compare: the changes appear once {w.prevFrom} to {w.prevTo} has answers.
+                No earlier period to compare: the changes appear once {viewWindow.prevFrom} to {viewWindow.prevTo} has answers.
               </p>
             )}
           </>
@@ -280,7 +280,7 @@ export function Overview({ projectId }: { projectId: string }) {
               <CsvButton
                 filename="visibility.csv"
                 header={['date', 'brand', 'visibility', 'ci_low', 'ci_high', 'responses']}
-                rows={() => vis.data.series.flatMap((s) => vis.data.dates.map((d, i) => [d, s.name, s.visibility[i], s.visibility_ci[i]?.[0], s.visibility_ci[i]?.[1], s.responses[i]]))}
+                rows={() => vis.data.series.flatMap((series) => vis.data.dates.map((date, i) => [date, series.name, series.visibility[i], series.visibility_ci[i]?.[0], series.visibility_ci[i]?.[1], series.responses[i]]))}
               />
             ) : null
           }
@@ -295,10 +295,10 @@ export function Overview({ projectId }: { projectId: string }) {
               ) : (
                 <>
                   <div class="legend-toggle" data-legend>
-                    {lines.map((l) => (
-                      <span key={l.label} class={l.own ? 'legend-item own' : 'legend-item'}>
-                        <span class="legend-swatch" style={{ background: colorOf.get(l.label) }} />
-                        {l.label}
+                    {lines.map((line) => (
+                      <span key={line.label} class={line.own ? 'legend-item own' : 'legend-item'}>
+                        <span class="legend-swatch" style={{ background: colorOf.get(line.label) }} />
+                        {line.label}
                       </span>
                     ))}
                     {hidden > 0 ? (
@@ -323,16 +323,16 @@ export function Overview({ projectId }: { projectId: string }) {
                       </tr>
                     </thead>
                     <tbody>
-                      {vis.data.series.map((s) => {
-                        const idx = s.visibility.map((v, i) => (v === null ? -1 : i)).filter((i) => i >= 0);
+                      {vis.data.series.map((series) => {
+                        const idx = series.visibility.map((value, i) => (value === null ? -1 : i)).filter((i) => i >= 0);
                         const last = idx.length ? idx[idx.length - 1] : -1;
                         return (
-                          <tr key={s.competitor_id} data-brand={s.name}>
-                            <th scope="row">{s.name}</th>
+                          <tr key={series.competitor_id} data-brand={series.name}>
+                            <th scope="row">{series.name}</th>
                             <td>{idx.length}</td>
                             <td>{last >= 0 ? vis.data.dates[last] : '–'}</td>
-                            <td data-value={last >= 0 ? s.visibility[last] : ''}>
-                              {last >= 0 ? `${formatFigure(s.visibility[last])}% (${formatInterval(s.visibility_ci[last])})` : '–'}
+                            <td data-value={last >= 0 ? series.visibility[last] : ''}>
+                              {last >= 0 ? `${formatFigure(series.visibility[last])}% (${formatInterval(series.visibility_ci[last])})` : '–'}
                             </td>
                           </tr>
                         );
@@ -346,7 +346,7 @@ export function Overview({ projectId }: { projectId: string }) {
         </Section>
         <Section title="What changed">
           {summary.isPending ? <Loading /> : null}
-          <WhatChanged projectId={projectId} summary={summary.data} hasPrevious={!!pm} w={w} custom={custom} />
+          <WhatChanged projectId={projectId} summary={summary.data} hasPrevious={!!ownBefore} w={viewWindow} custom={custom} />
         </Section>
       </div>
       <Section
@@ -357,10 +357,10 @@ export function Overview({ projectId }: { projectId: string }) {
               filename="ranking.csv"
               header={['rank', 'brand', 'own_brand', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'previous_visibility', 'change']}
               rows={() =>
-                brands.map((b) => {
-                  const before = previousOf.get(b.competitor_id);
+                brands.map((brand) => {
+                  const before = previousOf.get(brand.competitor_id);
                   const prevVis = before && before.responses > 0 ? before.visibility : null;
-                  return [b.rank, b.name, b.is_own_brand, b.metrics?.visibility, b.metrics?.visibility_ci?.[0], b.metrics?.visibility_ci?.[1], b.metrics?.share_of_voice, b.metrics?.position, prevVis, diff(b.metrics?.visibility, prevVis)];
+                  return [brand.rank, brand.name, brand.is_own_brand, brand.metrics?.visibility, brand.metrics?.visibility_ci?.[0], brand.metrics?.visibility_ci?.[1], brand.metrics?.share_of_voice, brand.metrics?.position, prevVis, diff(brand.metrics?.visibility, prevVis)];
                 })
               }
             />
@@ -368,7 +368,7 @@ export function Overview({ projectId }: { projectId: string }) {
         }
       >
         {summary.isPending ? <Loading /> : null}
-        {brands.length && m && m.responses > 0 ? (
+        {brands.length && ownNow && ownNow.responses > 0 ? (
           <TableWrap label="Ranking">
             <table class="rank-table" data-table="rank">
               <thead>
@@ -388,35 +388,35 @@ export function Overview({ projectId }: { projectId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {brands.map((b) => {
-                  const before = previousOf.get(b.competitor_id);
+                {brands.map((brand) => {
+                  const before = previousOf.get(brand.competitor_id);
                   const prevVis = before && before.responses > 0 ? before.visibility : null;
-                  const direction: Direction = b.is_own_brand ? (ownChanges?.visibility ?? null) : (significantOf.get(b.competitor_id) ?? (prevVis === null ? null : 'stable'));
-                  const vis = b.metrics?.visibility ?? 0;
+                  const direction: Direction = brand.is_own_brand ? (ownChanges?.visibility ?? null) : (significantOf.get(brand.competitor_id) ?? (prevVis === null ? null : 'stable'));
+                  const vis = brand.metrics?.visibility ?? 0;
                   return (
-                    <tr key={b.competitor_id} class={b.is_own_brand ? 'own' : undefined} data-brand={b.name} data-rank={b.rank}>
-                      <td class="rank num">{b.rank}</td>
+                    <tr key={brand.competitor_id} class={brand.is_own_brand ? 'own' : undefined} data-brand={brand.name} data-rank={brand.rank}>
+                      <td class="rank num">{brand.rank}</td>
                       <th scope="row">
-                        <span class="brand-dot" style={{ background: colorOf.get(b.name) ?? 'var(--cat-other)' }} />
-                        {b.name}
-                        {b.is_own_brand ? <span class="visually-hidden"> (your brand)</span> : null}
+                        <span class="brand-dot" style={{ background: colorOf.get(brand.name) ?? 'var(--cat-other)' }} />
+                        {brand.name}
+                        {brand.is_own_brand ? <span class="visually-hidden"> (your brand)</span> : null}
                       </th>
-                      <td data-value={b.metrics?.visibility ?? ''}>
+                      <td data-value={brand.metrics?.visibility ?? ''}>
                         <span class="vis-cell">
                           <span class="vis-track" aria-hidden="true">
                             <span class="vis-fill" style={{ width: `${Math.max(0, Math.min(100, vis))}%` }} />
                           </span>
-                          <span class="num">{formatFigure(b.metrics?.visibility)}%</span>
+                          <span class="num">{formatFigure(brand.metrics?.visibility)}%</span>
                         </span>
                       </td>
-                      <td class="num">{formatFigure(b.metrics?.share_of_voice)}%</td>
-                      <td class="num">{formatFigure(b.metrics?.position)}</td>
+                      <td class="num">{formatFigure(brand.metrics?.share_of_voice)}%</td>
+                      <td class="num">{formatFigure(brand.metrics?.position)}</td>
                       <td>
                         {prevVis === null ? (
                           <span class="muted small">–</span>
                         ) : (
                           // A competitor's rise is bad news for the own brand: the chip's colour says so.
-                          <DeltaChip change={diff(b.metrics?.visibility, prevVis)} direction={direction} unit="%" lowerIsBetter={!b.is_own_brand} />
+                          <DeltaChip change={diff(brand.metrics?.visibility, prevVis)} direction={direction} unit="%" lowerIsBetter={!brand.is_own_brand} />
                         )}
                       </td>
                     </tr>
@@ -436,10 +436,10 @@ export function Overview({ projectId }: { projectId: string }) {
             filename="providers.csv"
             header={['provider', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'sentiment', 'responses']}
             rows={() =>
-              byProvider.map((r) => {
-                const p = r.provider;
-                const pm2 = r.own_brand;
-                return [p, pm2?.visibility, pm2?.visibility_ci?.[0], pm2?.visibility_ci?.[1], pm2?.share_of_voice, pm2?.position, pm2?.sentiment, pm2?.responses];
+              byProvider.map((row) => {
+                const provider = row.provider;
+                const pm2 = row.own_brand;
+                return [provider, pm2?.visibility, pm2?.visibility_ci?.[0], pm2?.visibility_ci?.[1], pm2?.share_of_voice, pm2?.position, pm2?.sentiment, pm2?.responses];
               })
             }
           />
@@ -466,11 +466,11 @@ export function Overview({ projectId }: { projectId: string }) {
               </tr>
             </thead>
             <tbody>
-              {shown.map((p) => {
-                const x = byProvider.find((r) => r.provider === p)?.own_brand;
+              {shown.map((provider) => {
+                const x = byProvider.find((row) => row.provider === provider)?.own_brand;
                 return (
-                  <tr key={p} data-provider={p}>
-                    <th scope="row">{PROVIDER_NAMES[p] ?? p}</th>
+                  <tr key={provider} data-provider={provider}>
+                    <th scope="row">{PROVIDER_NAMES[provider] ?? provider}</th>
                     {summary.isPending ? (
                       <td colSpan={5} class="muted">
                         Loading…

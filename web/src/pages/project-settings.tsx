@@ -9,7 +9,7 @@ import type { ProjectDetail } from './projects';
 export function ProjectSettings({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
   const canWrite = useCanWrite();
-  const q = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) });
+  const projectQuery = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`) });
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => data<ProjectDetail>('PATCH', `/projects/${projectId}`, body),
     onSuccess: () => {
@@ -24,53 +24,53 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       navigate('/projects');
     },
   });
-  const p = q.data;
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    const text = (k: string) => String(f.get(k) ?? '').trim();
+  const projectInfo = projectQuery.data;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (field: string) => String(form.get(field) ?? '').trim();
     save.mutate({
       name: text('name'),
       brand_name: text('brand_name'),
       website_url: text('website_url'),
-      brand_aliases: text('aliases').split(',').map((a) => a.trim()).filter(Boolean),
+      brand_aliases: text('aliases').split(',').map((alias) => alias.trim()).filter(Boolean),
       language: text('language') || null,
       location: text('location') || null,
       samples_per_run: Number(text('samples_per_run') || 1),
-      providers: enginesOf(f),
+      providers: enginesOf(form),
     });
   };
   return (
     <>
       <h1>Project settings</h1>
-      {q.isPending ? <Loading /> : null}
-      <ErrorBox error={q.error} />
-      {p ? (
+      {projectQuery.isPending ? <Loading /> : null}
+      <ErrorBox error={projectQuery.error} />
+      {projectInfo ? (
         <Section title="Brand and market">
-          <form onSubmit={submit} class="grid-form" aria-label="Project settings" key={p.id + p.name + p.brand_aliases.join() + (p.providers ?? []).join()}>
+          <form onSubmit={submit} class="grid-form" aria-label="Project settings" key={projectInfo.id + projectInfo.name + projectInfo.brand_aliases.join() + (projectInfo.providers ?? []).join()}>
             <fieldset disabled={!canWrite}>
               <Field label="Project name">
-                <input name="name" defaultValue={p.name} required maxLength={200} />
+                <input name="name" defaultValue={projectInfo.name} required maxLength={200} />
               </Field>
               <Field label="Brand name">
-                <input name="brand_name" defaultValue={p.brand_name ?? ''} required maxLength={200} />
+                <input name="brand_name" defaultValue={projectInfo.brand_name ?? ''} required maxLength={200} />
               </Field>
               <Field label="Website">
-                <input name="website_url" type="url" defaultValue={p.website_url ?? ''} required />
+                <input name="website_url" type="url" defaultValue={projectInfo.website_url ?? ''} required />
               </Field>
               <Field label="Brand aliases" hint="Comma-separated; matched like the brand name.">
-                <input name="aliases" defaultValue={p.brand_aliases.join(', ')} />
+                <input name="aliases" defaultValue={projectInfo.brand_aliases.join(', ')} />
               </Field>
               <Field label="Language">
-                <input name="language" defaultValue={p.language ?? ''} />
+                <input name="language" defaultValue={projectInfo.language ?? ''} />
               </Field>
               <Field label="Location">
-                <input name="location" defaultValue={p.location ?? ''} />
+                <input name="location" defaultValue={projectInfo.location ?? ''} />
               </Field>
               <Field label="Samples per run" hint="Answers per prompt, provider and day (the plan sets the maximum).">
-                <input name="samples_per_run" type="number" min={1} max={5} defaultValue={String(p.samples_per_run ?? 1)} />
+                <input name="samples_per_run" type="number" min={1} max={5} defaultValue={String(projectInfo.samples_per_run ?? 1)} />
               </Field>
-              <EngineChoice checked={p.providers ?? DEFAULT_PROVIDERS} legend="Engines tracked" />
+              <EngineChoice checked={projectInfo.providers ?? DEFAULT_PROVIDERS} legend="Engines tracked" />
               <button type="submit" disabled={save.isPending}>
                 Save
               </button>
@@ -80,10 +80,10 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
           <ErrorBox error={save.error} />
         </Section>
       ) : null}
-      {p ? (
+      {projectInfo ? (
         <Section title="Delete the project">
           <p>Deletes the project and everything under it: prompts, answers, competitors, actions.</p>
-          <button type="button" class="danger" disabled={!canWrite || remove.isPending} onClick={() => confirm(`Delete ${p.name} and all its data?`) && remove.mutate()}>
+          <button type="button" class="danger" disabled={!canWrite || remove.isPending} onClick={() => confirm(`Delete ${projectInfo.name} and all its data?`) && remove.mutate()}>
             Delete project
           </button>
           <ErrorBox error={remove.error} />

@@ -25,7 +25,7 @@ export function ProjectList() {
             <CsvButton
               filename="projects.csv"
               header={['id', 'name', 'brand_name', 'website_url', 'language', 'location', 'created_at']}
-              rows={() => list.data.map((p) => [p.id, p.name, p.brand_name, p.website_url, p.language, p.location, p.created_at])}
+              rows={() => list.data.map((project) => [project.id, project.name, project.brand_name, project.website_url, project.language, project.location, project.created_at])}
             />
           ) : null
         }
@@ -46,15 +46,15 @@ export function ProjectList() {
                 </tr>
               </thead>
               <tbody>
-                {list.data.map((p) => (
-                  <tr key={p.id}>
+                {list.data.map((project) => (
+                  <tr key={project.id}>
                     <td>
-                      <Link href={`/projects/${p.id}`}>{p.name}</Link>
+                      <Link href={`/projects/${project.id}`}>{project.name}</Link>
                     </td>
-                    <td>{p.website_url}</td>
-                    <td>{p.language ?? '–'}</td>
-                    <td>{p.location ?? '–'}</td>
-                    <td>{p.created_at.slice(0, 10)}</td>
+                    <td>{project.website_url}</td>
+                    <td>{project.language ?? '–'}</td>
+                    <td>{project.location ?? '–'}</td>
+                    <td>{project.created_at.slice(0, 10)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -73,18 +73,18 @@ function NewProject({ onCreated }: { onCreated: (id: string) => void }) {
   const queryClient = useQueryClient();
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => data<Data<'/v1/account/projects', 'post'>>('POST', '/account/projects', body),
-    onSuccess: (r) => {
-      onCreated(r.project_id);
+    onSuccess: (created) => {
+      onCreated(created.project_id);
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
     },
   });
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    const body: Record<string, unknown> = { providers: enginesOf(f) };
-    for (const k of ['brand_name', 'brand_url', 'webhook_url', 'language', 'location']) {
-      const v = String(f.get(k) ?? '').trim();
-      if (v) body[k] = v;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const body: Record<string, unknown> = { providers: enginesOf(form) };
+    for (const field of ['brand_name', 'brand_url', 'webhook_url', 'language', 'location']) {
+      const value = String(form.get(field) ?? '').trim();
+      if (value) body[field] = value;
     }
     create.mutate(body);
   };
@@ -127,7 +127,7 @@ function Bootstrap({ projectId }: { projectId: string }) {
   const [Steps, setSteps] = useState<ComponentType<{ projectId: string }> | null>(null);
   const [failed, setFailed] = useState<unknown>(null);
   useEffect(() => {
-    import('./onboarding').then((m) => setSteps(() => m.Onboarding), setFailed);
+    import('./onboarding').then((pageModule) => setSteps(() => pageModule.Onboarding), setFailed);
   }, []);
   if (failed) return <ErrorBox error={new Error('This part of the page could not be loaded: reload the page.')} />;
   return Steps ? <Steps projectId={projectId} /> : <Loading what="Starting" />;

@@ -11,20 +11,20 @@ import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
 type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
 
 export function PromptDetail({ projectId, promptId }: { projectId: string; promptId: string }) {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const base = `/projects/${projectId}/prompts/${promptId}`;
-  const analytics = useQuery({ queryKey: ['prompt-analytics', promptId, w.query], queryFn: () => get<Analytics>(`${base}/analytics${w.query}`) });
-  const chats = useQuery({ queryKey: ['chats', promptId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/chats'>>(`${base}/chats${w.query}${w.query ? '&' : '?'}page_size=20`) });
-  const urls = useQuery({ queryKey: ['urls', promptId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/urls'>>(`${base}/urls${w.query}`) });
+  const analytics = useQuery({ queryKey: ['prompt-analytics', promptId, viewWindow.query], queryFn: () => get<Analytics>(`${base}/analytics${viewWindow.query}`) });
+  const chats = useQuery({ queryKey: ['chats', promptId, viewWindow.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/chats'>>(`${base}/chats${viewWindow.query}${viewWindow.query ? '&' : '?'}page_size=20`) });
+  const urls = useQuery({ queryKey: ['urls', promptId, viewWindow.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts/{prompt_id}/urls'>>(`${base}/urls${viewWindow.query}`) });
   const brands = useTrackedBrands(projectId);
   const chart = useMemo(() => {
-    const v = analytics.data?.visibility_chart ?? {};
-    const dates = Object.keys(v).sort();
-    const providers = [...new Set(dates.flatMap((d) => v[d].map((m) => m.provider)))].sort();
-    const lines: Line[] = providers.map((p) => ({
-      label: PROVIDER_NAMES[p] ?? p,
-      values: dates.map((d) => v[d].find((m) => m.provider === p)?.value ?? null),
-      band: dates.map((d) => v[d].find((m) => m.provider === p)?.ci ?? null),
+    const byDate = analytics.data?.visibility_chart ?? {};
+    const dates = Object.keys(byDate).sort();
+    const providers = [...new Set(dates.flatMap((date) => byDate[date].map((point) => point.provider)))].sort();
+    const lines: Line[] = providers.map((engine) => ({
+      label: PROVIDER_NAMES[engine] ?? engine,
+      values: dates.map((date) => byDate[date].find((point) => point.provider === engine)?.value ?? null),
+      band: dates.map((date) => byDate[date].find((point) => point.provider === engine)?.ci ?? null),
     }));
     return { dates, lines, providers };
   }, [analytics.data]);
@@ -38,7 +38,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
           <CsvButton
             filename="prompt-visibility.csv"
             header={['date', 'provider', 'visibility', 'ci_low', 'ci_high', 'responses']}
-            rows={() => chart.dates.flatMap((d) => (analytics.data?.visibility_chart[d] ?? []).map((m) => [d, m.provider, m.value, m.ci?.[0], m.ci?.[1], m.n]))}
+            rows={() => chart.dates.flatMap((date) => (analytics.data?.visibility_chart[date] ?? []).map((point) => [date, point.provider, point.value, point.ci?.[0], point.ci?.[1], point.n]))}
           />
         }
       >
@@ -51,13 +51,13 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         {chats.isPending ? <Loading /> : null}
         <ErrorBox error={chats.error} />
         {chats.data?.items.length === 0 ? <Empty>No answers in this window yet.</Empty> : null}
-        {chats.data?.items.map((c) => (
-          <AnswerArticle key={c.id} chat={c} brands={brands} />
+        {chats.data?.items.map((chat) => (
+          <AnswerArticle key={chat.id} chat={chat} brands={brands} />
         ))}
       </Section>
       <Section
         title="Cited URLs"
-        actions={<CsvButton filename="prompt-urls.csv" header={['url', 'title', 'domain', 'category', 'mentioned_count']} rows={() => (urls.data?.items ?? []).map((u) => [u.url, u.title, u.domain, u.url_type_name, u.mentioned_count])} />}
+        actions={<CsvButton filename="prompt-urls.csv" header={['url', 'title', 'domain', 'category', 'mentioned_count']} rows={() => (urls.data?.items ?? []).map((url) => [url.url, url.title, url.domain, url.url_type_name, url.mentioned_count])} />}
       >
         <ErrorBox error={urls.error} />
         {urls.data?.items.length === 0 ? <Empty>No citations in this window.</Empty> : null}
@@ -72,11 +72,11 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
                 </tr>
               </thead>
               <tbody>
-                {urls.data.items.map((u) => (
-                  <tr key={u.url}>
-                    <td class="wrap">{u.title || u.url}<br /><span class="muted small">{u.url}</span></td>
-                    <td>{u.url_type_name}</td>
-                    <td>{u.mentioned_count}</td>
+                {urls.data.items.map((url) => (
+                  <tr key={url.url}>
+                    <td class="wrap">{url.title || url.url}<br /><span class="muted small">{url.url}</span></td>
+                    <td>{url.url_type_name}</td>
+                    <td>{url.mentioned_count}</td>
                   </tr>
                 ))}
               </tbody>

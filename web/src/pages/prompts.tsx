@@ -14,20 +14,20 @@ type Series = Schemas['PromptSeries'];
 type SortKey = 'content' | 'topic' | 'prompt_type' | 'visibility' | 'position' | 'sentiment';
 
 export function Prompts({ projectId }: { projectId: string }) {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const queryClient = useQueryClient();
   const canWrite = useCanWrite();
-  const list = useQuery({ queryKey: ['prompts', projectId, w.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts'>>(`/projects/${projectId}/prompts${w.query}`) });
+  const list = useQuery({ queryKey: ['prompts', projectId, viewWindow.query], queryFn: () => get<Data<'/v1/projects/{project_id}/prompts'>>(`/projects/${projectId}/prompts${viewWindow.query}`) });
   const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => get<Topic[]>(`/projects/${projectId}/topics`) });
   // One request for every prompt's daily visibility (the sparklines), after the table.
   const series = useQuery({
-    queryKey: ['prompts', projectId, 'series', w.query],
-    queryFn: () => get<Series>(`/projects/${projectId}/prompts/series${w.query}`),
+    queryKey: ['prompts', projectId, 'series', viewWindow.query],
+    queryFn: () => get<Series>(`/projects/${projectId}/prompts/series${viewWindow.query}`),
     enabled: !!list.data,
   });
-  const seriesOf = new Map((series.data?.prompts ?? []).map((s) => [s.prompt_id, s]));
+  const seriesOf = new Map((series.data?.prompts ?? []).map((prompt) => [prompt.prompt_id, prompt]));
   const counts = new Map<string, number>();
-  for (const p of list.data?.prompts ?? []) if (p.topic_id) counts.set(p.topic_id, (counts.get(p.topic_id) ?? 0) + 1);
+  for (const prompt of list.data?.prompts ?? []) if (prompt.topic_id) counts.set(prompt.topic_id, (counts.get(prompt.topic_id) ?? 0) + 1);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'visibility', desc: true });
   const [filter, setFilter] = useState({ text: '', topic: '', type: '' });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['prompts', projectId] });
@@ -35,16 +35,16 @@ export function Prompts({ projectId }: { projectId: string }) {
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data(x.method, x.path, x.body),
     onSuccess: refresh,
   });
-  const topicName = (id: string | null) => topics.data?.find((t) => t.topic_id === id)?.name ?? '–';
+  const topicName = (id: string | null) => topics.data?.find((topic) => topic.topic_id === id)?.name ?? '–';
   const rows = (list.data?.prompts ?? [])
-    .filter((p) => (!filter.text || p.content.toLowerCase().includes(filter.text.toLowerCase())) && (!filter.topic || p.topic_id === filter.topic) && (!filter.type || p.prompt_type === filter.type))
+    .filter((prompt) => (!filter.text || prompt.content.toLowerCase().includes(filter.text.toLowerCase())) && (!filter.topic || prompt.topic_id === filter.topic) && (!filter.type || prompt.prompt_type === filter.type))
     .sort((a, b) => {
-      const va = sort.key === 'topic' ? topicName(a.topic_id) : a[sort.key];
-      const vb = sort.key === 'topic' ? topicName(b.topic_id) : b[sort.key];
-      const c = va === vb ? 0 : va === null ? 1 : vb === null ? -1 : va < vb ? -1 : 1;
-      return sort.desc ? -c : c;
+      const valueA = sort.key === 'topic' ? topicName(a.topic_id) : a[sort.key];
+      const valueB = sort.key === 'topic' ? topicName(b.topic_id) : b[sort.key];
+      const order = valueA === valueB ? 0 : valueA === null ? 1 : valueB === null ? -1 : valueA < valueB ? -1 : 1;
+      return sort.desc ? -order : order;
     });
-  const th = (key: SortKey, label: string) => (
+  const sortHeader = (key: SortKey, label: string) => (
     <th scope="col" aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
       <button type="button" class="sort" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== 'content' && key !== 'topic' })}>
         {label}
@@ -52,12 +52,12 @@ export function Prompts({ projectId }: { projectId: string }) {
       </button>
     </th>
   );
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
-    const prompts = String(f.get('prompts')).split('\n').map((s) => s.trim()).filter(Boolean);
-    write.mutate({ method: 'POST', path: `/projects/${projectId}/prompts`, body: { prompts, topicId: String(f.get('topic')) } }, { onSuccess: () => form.reset() });
+  const add = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const formData = new FormData(form);
+    const prompts = String(formData.get('prompts')).split('\n').map((line) => line.trim()).filter(Boolean);
+    write.mutate({ method: 'POST', path: `/projects/${projectId}/prompts`, body: { prompts, topicId: String(formData.get('topic')) } }, { onSuccess: () => form.reset() });
   };
   return (
     <>
@@ -70,7 +70,7 @@ export function Prompts({ projectId }: { projectId: string }) {
             filename="prompts.csv"
             header={['id', 'content', 'topic', 'prompt_type', 'visibility', 'position', 'sentiment', 'trend', 'daily_visibility']}
             rows={() =>
-              rows.map((p) => [p.id, p.content, topicName(p.topic_id), p.prompt_type, p.visibility, p.position, p.sentiment, p.trend, seriesOf.get(p.id)?.visibility.map((v) => v ?? '').join(' ')])
+              rows.map((row) => [row.id, row.content, topicName(row.topic_id), row.prompt_type, row.visibility, row.position, row.sentiment, row.trend, seriesOf.get(row.id)?.visibility.map((value) => value ?? '').join(' ')])
             }
           />
         }
@@ -78,22 +78,22 @@ export function Prompts({ projectId }: { projectId: string }) {
         <fieldset class="controls" aria-label="Filters">
           <label class="inline">
             <span>Search</span>
-            <input type="search" value={filter.text} onInput={(e) => setFilter({ ...filter, text: (e.currentTarget as HTMLInputElement).value })} />
+            <input type="search" value={filter.text} onInput={(event) => setFilter({ ...filter, text: (event.currentTarget as HTMLInputElement).value })} />
           </label>
           <label class="inline">
             <span>Topic</span>
-            <select value={filter.topic} onChange={(e) => setFilter({ ...filter, topic: (e.currentTarget as HTMLSelectElement).value })}>
+            <select value={filter.topic} onChange={(event) => setFilter({ ...filter, topic: (event.currentTarget as HTMLSelectElement).value })}>
               <option value="">All</option>
-              {topics.data?.map((t) => (
-                <option key={t.topic_id} value={t.topic_id}>
-                  {t.name}
+              {topics.data?.map((topic) => (
+                <option key={topic.topic_id} value={topic.topic_id}>
+                  {topic.name}
                 </option>
               ))}
             </select>
           </label>
           <label class="inline">
             <span>Type</span>
-            <select value={filter.type} onChange={(e) => setFilter({ ...filter, type: (e.currentTarget as HTMLSelectElement).value })}>
+            <select value={filter.type} onChange={(event) => setFilter({ ...filter, type: (event.currentTarget as HTMLSelectElement).value })}>
               <option value="">All</option>
               <option value="active">Active</option>
               <option value="inactive">Inactive</option>
@@ -111,71 +111,71 @@ export function Prompts({ projectId }: { projectId: string }) {
             <table data-table="prompts">
               <thead>
                 <tr>
-                  {th('content', 'Prompt')}
-                  {th('topic', 'Topic')}
-                  {th('prompt_type', 'Type')}
-                  {th('visibility', 'Visibility')}
+                  {sortHeader('content', 'Prompt')}
+                  {sortHeader('topic', 'Topic')}
+                  {sortHeader('prompt_type', 'Type')}
+                  {sortHeader('visibility', 'Visibility')}
                   <th scope="col" title={series.data ? `${series.data.dates[0]} to ${series.data.dates[series.data.dates.length - 1]}, 0–100%` : undefined}>
                     Daily visibility
                   </th>
-                  {th('position', 'Position')}
-                  {th('sentiment', 'Sentiment')}
+                  {sortHeader('position', 'Position')}
+                  {sortHeader('sentiment', 'Sentiment')}
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
-                {rows.map((p) => (
-                  <tr key={p.id} data-prompt={p.id}>
+                {rows.map((row) => (
+                  <tr key={row.id} data-prompt={row.id}>
                     <td>
-                      <Link href={`/projects/${projectId}/prompts/${p.id}${location.search}`}>{p.content}</Link>
+                      <Link href={`/projects/${projectId}/prompts/${row.id}${location.search}`}>{row.content}</Link>
                     </td>
                     <td>
                       <select
-                        aria-label={`Topic of ${p.content}`}
-                        value={p.topic_id ?? ''}
+                        aria-label={`Topic of ${row.content}`}
+                        value={row.topic_id ?? ''}
                         disabled={!canWrite || write.isPending}
-                        onChange={(e) => {
-                          const topicId = (e.currentTarget as HTMLSelectElement).value;
-                          if (topicId && topicId !== p.topic_id) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { topicId } });
+                        onChange={(event) => {
+                          const topicId = (event.currentTarget as HTMLSelectElement).value;
+                          if (topicId && topicId !== row.topic_id) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { topicId } });
                         }}
                       >
-                        {p.topic_id ? null : <option value="">–</option>}
-                        {topics.data?.map((t) => (
-                          <option key={t.topic_id} value={t.topic_id}>
-                            {t.name}
+                        {row.topic_id ? null : <option value="">–</option>}
+                        {topics.data?.map((topic) => (
+                          <option key={topic.topic_id} value={topic.topic_id}>
+                            {topic.name}
                           </option>
                         ))}
                       </select>
                     </td>
-                    <td>{p.prompt_type}</td>
+                    <td>{row.prompt_type}</td>
                     <td>
-                      {formatFigure(p.visibility)}% {p.trend === 'up' ? '↑' : p.trend === 'down' ? '↓' : ''}
+                      {formatFigure(row.visibility)}% {row.trend === 'up' ? '↑' : row.trend === 'down' ? '↓' : ''}
                     </td>
                     <td>
-                      {seriesOf.get(p.id) ? (
-                        <Sparkline values={seriesOf.get(p.id)!.visibility} label={`Daily visibility of ${p.content}`} max={100} />
+                      {seriesOf.get(row.id) ? (
+                        <Sparkline values={seriesOf.get(row.id)!.visibility} label={`Daily visibility of ${row.content}`} max={100} />
                       ) : series.isPending ? (
                         <span class="muted">…</span>
                       ) : null}
                     </td>
-                    <td>{formatFigure(p.position)}</td>
-                    <td>{formatFigure(p.sentiment, 0)}</td>
+                    <td>{formatFigure(row.position)}</td>
+                    <td>{formatFigure(row.sentiment, 0)}</td>
                     <td class="row-actions">
                       <button
                         type="button"
                         class="secondary small"
                         disabled={!canWrite}
-                        onClick={() => write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { promptType: p.prompt_type === 'active' ? 'Inactive' : 'Active' } })}
+                        onClick={() => write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { promptType: row.prompt_type === 'active' ? 'Inactive' : 'Active' } })}
                       >
-                        {p.prompt_type === 'active' ? 'Deactivate' : 'Activate'}
+                        {row.prompt_type === 'active' ? 'Deactivate' : 'Activate'}
                       </button>
                       <button
                         type="button"
                         class="secondary small"
                         disabled={!canWrite}
                         onClick={() => {
-                          const next = prompt('Edit the prompt', p.content);
-                          if (next?.trim() && next !== p.content) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${p.id}`, body: { content: next } });
+                          const next = prompt('Edit the prompt', row.content);
+                          if (next?.trim() && next !== row.content) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { content: next } });
                         }}
                       >
                         Edit
@@ -184,7 +184,7 @@ export function Prompts({ projectId }: { projectId: string }) {
                         type="button"
                         class="danger small"
                         disabled={!canWrite}
-                        onClick={() => confirm(`Delete “${p.content}” and its history?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/prompts/${p.id}` })}
+                        onClick={() => confirm(`Delete “${row.content}” and its history?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/prompts/${row.id}` })}
                       >
                         Delete
                       </button>
@@ -205,9 +205,9 @@ export function Prompts({ projectId }: { projectId: string }) {
             </Field>
             <Field label="Prompt topic">
               <select name="topic" required>
-                {topics.data?.map((t) => (
-                  <option key={t.topic_id} value={t.topic_id}>
-                    {t.name}
+                {topics.data?.map((topic) => (
+                  <option key={topic.topic_id} value={topic.topic_id}>
+                    {topic.name}
                   </option>
                 ))}
               </select>

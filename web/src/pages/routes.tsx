@@ -23,8 +23,8 @@ function lazyPage<P extends object>(load: Loader<P>): LazyPage<P> {
   let pending: Promise<unknown> | null = null;
   const preload = () =>
     (pending ??= load().then(
-      (c) => {
-        loaded = c;
+      (component) => {
+        loaded = component;
       },
       (err) => {
         pending = null;
@@ -34,43 +34,43 @@ function lazyPage<P extends object>(load: Loader<P>): LazyPage<P> {
   const Page = (props: P) => {
     // The component as this instance first saw it: if the chunk arrives between that render
     // and the effect, the effect still sets it (no page stuck on "Loading the page").
-    const [C, setC] = useState<ComponentType<P> | null>(() => loaded);
+    const [PageComponent, setPageComponent] = useState<ComponentType<P> | null>(() => loaded);
     const [error, setError] = useState<unknown>(null);
     useEffect(() => {
-      if (!C) preload().then(() => setC(() => loaded), setError);
+      if (!PageComponent) preload().then(() => setPageComponent(() => loaded), setError);
     }, []);
-    if (C) return <C {...props} />;
+    if (PageComponent) return <PageComponent {...props} />;
     if (error) return <ErrorBox error={new Error('This page could not be loaded (is the network down, or was Sightline updated?). Reload the page.')} />;
     return <Loading what="Loading the page" />;
   };
   return Object.assign(Page, { preload });
 }
 
-const Overview = lazyPage(() => import('./overview').then((m) => m.Overview));
-const Prompts = lazyPage(() => import('./prompts').then((m) => m.Prompts));
-const PromptDetail = lazyPage(() => import('./prompt-detail').then((m) => m.PromptDetail));
-const Competitors = lazyPage(() => import('./competitors').then((m) => m.Competitors));
-const Sources = lazyPage(() => import('./sources').then((m) => m.Sources));
-const Actions = lazyPage(() => import('./actions').then((m) => m.Actions));
-const ProjectSettings = lazyPage(() => import('./project-settings').then((m) => m.ProjectSettings));
-const Settings = lazyPage(() => import('./settings').then((m) => m.Settings));
-const Members = lazyPage(() => import('./members').then((m) => m.Members));
-const Audit = lazyPage(() => import('./audit').then((m) => m.Audit));
-const Crawlers = lazyPage(() => import('./crawlers').then((m) => m.Crawlers));
-const SiteAuditPage = lazyPage(() => import('./site-audit').then((m) => m.SiteAuditPage));
-const Answers = lazyPage(() => import('./answers').then((m) => m.Answers));
-const Alerts = lazyPage(() => import('./alerts').then((m) => m.Alerts));
+const Overview = lazyPage(() => import('./overview').then((pageModule) => pageModule.Overview));
+const Prompts = lazyPage(() => import('./prompts').then((pageModule) => pageModule.Prompts));
+const PromptDetail = lazyPage(() => import('./prompt-detail').then((pageModule) => pageModule.PromptDetail));
+const Competitors = lazyPage(() => import('./competitors').then((pageModule) => pageModule.Competitors));
+const Sources = lazyPage(() => import('./sources').then((pageModule) => pageModule.Sources));
+const Actions = lazyPage(() => import('./actions').then((pageModule) => pageModule.Actions));
+const ProjectSettings = lazyPage(() => import('./project-settings').then((pageModule) => pageModule.ProjectSettings));
+const Settings = lazyPage(() => import('./settings').then((pageModule) => pageModule.Settings));
+const Members = lazyPage(() => import('./members').then((pageModule) => pageModule.Members));
+const Audit = lazyPage(() => import('./audit').then((pageModule) => pageModule.Audit));
+const Crawlers = lazyPage(() => import('./crawlers').then((pageModule) => pageModule.Crawlers));
+const SiteAuditPage = lazyPage(() => import('./site-audit').then((pageModule) => pageModule.SiteAuditPage));
+const Answers = lazyPage(() => import('./answers').then((pageModule) => pageModule.Answers));
+const Alerts = lazyPage(() => import('./alerts').then((pageModule) => pageModule.Alerts));
 
 /** Starts the chunk (and, for the overview, the first requests) of the page at `path`. */
 export function prefetchRoute(queryClient: QueryClient, path: string, query: URLSearchParams): void {
-  let m: Record<string, string> | null;
-  const quiet = (p: Promise<unknown>) => void p.catch(() => {});
-  if ((m = match('/projects/:id', path))) {
+  let params: Record<string, string> | null;
+  const quiet = (promise: Promise<unknown>) => void promise.catch(() => {});
+  if ((params = match('/projects/:id', path))) {
     quiet(Overview.preload());
-    const q = overviewQueries(m.id, windowOf(query));
-    quiet(queryClient.prefetchQuery(q.project));
-    quiet(queryClient.prefetchQuery(q.summary));
-    quiet(queryClient.prefetchQuery(q.vis));
+    const queries = overviewQueries(params.id, windowOf(query));
+    quiet(queryClient.prefetchQuery(queries.project));
+    quiet(queryClient.prefetchQuery(queries.summary));
+    quiet(queryClient.prefetchQuery(queries.vis));
   } else if (path === '/settings') quiet(Settings.preload());
   else if (path === '/team') quiet(Members.preload());
   else if (path === '/team/audit') quiet(Audit.preload());
@@ -87,26 +87,26 @@ export function prefetchRoute(queryClient: QueryClient, path: string, query: URL
 /** The page of the current path. */
 export function Pages() {
   const { path } = useLocation();
-  let m: Record<string, string> | null;
+  let params: Record<string, string> | null;
   if (path === '/projects' || path === '/') return <ProjectList />;
   if (path === '/settings') return <Settings />;
   if (path === '/team') return <Members />;
   if (path === '/team/audit') return <Audit />;
   if (path === '/team') return <Members />;
   if (path === '/team/audit') return <Audit />;
-  if ((m = match('/projects/:id', path))) return <Overview projectId={m.id} />;
-  if ((m = match('/projects/:id/answers', path))) return <Answers projectId={m.id} />;
-  if ((m = match('/projects/:id/prompts', path))) return <Prompts projectId={m.id} />;
-  if ((m = match('/projects/:id/prompts/:pid', path))) return <PromptDetail projectId={m.id} promptId={m.pid} />;
-  if ((m = match('/projects/:id/competitors', path))) return <Competitors projectId={m.id} />;
-  if ((m = match('/projects/:id/sources', path))) return <Sources projectId={m.id} />;
-  if ((m = match('/projects/:id/actions', path))) return <Actions projectId={m.id} />;
-  if ((m = match('/projects/:id/alerts', path))) return <Alerts projectId={m.id} />;
-  if ((m = match('/projects/:id/settings', path))) return <ProjectSettings projectId={m.id} />;
-  if ((m = match('/projects/:id/crawlers', path))) return <Crawlers projectId={m.id} />;
-  if ((m = match('/projects/:id/audit', path))) return <SiteAuditPage projectId={m.id} />;
+  if ((params = match('/projects/:id', path))) return <Overview projectId={params.id} />;
+  if ((params = match('/projects/:id/answers', path))) return <Answers projectId={params.id} />;
+  if ((params = match('/projects/:id/prompts', path))) return <Prompts projectId={params.id} />;
+  if ((params = match('/projects/:id/prompts/:pid', path))) return <PromptDetail projectId={params.id} promptId={params.pid} />;
+  if ((params = match('/projects/:id/competitors', path))) return <Competitors projectId={params.id} />;
+  if ((params = match('/projects/:id/sources', path))) return <Sources projectId={params.id} />;
+  if ((params = match('/projects/:id/actions', path))) return <Actions projectId={params.id} />;
+  if ((params = match('/projects/:id/alerts', path))) return <Alerts projectId={params.id} />;
+  if ((params = match('/projects/:id/settings', path))) return <ProjectSettings projectId={params.id} />;
+  if ((params = match('/projects/:id/crawlers', path))) return <Crawlers projectId={params.id} />;
+  if ((params = match('/projects/:id/audit', path))) return <SiteAuditPage projectId={params.id} />;
   // The answers feed moved to /answers (the old /chats links keep working).
-  if ((m = match('/projects/:id/chats', path))) return <Redirect to={`/projects/${m.id}/answers`} />;
+  if ((params = match('/projects/:id/chats', path))) return <Redirect to={`/projects/${params.id}/answers`} />;
   return <NotFound />;
 }
 

@@ -21,12 +21,12 @@ export function Settings() {
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data<{ api_key?: string }>(x.method, x.path, x.body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
   });
-  const create = (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    const expires = String(f.get('expires') ?? '');
-    const body = { scope: String(f.get('scope')), ...(String(f.get('name')).trim() ? { name: String(f.get('name')).trim() } : {}), ...(expires ? { expires_at: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) };
-    write.mutate({ method: 'POST', path: '/keys', body }, { onSuccess: (r) => setCreated(r.api_key ?? null) });
+  const create = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const expires = String(form.get('expires') ?? '');
+    const body = { scope: String(form.get('scope')), ...(String(form.get('name')).trim() ? { name: String(form.get('name')).trim() } : {}), ...(expires ? { expires_at: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) };
+    write.mutate({ method: 'POST', path: '/keys', body }, { onSuccess: (created) => setCreated(created.api_key ?? null) });
   };
   return (
     <>
@@ -40,7 +40,7 @@ export function Settings() {
       <Credits />
       <Section
         title="API keys"
-        actions={keys.data ? <CsvButton filename="keys.csv" header={['id', 'key_prefix', 'name', 'scope', 'is_active', 'expires_at', 'created_at']} rows={() => keys.data.map((k) => [k.id, k.key_prefix, k.name, k.scope, k.is_active, k.expires_at, k.created_at])} /> : null}
+        actions={keys.data ? <CsvButton filename="keys.csv" header={['id', 'key_prefix', 'name', 'scope', 'is_active', 'expires_at', 'created_at']} rows={() => keys.data.map((apiKey) => [apiKey.id, apiKey.key_prefix, apiKey.name, apiKey.scope, apiKey.is_active, apiKey.expires_at, apiKey.created_at])} /> : null}
       >
         {!canWrite ? <Empty>Keys are managed by an admin.</Empty> : null}
         {keys.isLoading ? <Loading /> : null}
@@ -70,18 +70,18 @@ export function Settings() {
                 </tr>
               </thead>
               <tbody>
-                {keys.data.map((k) => (
-                  <tr key={k.id} data-key={k.id}>
-                    <td class="mono">{k.key_prefix}…</td>
-                    <td>{k.name ?? '–'}</td>
-                    <td>{k.scope}</td>
-                    <td>{k.is_active ? 'active' : 'inactive'}</td>
-                    <td>{k.expires_at.slice(0, 10)}</td>
+                {keys.data.map((apiKey) => (
+                  <tr key={apiKey.id} data-key={apiKey.id}>
+                    <td class="mono">{apiKey.key_prefix}…</td>
+                    <td>{apiKey.name ?? '–'}</td>
+                    <td>{apiKey.scope}</td>
+                    <td>{apiKey.is_active ? 'active' : 'inactive'}</td>
+                    <td>{apiKey.expires_at.slice(0, 10)}</td>
                     <td class="row-actions">
-                      <button type="button" class="secondary small" onClick={() => write.mutate({ method: 'PATCH', path: `/keys/${k.id}`, body: { is_active: !k.is_active } })}>
-                        {k.is_active ? 'Deactivate' : 'Activate'}
+                      <button type="button" class="secondary small" onClick={() => write.mutate({ method: 'PATCH', path: `/keys/${apiKey.id}`, body: { is_active: !apiKey.is_active } })}>
+                        {apiKey.is_active ? 'Deactivate' : 'Activate'}
                       </button>
-                      <button type="button" class="danger small" onClick={() => confirm('Delete this key? Sessions opened with it end too.') && write.mutate({ method: 'DELETE', path: `/keys/${k.id}` })}>
+                      <button type="button" class="danger small" onClick={() => confirm('Delete this key? Sessions opened with it end too.') && write.mutate({ method: 'DELETE', path: `/keys/${apiKey.id}` })}>
                         Delete
                       </button>
                     </td>

@@ -10,15 +10,15 @@ export function SignIn() {
   const [withKey, setWithKey] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
     setBusy(true);
     setError(null);
     try {
-      const body = withKey ? { api_key: String(f.get('api_key')) } : { email: String(f.get('email')), password: String(f.get('password')) };
-      const s = await data<Session>('POST', '/session', body);
-      setSession(s);
+      const body = withKey ? { api_key: String(form.get('api_key')) } : { email: String(form.get('email')), password: String(form.get('password')) };
+      const session = await data<Session>('POST', '/session', body);
+      setSession(session);
       navigate(location.pathname === '/sign-in' || location.pathname === '/' ? '/projects' : location.pathname + location.search, true);
     } catch (err) {
       setError(err);
@@ -65,9 +65,9 @@ export function CreateAccount() {
   const { setSession } = useSession();
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email'));
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget as HTMLFormElement).get('email'));
     setError(null);
     try {
       setCreated(await data<Data<'/v1/account/create', 'post'>>('POST', '/account/create', { email }));
@@ -91,7 +91,7 @@ export function CreateAccount() {
         <>
           <p>Your account is ready. Keep this password: it is shown only once.</p>
           <Field label="Generated password">
-            <input readOnly value={created.password} class="mono" onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+            <input readOnly value={created.password} class="mono" onFocus={(event) => (event.currentTarget as HTMLInputElement).select()} />
           </Field>
           <button type="button" class="secondary" onClick={() => navigator.clipboard?.writeText(created.password)}>
             Copy password

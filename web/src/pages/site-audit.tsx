@@ -24,7 +24,7 @@ interface SiteAudit {
 
 export function SiteAuditPage({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
-  const q = useQuery({
+  const siteAuditQuery = useQuery({
     queryKey: ['site-audit', projectId],
     queryFn: async () => {
       try {
@@ -40,8 +40,8 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
     mutationFn: () => data('POST', `/projects/${projectId}/site-audit`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['site-audit', projectId] }),
   });
-  const a = q.data;
-  const running = !!a && ['queued', 'running'].includes(a.status);
+  const audit = siteAuditQuery.data;
+  const running = !!audit && ['queued', 'running'].includes(audit.status);
   return (
     <>
       <h1>Site audit</h1>
@@ -51,24 +51,24 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
           {running ? 'Audit running…' : 'Run an audit now'}
         </button>
       </p>
-      <ErrorBox error={q.error ?? start.error} />
-      {q.isPending ? <Loading /> : null}
-      {q.data === null ? <Empty>No audit yet. Run one: it fetches up to 10 pages, a few at a time.</Empty> : null}
-      {a?.status === 'failed' ? <ErrorBox error={new Error(`The audit failed: ${a.error ?? 'unknown error'}`)} /> : null}
-      {a && a.status === 'completed' ? (
+      <ErrorBox error={siteAuditQuery.error ?? start.error} />
+      {siteAuditQuery.isPending ? <Loading /> : null}
+      {siteAuditQuery.data === null ? <Empty>No audit yet. Run one: it fetches up to 10 pages, a few at a time.</Empty> : null}
+      {audit?.status === 'failed' ? <ErrorBox error={new Error(`The audit failed: ${audit.error ?? 'unknown error'}`)} /> : null}
+      {audit && audit.status === 'completed' ? (
         <>
-          <Section title={`Findings (${a.findings.length})`}>
-            {a.findings.length ? (
+          <Section title={`Findings (${audit.findings.length})`}>
+            {audit.findings.length ? (
               <ul class="findings" data-list="findings">
-                {a.findings.map((f) => (
-                  <li key={`${f.code}|${f.url}|${f.agent ?? ''}`} data-code={f.code}>
+                {audit.findings.map((finding) => (
+                  <li key={`${finding.code}|${finding.url}|${finding.agent ?? ''}`} data-code={finding.code}>
                     <strong>
-                      [{f.severity}] {f.code}
-                      {f.agent ? ` · ${f.agent}` : ''}
+                      [{finding.severity}] {finding.code}
+                      {finding.agent ? ` · ${finding.agent}` : ''}
                     </strong>{' '}
-                    <span class="muted">{f.url}</span>
-                    <div>{f.detail}</div>
-                    <div>Fix: {f.fix}</div>
+                    <span class="muted">{finding.url}</span>
+                    <div>{finding.detail}</div>
+                    <div>Fix: {finding.fix}</div>
                   </li>
                 ))}
               </ul>
@@ -76,15 +76,15 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
               <Empty>No problem found.</Empty>
             )}
           </Section>
-          {a.changes ? (
+          {audit.changes ? (
             <Section title="Since the previous audit">
               <p>
-                {a.changes.new.length} new, {a.changes.resolved.length} resolved
-                {a.changes.resolved.length ? `: ${a.changes.resolved.map((f) => `${f.code}${f.agent ? ` (${f.agent})` : ''}`).join(', ')}` : ''}.
+                {audit.changes.new.length} new, {audit.changes.resolved.length} resolved
+                {audit.changes.resolved.length ? `: ${audit.changes.resolved.map((finding) => `${finding.code}${finding.agent ? ` (${finding.agent})` : ''}`).join(', ')}` : ''}.
               </p>
             </Section>
           ) : null}
-          <Section title={`Pages (${a.pages.length})`}>
+          <Section title={`Pages (${audit.pages.length})`}>
             <TableWrap label="Audited pages">
               <table data-table="audit-pages">
                 <thead>
@@ -97,13 +97,13 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {a.pages.map((p) => (
-                    <tr key={p.url}>
-                      <td>{p.url}</td>
-                      <td>{p.status ?? 'no answer'}{p.noindex ? ' · noindex' : ''}</td>
-                      <td>{p.ttfb_ms === null ? '–' : `${p.ttfb_ms} ms`}</td>
-                      <td>{p.text_chars ?? '–'}</td>
-                      <td>{(p.json_ld_types ?? []).join(', ') || '–'}</td>
+                  {audit.pages.map((page) => (
+                    <tr key={page.url}>
+                      <td>{page.url}</td>
+                      <td>{page.status ?? 'no answer'}{page.noindex ? ' · noindex' : ''}</td>
+                      <td>{page.ttfb_ms === null ? '–' : `${page.ttfb_ms} ms`}</td>
+                      <td>{page.text_chars ?? '–'}</td>
+                      <td>{(page.json_ld_types ?? []).join(', ') || '–'}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -17,18 +17,18 @@ function Table(props: { name: string; header: string[]; rows: Array<Array<string
       <table data-table={props.name}>
         <thead>
           <tr>
-            {props.header.map((h) => (
-              <th key={h} scope="col">
-                {h}
+            {props.header.map((label) => (
+              <th key={label} scope="col">
+                {label}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {props.rows.map((r) => (
-            <tr key={String(r[0])}>
-              {r.map((c, i) => (
-                <td key={i}>{c ?? '–'}</td>
+          {props.rows.map((row) => (
+            <tr key={String(row[0])}>
+              {row.map((cellValue, i) => (
+                <td key={i}>{cellValue ?? '–'}</td>
               ))}
             </tr>
           ))}
@@ -39,30 +39,30 @@ function Table(props: { name: string; header: string[]; rows: Array<Array<string
 }
 
 export function Sources({ projectId }: { projectId: string }) {
-  const w = useWindow();
-  const q = useQuery({ queryKey: ['sources', projectId, w.query], queryFn: () => get<SourcesAnalytics>(`/projects/${projectId}/sources/analytics${w.query}`) });
-  const d = q.data;
-  const lines: Line[] = useMemo(() => (d?.performance_chart.series ?? []).map((s) => ({ label: s.domain, values: s.values })), [d]);
-  const categories = d ? CATEGORY_NAMES.map((c) => [c, d.category_breakdown[c] ?? 0] as [string, number]) : [];
+  const viewWindow = useWindow();
+  const sourcesQuery = useQuery({ queryKey: ['sources', projectId, viewWindow.query], queryFn: () => get<SourcesAnalytics>(`/projects/${projectId}/sources/analytics${viewWindow.query}`) });
+  const sources = sourcesQuery.data;
+  const lines: Line[] = useMemo(() => (sources?.performance_chart.series ?? []).map((series) => ({ label: series.domain, values: series.values })), [sources]);
+  const categories = sources ? CATEGORY_NAMES.map((categoryName) => [categoryName, sources.category_breakdown[categoryName] ?? 0] as [string, number]) : [];
   return (
     <>
       <h1>Sources</h1>
       <WindowControls />
-      {q.isPending ? <Loading /> : null}
-      <ErrorBox error={q.error} />
-      {d && d.stats.total_citations === 0 ? <Empty>No citations in this window yet.</Empty> : null}
-      {d ? (
+      {sourcesQuery.isPending ? <Loading /> : null}
+      <ErrorBox error={sourcesQuery.error} />
+      {sources && sources.stats.total_citations === 0 ? <Empty>No citations in this window yet.</Empty> : null}
+      {sources ? (
         <>
           <Section
-            title={`Categories (${d.stats.total_citations} citations, ${d.stats.total_sources} domains)`}
+            title={`Categories (${sources.stats.total_citations} citations, ${sources.stats.total_sources} domains)`}
             actions={<CsvButton filename="source-categories.csv" header={['category', 'share_percent']} rows={() => categories} />}
           >
             <div class="bars">
-              {categories.map(([c, v]) => (
-                <div key={c} class="bar-row" data-category={c}>
-                  <span class="bar-label">{c}</span>
-                  <span class="bar" style={{ width: `${Math.max(0, Math.min(100, v))}%` }} />
-                  <span class="bar-value">{formatFigure(v)}%</span>
+              {categories.map(([category, count]) => (
+                <div key={category} class="bar-row" data-category={category}>
+                  <span class="bar-label">{category}</span>
+                  <span class="bar" style={{ width: `${Math.max(0, Math.min(100, count))}%` }} />
+                  <span class="bar-value">{formatFigure(count)}%</span>
                 </div>
               ))}
             </div>
@@ -73,24 +73,24 @@ export function Sources({ projectId }: { projectId: string }) {
               <CsvButton
                 filename="source-performance.csv"
                 header={['date', 'domain', 'value']}
-                rows={() => d.performance_chart.series.flatMap((s) => d.performance_chart.dates.map((day, i) => [day, s.domain, s.values[i]]))}
+                rows={() => sources.performance_chart.series.flatMap((series) => sources.performance_chart.dates.map((day, i) => [day, series.domain, series.values[i]]))}
               />
             }
           >
-            {lines.length ? <LineChart title="Top domains over time" dates={d.performance_chart.dates} lines={lines} /> : <Empty>No data.</Empty>}
+            {lines.length ? <LineChart title="Top domains over time" dates={sources.performance_chart.dates} lines={lines} /> : <Empty>No data.</Empty>}
           </Section>
           <Section
             title="Top domains"
-            actions={<CsvButton filename="top-domains.csv" header={['domain', 'category', 'citations']} rows={() => d.top_domains.map((t) => [t.domain, CATEGORY_NAMES[t.category] ?? t.category, t.reference_count])} />}
+            actions={<CsvButton filename="top-domains.csv" header={['domain', 'category', 'citations']} rows={() => sources.top_domains.map((topDomain) => [topDomain.domain, CATEGORY_NAMES[topDomain.category] ?? topDomain.category, topDomain.reference_count])} />}
           >
-            <Table name="top-domains" header={['Domain', 'Category', 'Citations']} rows={d.top_domains.map((t) => [t.domain, CATEGORY_NAMES[t.category] ?? String(t.category), t.reference_count])} />
+            <Table name="top-domains" header={['Domain', 'Category', 'Citations']} rows={sources.top_domains.map((topDomain) => [topDomain.domain, CATEGORY_NAMES[topDomain.category] ?? String(topDomain.category), topDomain.reference_count])} />
           </Section>
           <Section
             title="Opportunities: cited domains that never mention you"
-            actions={<CsvButton filename="opportunities.csv" header={['domain', 'category', 'citations']} rows={() => d.opportunities.map((o) => [o.domain, o.category_name, o.citation_count])} />}
+            actions={<CsvButton filename="opportunities.csv" header={['domain', 'category', 'citations']} rows={() => sources.opportunities.map((opportunity) => [opportunity.domain, opportunity.category_name, opportunity.citation_count])} />}
           >
-            {d.opportunities.length ? (
-              <Table name="opportunities" header={['Domain', 'Category', 'Citations']} rows={d.opportunities.map((o) => [o.domain, o.category_name, o.citation_count])} />
+            {sources.opportunities.length ? (
+              <Table name="opportunities" header={['Domain', 'Category', 'Citations']} rows={sources.opportunities.map((opportunity) => [opportunity.domain, opportunity.category_name, opportunity.citation_count])} />
             ) : (
               <Empty>No opportunity in this window.</Empty>
             )}

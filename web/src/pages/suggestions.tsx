@@ -15,19 +15,19 @@ type Suggestions = Data<'/v1/projects/{project_id}/competitors/suggestions'>;
  * brand no answer cites a site for asks for one first.
  */
 export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded: () => void }) {
-  const w = useWindow();
+  const viewWindow = useWindow();
   const queryClient = useQueryClient();
   const canWrite = useCanWrite();
   const [sites, setSites] = useState<Record<string, string>>({});
-  const q = useQuery({ queryKey: ['competitors', projectId, 'suggestions', w.query], queryFn: () => get<Suggestions>(`/projects/${projectId}/competitors/suggestions${w.query}`) });
+  const competitorsQuery = useQuery({ queryKey: ['competitors', projectId, 'suggestions', viewWindow.query], queryFn: () => get<Suggestions>(`/projects/${projectId}/competitors/suggestions${viewWindow.query}`) });
   const add = useMutation({
-    mutationFn: (c: { name: string; website: string }) => data('POST', `/projects/${projectId}/competitors`, { competitors: [c] }),
+    mutationFn: (competitor: { name: string; website: string }) => data('POST', `/projects/${projectId}/competitors`, { competitors: [competitor] }),
     onSuccess: () => {
       onAdded();
       void queryClient.invalidateQueries({ queryKey: ['competitors', projectId] });
     },
   });
-  const rows = q.data?.suggestions ?? [];
+  const rows = competitorsQuery.data?.suggestions ?? [];
   return (
     <Section
       title="Suggested competitors"
@@ -36,15 +36,15 @@ export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded
           filename="competitor-suggestions.csv"
           label="Download suggestions (CSV)"
           header={['name', 'website', 'answers', 'mentions', 'share_of_answers']}
-          rows={() => rows.map((s) => [s.name, s.website, s.answers, s.mentions, s.share_of_answers])}
+          rows={() => rows.map((row) => [row.name, row.website, row.answers, row.mentions, row.share_of_answers])}
         />
       }
     >
       <p class="muted small">Brands named in the answers of this window that you do not track yet, most named first.</p>
-      {q.isPending ? <Loading /> : null}
-      <ErrorBox error={q.error} />
+      {competitorsQuery.isPending ? <Loading /> : null}
+      <ErrorBox error={competitorsQuery.error} />
       <ErrorBox error={add.error} />
-      {q.data && rows.length === 0 ? <Empty>No untracked brand recurs in these answers.</Empty> : null}
+      {competitorsQuery.data && rows.length === 0 ? <Empty>No untracked brand recurs in these answers.</Empty> : null}
       {rows.length ? (
         <div class="table-wrap">
           <table data-table="suggestions" class="suggestions">
@@ -58,32 +58,32 @@ export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded
               </tr>
             </thead>
             <tbody>
-              {rows.map((s) => {
-                const site = s.website ?? sites[s.name] ?? '';
+              {rows.map((row) => {
+                const site = row.website ?? sites[row.name] ?? '';
                 return (
-                  <tr key={s.name} data-suggestion={s.name}>
-                    <th scope="row">{s.name}</th>
+                  <tr key={row.name} data-suggestion={row.name}>
+                    <th scope="row">{row.name}</th>
                     <td>
-                      {s.website ?? (
+                      {row.website ?? (
                         <input
-                          aria-label={`Website of ${s.name}`}
+                          aria-label={`Website of ${row.name}`}
                           placeholder="brand.com"
-                          value={sites[s.name] ?? ''}
-                          onInput={(e) => setSites({ ...sites, [s.name]: (e.currentTarget as HTMLInputElement).value })}
+                          value={sites[row.name] ?? ''}
+                          onInput={(event) => setSites({ ...sites, [row.name]: (event.currentTarget as HTMLInputElement).value })}
                         />
                       )}
                     </td>
-                    <td data-value={s.share_of_answers}>
-                      {s.answers} ({formatFigure(s.share_of_answers)}% of {q.data?.answers_read})
+                    <td data-value={row.share_of_answers}>
+                      {row.answers} ({formatFigure(row.share_of_answers)}% of {competitorsQuery.data?.answers_read})
                     </td>
-                    <td>{s.mentions}</td>
+                    <td>{row.mentions}</td>
                     <td class="actions">
                       <button
                         type="button"
                         class="small"
-                        aria-label={`Track ${s.name}`}
+                        aria-label={`Track ${row.name}`}
                         disabled={!canWrite || add.isPending || !site.trim()}
-                        onClick={() => add.mutate({ name: s.name, website: site.trim() })}
+                        onClick={() => add.mutate({ name: row.name, website: site.trim() })}
                       >
                         Track
                       </button>
@@ -95,9 +95,9 @@ export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded
           </table>
         </div>
       ) : null}
-      {q.data && q.data.answers_read < q.data.answers_in_window ? (
+      {competitorsQuery.data && competitorsQuery.data.answers_read < competitorsQuery.data.answers_in_window ? (
         <p class="muted small">
-          Read the newest {q.data.answers_read} of the window's {q.data.answers_in_window} answers.
+          Read the newest {competitorsQuery.data.answers_read} of the window's {competitorsQuery.data.answers_in_window} answers.
         </p>
       ) : null}
     </Section>

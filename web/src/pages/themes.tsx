@@ -44,47 +44,47 @@ const LABELS: Record<string, string> = {
 const label = (theme: string) => LABELS[theme] ?? theme;
 
 /** "12 mentions: 8 positive, 3 neutral, 1 negative" as a cell: the count and a bar split by band. */
-function Cell({ t }: { t: Theme | undefined }) {
-  if (!t) return <span class="muted">–</span>;
-  const pct = (n: number) => `${(100 * n) / t.mentions}%`;
+function Cell({ t: figures }: { t: Theme | undefined }) {
+  if (!figures) return <span class="muted">–</span>;
+  const pct = (count: number) => `${(100 * count) / figures.mentions}%`;
   return (
-    <div class="theme-cell" title={`${t.positive} positive, ${t.neutral} neutral, ${t.negative} negative`}>
-      <span>{t.mentions}</span>
+    <div class="theme-cell" title={`${figures.positive} positive, ${figures.neutral} neutral, ${figures.negative} negative`}>
+      <span>{figures.mentions}</span>
       <span class="theme-bar" aria-hidden="true">
-        <span class="pos" style={{ width: pct(t.positive) }} />
-        <span class="neu" style={{ width: pct(t.neutral) }} />
-        <span class="neg" style={{ width: pct(t.negative) }} />
+        <span class="pos" style={{ width: pct(figures.positive) }} />
+        <span class="neu" style={{ width: pct(figures.neutral) }} />
+        <span class="neg" style={{ width: pct(figures.negative) }} />
       </span>
       <span class="muted small">
-        {t.positive}+ {t.negative}−
+        {figures.positive}+ {figures.negative}−
       </span>
     </div>
   );
 }
 
-export function Themes({ projectId, brands, w }: { projectId: string; brands: ThemeBrand[]; w: ViewWindow }) {
+export function Themes({ projectId, brands, w: viewWindow }: { projectId: string; brands: ThemeBrand[]; w: ViewWindow }) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const window = queryString({ start_date: w.from, end_date: w.to });
+  const window = queryString({ start_date: viewWindow.from, end_date: viewWindow.to });
   const results = useQueries({
-    queries: brands.map((b) => ({
-      queryKey: ['themes', projectId, b.competitor_id, window],
-      queryFn: () => get<Theme[]>(`/projects/${projectId}/themes${window}&brand_id=${b.competitor_id}`),
+    queries: brands.map((themeBrand) => ({
+      queryKey: ['themes', projectId, themeBrand.competitor_id, window],
+      queryFn: () => get<Theme[]>(`/projects/${projectId}/themes${window}&brand_id=${themeBrand.competitor_id}`),
     })),
   });
-  const byBrand = brands.map((b, i) => ({ brand: b, themes: results[i]?.data ?? [] }));
-  const themes = [...new Set(byBrand.flatMap((x) => x.themes.map((t) => t.theme)))];
-  const total = (theme: string) => byBrand.reduce((n, x) => n + (x.themes.find((t) => t.theme === theme)?.mentions ?? 0), 0);
+  const byBrand = brands.map((themeBrand, i) => ({ brand: themeBrand, themes: results[i]?.data ?? [] }));
+  const themes = [...new Set(byBrand.flatMap((x) => x.themes.map((brandTheme) => brandTheme.theme)))];
+  const total = (theme: string) => byBrand.reduce((sum, x) => sum + (x.themes.find((brandTheme) => brandTheme.theme === theme)?.mentions ?? 0), 0);
   themes.sort((x, y) => total(y) - total(x));
-  const pending = results.some((r) => r.isPending);
+  const pending = results.some((themesQuery) => themesQuery.isPending);
   const shown = byBrand.find((x) => x.brand.competitor_id === chosen) ?? byBrand[0];
   return (
     <Section title="What the answers say, by theme">
       <p class="muted small">
-        Answers of {w.from} to {w.to} that speak of each brand on a theme, and how: the bar is green for praise, grey for plain description, red for criticism.
+        Answers of {viewWindow.from} to {viewWindow.to} that speak of each brand on a theme, and how: the bar is green for praise, grey for plain description, red for criticism.
       </p>
       {pending ? <Loading what="Loading the themes" /> : null}
-      {results.map((r, i) => (
-        <ErrorBox key={brands[i].competitor_id} error={r.error} />
+      {results.map((themesQuery, i) => (
+        <ErrorBox key={brands[i].competitor_id} error={themesQuery.error} />
       ))}
       {!pending && themes.length === 0 ? <Empty>No theme spoken of in the answers of this window yet.</Empty> : null}
       {themes.length ? (
@@ -106,7 +106,7 @@ export function Themes({ projectId, brands, w }: { projectId: string; brands: Th
                   <th scope="row">{label(theme)}</th>
                   {byBrand.map((x) => (
                     <td key={x.brand.competitor_id}>
-                      <Cell t={x.themes.find((t) => t.theme === theme)} />
+                      <Cell t={x.themes.find((brandTheme) => brandTheme.theme === theme)} />
                     </td>
                   ))}
                 </tr>
@@ -119,23 +119,23 @@ export function Themes({ projectId, brands, w }: { projectId: string; brands: Th
         <div class="theme-examples">
           <label>
             Examples for{' '}
-            <select value={shown.brand.competitor_id} onChange={(e) => setChosen((e.currentTarget as HTMLSelectElement).value)}>
-              {brands.map((b) => (
-                <option key={b.competitor_id} value={b.competitor_id}>
-                  {b.name}
+            <select value={shown.brand.competitor_id} onChange={(event) => setChosen((event.currentTarget as HTMLSelectElement).value)}>
+              {brands.map((themeBrand) => (
+                <option key={themeBrand.competitor_id} value={themeBrand.competitor_id}>
+                  {themeBrand.name}
                 </option>
               ))}
             </select>
           </label>
           {shown.themes.length === 0 ? <Empty>No theme spoken of for {shown.brand.name} in this window.</Empty> : null}
-          {shown.themes.map((t) => (
-            <div key={t.theme} class="theme-example-group">
-              <h3>{label(t.theme)}</h3>
+          {shown.themes.map((brandTheme) => (
+            <div key={brandTheme.theme} class="theme-example-group">
+              <h3>{label(brandTheme.theme)}</h3>
               <ul>
-                {t.examples.map((e) => (
-                  <li key={e.chat_id} data-chat={e.chat_id}>
-                    <span class={`tag band-${e.sentiment}`}>{e.sentiment}</span> “{e.excerpt}”{' '}
-                    <Link href={`/projects/${projectId}/prompts/${e.prompt_id}${w.query}`}>see the answers</Link>
+                {brandTheme.examples.map((themeExample) => (
+                  <li key={themeExample.chat_id} data-chat={themeExample.chat_id}>
+                    <span class={`tag band-${themeExample.sentiment}`}>{themeExample.sentiment}</span> “{themeExample.excerpt}”{' '}
+                    <Link href={`/projects/${projectId}/prompts/${themeExample.prompt_id}${viewWindow.query}`}>see the answers</Link>
                   </li>
                 ))}
               </ul>

@@ -29,28 +29,28 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
     },
   });
   const base = `/projects/${projectId}/topics`;
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
+  const add = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
     const name = String(new FormData(form).get('name') ?? '').trim();
     if (name) write.mutate({ method: 'POST', path: base, body: { name } }, { onSuccess: () => form.reset() });
   };
-  const rename = (t: Topic) => (e: Event) => {
-    e.preventDefault();
-    const name = String(new FormData(e.currentTarget as HTMLFormElement).get('name') ?? '').trim();
-    if (name && name !== t.name) write.mutate({ method: 'PATCH', path: `${base}/${t.topic_id}`, body: { name } });
+  const rename = (topic: Topic) => (event: Event) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name') ?? '').trim();
+    if (name && name !== topic.name) write.mutate({ method: 'PATCH', path: `${base}/${topic.topic_id}`, body: { name } });
     else setEditing(null);
   };
-  const remove = (t: Topic) => {
-    const held = counts.get(t.topic_id) ?? 0;
-    const target = moveTo[t.topic_id] ?? topics.find((o) => o.topic_id !== t.topic_id)?.topic_id;
-    const q = held > 0 && target ? `?move_to=${target}` : '';
-    write.mutate({ method: 'DELETE', path: `${base}/${t.topic_id}${q}` });
+  const remove = (topic: Topic) => {
+    const held = counts.get(topic.topic_id) ?? 0;
+    const target = moveTo[topic.topic_id] ?? topics.find((otherTopic) => otherTopic.topic_id !== topic.topic_id)?.topic_id;
+    const search = held > 0 && target ? `?move_to=${target}` : '';
+    write.mutate({ method: 'DELETE', path: `${base}/${topic.topic_id}${search}` });
   };
   return (
     <Section
       title="Topics"
-      actions={<CsvButton filename="topics.csv" label="Download topics (CSV)" header={['topic_id', 'name', 'prompts']} rows={() => topics.map((t) => [t.topic_id, t.name, counts.get(t.topic_id) ?? 0])} />}
+      actions={<CsvButton filename="topics.csv" label="Download topics (CSV)" header={['topic_id', 'name', 'prompts']} rows={() => topics.map((topic) => [topic.topic_id, topic.name, counts.get(topic.topic_id) ?? 0])} />}
     >
       <ErrorBox error={write.error} />
       {topics.length === 0 ? <Empty>No topic yet: add one below.</Empty> : null}
@@ -65,15 +65,15 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
               </tr>
             </thead>
             <tbody>
-              {topics.map((t) => {
-                const held = counts.get(t.topic_id) ?? 0;
-                const others = topics.filter((o) => o.topic_id !== t.topic_id);
+              {topics.map((topic) => {
+                const held = counts.get(topic.topic_id) ?? 0;
+                const others = topics.filter((otherTopic) => otherTopic.topic_id !== topic.topic_id);
                 return (
-                  <tr key={t.topic_id} data-topic={t.name}>
+                  <tr key={topic.topic_id} data-topic={topic.name}>
                     <th scope="row">
-                      {editing === t.topic_id ? (
-                        <form onSubmit={rename(t)} class="inline-form" aria-label={`Rename ${t.name}`}>
-                          <input name="name" defaultValue={t.name} aria-label={`New name for ${t.name}`} required maxLength={200} />
+                      {editing === topic.topic_id ? (
+                        <form onSubmit={rename(topic)} class="inline-form" aria-label={`Rename ${topic.name}`}>
+                          <input name="name" defaultValue={topic.name} aria-label={`New name for ${topic.name}`} required maxLength={200} />
                           <button type="submit" class="small">
                             Save
                           </button>
@@ -82,32 +82,32 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
                           </button>
                         </form>
                       ) : (
-                        t.name
+                        topic.name
                       )}
                     </th>
                     <td>{held}</td>
                     <td class="actions row-actions">
-                      <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(t.topic_id)}>
+                      <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(topic.topic_id)}>
                         Rename
                       </button>
-                      {deleting === t.topic_id ? (
-                        <fieldset class="inline small" aria-label={`Delete ${t.name}`}>
+                      {deleting === topic.topic_id ? (
+                        <fieldset class="inline small" aria-label={`Delete ${topic.name}`}>
                           <label class="inline">
                             <span>
                               Move its {held} prompt{held === 1 ? '' : 's'} to
                             </span>
                             <select
-                              value={moveTo[t.topic_id] ?? others[0]?.topic_id}
-                              onChange={(e) => setMoveTo({ ...moveTo, [t.topic_id]: (e.currentTarget as HTMLSelectElement).value })}
+                              value={moveTo[topic.topic_id] ?? others[0]?.topic_id}
+                              onChange={(event) => setMoveTo({ ...moveTo, [topic.topic_id]: (event.currentTarget as HTMLSelectElement).value })}
                             >
-                              {others.map((o) => (
-                                <option key={o.topic_id} value={o.topic_id}>
-                                  {o.name}
+                              {others.map((other) => (
+                                <option key={other.topic_id} value={other.topic_id}>
+                                  {other.name}
                                 </option>
                               ))}
                             </select>
                           </label>
-                          <button type="button" class="danger small" onClick={() => remove(t)}>
+                          <button type="button" class="danger small" onClick={() => remove(topic)}>
                             Move and delete
                           </button>
                           <button type="button" class="secondary small" onClick={() => setDeleting(null)}>
@@ -118,10 +118,10 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
                         <button
                           type="button"
                           class="danger small"
-                          aria-label={`Delete topic ${t.name}`}
+                          aria-label={`Delete topic ${topic.name}`}
                           // the last topic holding prompts has nowhere to move them (the API says 409)
                           disabled={!canWrite || (held > 0 && others.length === 0)}
-                          onClick={() => (held > 0 ? setDeleting(t.topic_id) : remove(t))}
+                          onClick={() => (held > 0 ? setDeleting(topic.topic_id) : remove(topic))}
                         >
                           Delete
                         </button>

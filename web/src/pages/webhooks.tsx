@@ -12,25 +12,25 @@ type Account = Data<'/v1/account'>;
 const EVENTS = ['action.checkpoint', 'action.completed', 'action.failed'];
 
 export function Plan() {
-  const q = useQuery({ queryKey: ['account'], queryFn: () => get<Account>('/account') });
-  const a = q.data;
+  const accountQuery = useQuery({ queryKey: ['account'], queryFn: () => get<Account>('/account') });
+  const account = accountQuery.data;
   return (
     <Section title="Plan and credits">
-      {q.isPending ? <Loading /> : null}
-      <ErrorBox error={q.error} />
-      {a ? (
-        <dl class="facts" data-plan={a.plan}>
+      {accountQuery.isPending ? <Loading /> : null}
+      <ErrorBox error={accountQuery.error} />
+      {account ? (
+        <dl class="facts" data-plan={account.plan}>
           <dt>Plan</dt>
-          <dd>{a.plan}</dd>
-          <dt>Credits ({a.credits_month})</dt>
-          <dd data-credits-left={a.credits_left}>
-            {a.credits_used} used, {a.credits_left} left of {a.credits_included}
+          <dd>{account.plan}</dd>
+          <dt>Credits ({account.credits_month})</dt>
+          <dd data-credits-left={account.credits_left}>
+            {account.credits_used} used, {account.credits_left} left of {account.credits_included}
           </dd>
           <dt>Rate-limit tier</dt>
-          <dd>{a.rate_limit_tier}</dd>
+          <dd>{account.rate_limit_tier}</dd>
           <dt>Limits</dt>
           <dd>
-            {a.max_projects} projects, {a.max_active_prompts} active prompts
+            {account.max_projects} projects, {account.max_active_prompts} active prompts
           </dd>
         </dl>
       ) : null}
@@ -39,10 +39,10 @@ export function Plan() {
 }
 
 function Deliveries({ id }: { id: string }) {
-  const q = useQuery({ queryKey: ['deliveries', id], queryFn: () => get<Delivery[]>(`/webhooks/${id}/deliveries?limit=20`) });
-  if (q.isPending) return <Loading />;
-  if (q.error) return <ErrorBox error={q.error} />;
-  if (!q.data?.length) return <Empty>No delivery yet.</Empty>;
+  const deliveriesQuery = useQuery({ queryKey: ['deliveries', id], queryFn: () => get<Delivery[]>(`/webhooks/${id}/deliveries?limit=20`) });
+  if (deliveriesQuery.isPending) return <Loading />;
+  if (deliveriesQuery.error) return <ErrorBox error={deliveriesQuery.error} />;
+  if (!deliveriesQuery.data?.length) return <Empty>No delivery yet.</Empty>;
   return (
     <div class="table-wrap">
       <table data-table="deliveries">
@@ -56,13 +56,13 @@ function Deliveries({ id }: { id: string }) {
           </tr>
         </thead>
         <tbody>
-          {q.data.map((d) => (
-            <tr key={d.id}>
-              <td>{d.event}</td>
-              <td>{d.status}</td>
-              <td>{d.attempts}</td>
-              <td class="wrap">{d.last_status_code ?? d.last_error ?? '–'}</td>
-              <td>{d.created_at.replace('T', ' ').slice(0, 16)}</td>
+          {deliveriesQuery.data.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>{delivery.event}</td>
+              <td>{delivery.status}</td>
+              <td>{delivery.attempts}</td>
+              <td class="wrap">{delivery.last_status_code ?? delivery.last_error ?? '–'}</td>
+              <td>{delivery.created_at.replace('T', ' ').slice(0, 16)}</td>
             </tr>
           ))}
         </tbody>
@@ -81,17 +81,17 @@ export function Webhooks() {
     mutationFn: (x: { method: string; path: string; body?: unknown }) => data<{ secret?: string }>(x.method, x.path, x.body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
   });
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
-    const events = EVENTS.filter((ev) => f.get(ev));
-    write.mutate({ method: 'POST', path: '/webhooks', body: { url: String(f.get('url')).trim(), events } }, { onSuccess: (r) => setSecret(r.secret ?? null) });
+  const add = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const formData = new FormData(form);
+    const events = EVENTS.filter((event) => formData.get(event));
+    write.mutate({ method: 'POST', path: '/webhooks', body: { url: String(formData.get('url')).trim(), events } }, { onSuccess: (created) => setSecret(created.secret ?? null) });
   };
   return (
     <Section
       title="Webhooks"
-      actions={list.data ? <CsvButton filename="webhooks.csv" header={['id', 'url', 'events', 'is_active', 'created_at']} rows={() => list.data.map((w) => [w.id, w.url, w.events.join(' '), w.is_active, w.created_at])} /> : null}
+      actions={list.data ? <CsvButton filename="webhooks.csv" header={['id', 'url', 'events', 'is_active', 'created_at']} rows={() => list.data.map((webhook) => [webhook.id, webhook.url, webhook.events.join(' '), webhook.is_active, webhook.created_at])} /> : null}
     >
       {list.isPending ? <Loading /> : null}
       <ErrorBox error={list.error} />
@@ -104,20 +104,20 @@ export function Webhooks() {
         </div>
       ) : null}
       {list.data?.length === 0 ? <Empty>No webhook registered.</Empty> : null}
-      {list.data?.map((w) => (
-        <div key={w.id} class="webhook" data-webhook={w.id}>
+      {list.data?.map((webhook) => (
+        <div key={webhook.id} class="webhook" data-webhook={webhook.id}>
           <p>
-            <strong class="wrap">{w.url}</strong> <span class="muted small">{w.events.join(', ')}</span>
+            <strong class="wrap">{webhook.url}</strong> <span class="muted small">{webhook.events.join(', ')}</span>
           </p>
           <div class="row-actions">
-            <button type="button" class="secondary small" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
-              {open === w.id ? 'Hide deliveries' : 'Show deliveries'}
+            <button type="button" class="secondary small" aria-expanded={open === webhook.id} onClick={() => setOpen(open === webhook.id ? null : webhook.id)}>
+              {open === webhook.id ? 'Hide deliveries' : 'Show deliveries'}
             </button>
-            <button type="button" class="danger small" disabled={!canWrite} onClick={() => confirm('Delete this webhook?') && write.mutate({ method: 'DELETE', path: `/webhooks/${w.id}` })}>
+            <button type="button" class="danger small" disabled={!canWrite} onClick={() => confirm('Delete this webhook?') && write.mutate({ method: 'DELETE', path: `/webhooks/${webhook.id}` })}>
               Delete
             </button>
           </div>
-          {open === w.id ? <Deliveries id={w.id} /> : null}
+          {open === webhook.id ? <Deliveries id={webhook.id} /> : null}
         </div>
       ))}
       <form onSubmit={add} aria-label="Register a webhook">
@@ -127,10 +127,10 @@ export function Webhooks() {
           </Field>
           <fieldset class="providers">
             <legend>Events</legend>
-            {EVENTS.map((ev) => (
-              <label key={ev} class="check">
-                <input type="checkbox" name={ev} defaultChecked />
-                {ev}
+            {EVENTS.map((event) => (
+              <label key={event} class="check">
+                <input type="checkbox" name={event} defaultChecked />
+                {event}
               </label>
             ))}
           </fieldset>

@@ -34,26 +34,26 @@ interface Seen {
 }
 const seen = new Map<string, Seen>();
 const seenOf = (id: string): Seen => {
-  let s = seen.get(id);
-  if (!s) seen.set(id, (s = { texts: {}, writing: null, last: null }));
-  return s;
+  let stepsSeen = seen.get(id);
+  if (!stepsSeen) seen.set(id, (stepsSeen = { texts: {}, writing: null, last: null }));
+  return stepsSeen;
 };
-const nextStep = (s: Step): Step | null => STEPS[STEPS.findIndex(([k]) => k === s) + 1]?.[0] ?? null;
-const indexOf = (s: Step | null) => (s ? STEPS.findIndex(([k]) => k === s) : -1);
+const nextStep = (step: Step): Step | null => STEPS[STEPS.findIndex(([stepKey]) => stepKey === step) + 1]?.[0] ?? null;
+const indexOf = (step: Step | null) => (step ? STEPS.findIndex(([stepKey]) => stepKey === step) : -1);
 
-function stepStates(w: Workflow, s: Seen): Record<Step, { text: string; cls: string }> {
+function stepStates(workflow: Workflow, seen: Seen): Record<Step, { text: string; cls: string }> {
   const out = {} as Record<Step, { text: string; cls: string }>;
-  const waiting = w.status === 'awaiting_approval' ? indexOf(w.checkpoint) : -1;
-  const writing = w.status === 'running' ? indexOf(s.writing) : -1;
-  const stoppedAt = w.status === 'rejected' ? indexOf(s.last) : w.status === 'failed' ? indexOf(s.writing ?? s.last) : -1;
+  const waiting = workflow.status === 'awaiting_approval' ? indexOf(workflow.checkpoint) : -1;
+  const writing = workflow.status === 'running' ? indexOf(seen.writing) : -1;
+  const stoppedAt = workflow.status === 'rejected' ? indexOf(seen.last) : workflow.status === 'failed' ? indexOf(seen.writing ?? seen.last) : -1;
   STEPS.forEach(([step], i) => {
-    if (w.status === 'completed') out[step] = { text: 'Approved', cls: 'done' };
+    if (workflow.status === 'completed') out[step] = { text: 'Approved', cls: 'done' };
     else if (waiting >= 0) out[step] = i < waiting ? { text: 'Approved', cls: 'done' } : i === waiting ? { text: 'Waiting for review', cls: 'current' } : { text: 'Not started', cls: '' };
     else if (writing >= 0) out[step] = i < writing ? { text: 'Approved', cls: 'done' } : i === writing ? { text: 'Writing…', cls: 'current' } : { text: 'Not started', cls: '' };
-    else if (w.status === 'running') out[step] = { text: 'In progress', cls: 'current' };
+    else if (workflow.status === 'running') out[step] = { text: 'In progress', cls: 'current' };
     else if (stoppedAt >= 0)
-      out[step] = i < stoppedAt ? { text: 'Approved', cls: 'done' } : i === stoppedAt ? { text: w.status === 'rejected' ? 'Rejected' : 'Failed', cls: 'stopped' } : { text: 'Not started', cls: '' };
-    else out[step] = { text: w.status === 'rejected' ? 'Stopped (rejected)' : 'Stopped (failed)', cls: 'stopped' };
+      out[step] = i < stoppedAt ? { text: 'Approved', cls: 'done' } : i === stoppedAt ? { text: workflow.status === 'rejected' ? 'Rejected' : 'Failed', cls: 'stopped' } : { text: 'Not started', cls: '' };
+    else out[step] = { text: workflow.status === 'rejected' ? 'Stopped (rejected)' : 'Stopped (failed)', cls: 'stopped' };
   });
   return out;
 }
@@ -63,9 +63,9 @@ function stepStates(w: Workflow, s: Seen): Record<Step, { text: string; cls: str
  * the first 10 s of a step (the built-in writer takes well under that), then every 3 s;
  * every 10 s while a checkpoint waits, to see an answer given elsewhere (and on focus).
  */
-function pollEvery(w: Workflow | null): number | false {
-  if (w?.status === 'running') return Date.now() - Date.parse(w.updated_at) < 10_000 ? 1000 : 3000;
-  if (w?.status === 'awaiting_approval') return 10_000;
+function pollEvery(workflow: Workflow | null): number | false {
+  if (workflow?.status === 'running') return Date.now() - Date.parse(workflow.updated_at) < 10_000 ? 1000 : 3000;
+  if (workflow?.status === 'awaiting_approval') return 10_000;
   return false;
 }
 
@@ -84,13 +84,13 @@ export const workflowQuery = (projectId: string, actionId: string) => ({
 
 /** On a board card: where the action's workflow stands (a checkpoint waiting above all). */
 export function WorkflowBadge({ projectId, actionId }: { projectId: string; actionId: string }) {
-  const q = useQuery(workflowQuery(projectId, actionId));
-  const w = q.data;
-  if (!w || w.status === 'completed') return null;
-  const text = w.status === 'awaiting_approval' ? `${w.checkpoint} waiting for review` : `workflow ${STATUS_TEXT[w.status].toLowerCase()}`;
+  const workflowResult = useQuery(workflowQuery(projectId, actionId));
+  const workflow = workflowResult.data;
+  if (!workflow || workflow.status === 'completed') return null;
+  const text = workflow.status === 'awaiting_approval' ? `${workflow.checkpoint} waiting for review` : `workflow ${STATUS_TEXT[workflow.status].toLowerCase()}`;
   return (
     <p class="small">
-      <span class={`tag${w.status === 'awaiting_approval' ? ' waiting' : ''}`} data-workflow-badge={w.status}>
+      <span class={`tag${workflow.status === 'awaiting_approval' ? ' waiting' : ''}`} data-workflow-badge={workflow.status}>
         {text}
       </span>
     </p>
@@ -110,13 +110,13 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
   const canWrite = useCanWrite();
   const base = `/projects/${projectId}/actions/${actionId}`;
   const key = workflowQuery(projectId, actionId).queryKey;
-  const wf = useQuery({
+  const workflowResult = useQuery({
     ...workflowQuery(projectId, actionId),
     staleTime: 0,
     refetchOnWindowFocus: true,
-    refetchInterval: (q) => pollEvery(q.state.data ?? null),
+    refetchInterval: (query) => pollEvery(query.state.data ?? null),
   });
-  const w = wf.data ?? null;
+  const workflow = workflowResult.data ?? null;
   const refreshBoard = () => queryClient.invalidateQueries({ queryKey: ['actions', projectId] });
 
   // A change this page did not make (a checkpoint answered elsewhere) is said out loud.
@@ -125,52 +125,52 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
   const [elsewhere, setElsewhere] = useState('');
   useEffect(() => {
     const prev = before.current;
-    before.current = w;
-    if (!w || !prev || prev.workflow_id !== w.workflow_id || prev.updated_at === w.updated_at) return;
-    if (w.status !== 'running') void refreshBoard();
-    if (prev.status === 'awaiting_approval' && w.updated_at !== mine.current) {
-      setElsewhere(`The ${prev.checkpoint} checkpoint was answered elsewhere: the workflow is now ${STATUS_TEXT[w.status].toLowerCase()}.`);
+    before.current = workflow;
+    if (!workflow || !prev || prev.workflow_id !== workflow.workflow_id || prev.updated_at === workflow.updated_at) return;
+    if (workflow.status !== 'running') void refreshBoard();
+    if (prev.status === 'awaiting_approval' && workflow.updated_at !== mine.current) {
+      setElsewhere(`The ${prev.checkpoint} checkpoint was answered elsewhere: the workflow is now ${STATUS_TEXT[workflow.status].toLowerCase()}.`);
     }
-  }, [w?.workflow_id, w?.updated_at]);
+  }, [workflow?.workflow_id, workflow?.updated_at]);
 
   const execute = useMutation({
     mutationFn: () => data<Data<'/v1/projects/{project_id}/actions/{action_id}/execute', 'post'>>('POST', `${base}/execute`),
-    onSuccess: (r) => {
-      Object.assign(seenOf(r.workflow_id), { writing: 'outline' });
+    onSuccess: (response) => {
+      Object.assign(seenOf(response.workflow_id), { writing: 'outline' });
       setElsewhere('');
       void queryClient.invalidateQueries({ queryKey: key });
       void refreshBoard();
     },
   });
 
-  if (w) {
-    const s = seenOf(w.workflow_id);
-    if (w.status === 'awaiting_approval' && w.checkpoint) {
-      if (w.content !== null) s.texts[w.checkpoint] = w.content;
-      s.last = w.checkpoint;
-      s.writing = null;
+  if (workflow) {
+    const seen = seenOf(workflow.workflow_id);
+    if (workflow.status === 'awaiting_approval' && workflow.checkpoint) {
+      if (workflow.content !== null) seen.texts[workflow.checkpoint] = workflow.content;
+      seen.last = workflow.checkpoint;
+      seen.writing = null;
     }
-    if (w.status === 'completed' && w.content !== null) s.texts.final = w.content;
+    if (workflow.status === 'completed' && workflow.content !== null) seen.texts.final = workflow.content;
   }
-  const canRun = (!w || !OPEN.includes(w.status)) && EXECUTABLE.includes(actionStatus) && w?.status !== 'completed';
-  const states = w ? stepStates(w, seenOf(w.workflow_id)) : null;
+  const canRun = (!workflow || !OPEN.includes(workflow.status)) && EXECUTABLE.includes(actionStatus) && workflow?.status !== 'completed';
+  const states = workflow ? stepStates(workflow, seenOf(workflow.workflow_id)) : null;
   const noHook = execute.error instanceof ApiError && execute.error.status === 400 && /action\.checkpoint/.test(execute.error.detail);
 
   return (
-    <div class="workflow" data-workflow={w?.status ?? 'none'}>
+    <div class="workflow" data-workflow={workflow?.status ?? 'none'}>
       <h3>Article workflow</h3>
-      {wf.isPending ? <Loading /> : null}
-      <ErrorBox error={wf.error} />
-      {wf.isSuccess && !w ? <p class="muted">Not executed yet. Executing writes an outline, a draft and a final text, and waits for your review after each.</p> : null}
+      {workflowResult.isPending ? <Loading /> : null}
+      <ErrorBox error={workflowResult.error} />
+      {workflowResult.isSuccess && !workflow ? <p class="muted">Not executed yet. Executing writes an outline, a draft and a final text, and waits for your review after each.</p> : null}
       {canRun ? (
         <p>
           <button type="button" disabled={!canWrite || execute.isPending} onClick={() => execute.mutate()}>
-            {w ? 'Execute again' : 'Execute'}
+            {workflow ? 'Execute again' : 'Execute'}
           </button>
           {!canWrite ? <span class="muted small"> Read-only session: an admin executes workflows.</span> : null}
         </p>
       ) : null}
-      {!canRun && !EXECUTABLE.includes(actionStatus) && (!w || !OPEN.includes(w.status)) && w?.status !== 'completed' ? (
+      {!canRun && !EXECUTABLE.includes(actionStatus) && (!workflow || !OPEN.includes(workflow.status)) && workflow?.status !== 'completed' ? (
         <p class="muted small">Only a suggested, accepted or in-progress action can be executed (this one is {actionStatus.replace(/_/g, ' ')}).</p>
       ) : null}
       <ErrorBox error={execute.error} />
@@ -184,20 +184,20 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
           {elsewhere}
         </p>
       ) : null}
-      {w && states ? (
+      {workflow && states ? (
         <>
           <p>
-            Status: <strong data-workflow-status={w.status}>{STATUS_TEXT[w.status]}</strong>{' '}
-            <span class="muted small">(started {w.created_at.replace('T', ' ').slice(0, 16)})</span>
+            Status: <strong data-workflow-status={workflow.status}>{STATUS_TEXT[workflow.status]}</strong>{' '}
+            <span class="muted small">(started {workflow.created_at.replace('T', ' ').slice(0, 16)})</span>
           </p>
           <ol class="steps" aria-label="Steps">
             {STEPS.map(([step, label]) => {
-              const text = seenOf(w.workflow_id).texts[step];
-              const isCurrent = w.status === 'awaiting_approval' && w.checkpoint === step;
+              const text = seenOf(workflow.workflow_id).texts[step];
+              const isCurrent = workflow.status === 'awaiting_approval' && workflow.checkpoint === step;
               return (
                 <li key={step} data-step={step} data-state={states[step].text}>
                   {label}: <span class={`step-state ${states[step].cls}`}>{states[step].text}</span>
-                  {text && !isCurrent && !(w.status === 'completed' && step === 'final') ? (
+                  {text && !isCurrent && !(workflow.status === 'completed' && step === 'final') ? (
                     <details>
                       <summary>Text at the {step} checkpoint</summary>
                       <pre class="doc">{text}</pre>
@@ -207,19 +207,19 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
               );
             })}
           </ol>
-          {w.status === 'running' ? <Loading what="The writer is working" /> : null}
-          {w.status === 'awaiting_approval' && w.checkpoint ? (
+          {workflow.status === 'running' ? <Loading what="The writer is working" /> : null}
+          {workflow.status === 'awaiting_approval' && workflow.checkpoint ? (
             <Checkpoint
-              key={`${w.workflow_id}:${w.checkpoint}:${w.updated_at}`}
-              w={w}
+              key={`${workflow.workflow_id}:${workflow.checkpoint}:${workflow.updated_at}`}
+              w={workflow}
               base={base}
               canWrite={canWrite}
               onAnswered={(after, answer, edited) => {
                 mine.current = after.updated_at;
-                const s = seenOf(w.workflow_id);
-                if (answer === 'edit' && edited !== undefined) s.texts[w.checkpoint!] = edited;
-                if (answer === 'edit' || answer === 'approve') s.writing = nextStep(w.checkpoint!);
-                if (answer === 'regenerate') s.writing = w.checkpoint;
+                const seen = seenOf(workflow.workflow_id);
+                if (answer === 'edit' && edited !== undefined) seen.texts[workflow.checkpoint!] = edited;
+                if (answer === 'edit' || answer === 'approve') seen.writing = nextStep(workflow.checkpoint!);
+                if (answer === 'regenerate') seen.writing = workflow.checkpoint;
                 setElsewhere('');
                 queryClient.setQueryData(key, after);
                 void refreshBoard();
@@ -227,18 +227,18 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
               onConflict={() => void queryClient.invalidateQueries({ queryKey: key })}
             />
           ) : null}
-          {w.status === 'completed' && w.result ? (
+          {workflow.status === 'completed' && workflow.result ? (
             <div data-result>
-              <h4>Result: {w.result.title}</h4>
+              <h4>Result: {workflow.result.title}</h4>
               <pre class="doc">
-                {w.result.content}
+                {workflow.result.content}
               </pre>
-              <CopyButton text={w.result.content} label="Copy the article" />
+              <CopyButton text={workflow.result.content} label="Copy the article" />
             </div>
           ) : null}
-          {(w.status === 'rejected' || w.status === 'failed') && w.error ? (
+          {(workflow.status === 'rejected' || workflow.status === 'failed') && workflow.error ? (
             <p class="error" data-workflow-error>
-              {w.error}
+              {workflow.error}
             </p>
           ) : null}
         </>
@@ -254,10 +254,10 @@ function Checkpoint(props: {
   onAnswered: (after: Workflow, answer: Answer, edited?: string) => void;
   onConflict: () => void;
 }) {
-  const { w } = props;
-  const step = w.checkpoint!;
+  const { w: workflow } = props;
+  const step = workflow.checkpoint!;
   const [mode, setMode] = useState<Answer | null>(null);
-  const [text, setText] = useState(w.content ?? '');
+  const [text, setText] = useState(workflow.content ?? '');
   const [feedback, setFeedback] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -266,7 +266,7 @@ function Checkpoint(props: {
   const send = useMutation({
     mutationFn: (answer: Answer) =>
       data<Workflow>('POST', `${props.base}/workflow/respond`, {
-        workflow_id: w.workflow_id,
+        workflow_id: workflow.workflow_id,
         checkpoint: step,
         action: answer,
         ...(answer === 'edit' ? { content: text } : {}),
@@ -277,7 +277,7 @@ function Checkpoint(props: {
       if (err instanceof ApiError && (err.status === 409 || err.status === 404)) props.onConflict();
     },
   });
-  const label = STEPS.find(([k]) => k === step)?.[1] ?? step;
+  const label = STEPS.find(([stepKey]) => stepKey === step)?.[1] ?? step;
   const cancel = () => {
     setMode(null);
     send.reset();
@@ -286,9 +286,9 @@ function Checkpoint(props: {
     <section class="checkpoint" data-checkpoint={step} aria-label={`${label} checkpoint`}>
       <h4>{label} checkpoint: waiting for your review</h4>
       <pre class="doc" data-checkpoint-content>
-        {w.content}
+        {workflow.content}
       </pre>
-      {w.content !== null ? <CopyButton text={w.content} label={`Copy the ${step}`} /> : null}
+      {workflow.content !== null ? <CopyButton text={workflow.content} label={`Copy the ${step}`} /> : null}
       {!props.canWrite ? <p class="muted small">Read-only session: an admin answers checkpoints.</p> : null}
       <fieldset disabled={!props.canWrite || send.isPending}>
         <div class="row-actions answer-buttons">
@@ -308,27 +308,27 @@ function Checkpoint(props: {
         {mode ? (
           <form
             class="answer-form"
-            onSubmit={(e) => {
-              e.preventDefault();
+            onSubmit={(event) => {
+              event.preventDefault();
               send.mutate(mode);
             }}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') {
-                e.preventDefault();
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
                 cancel();
               }
             }}
           >
             {mode === 'edit' ? (
               <Field label={`Edited ${step}`} hint="Your text replaces the writer's and the workflow goes on from it.">
-                <textarea ref={field} class="doc-edit" value={text} onInput={(e) => setText(e.currentTarget.value)} required />
+                <textarea ref={field} class="doc-edit" value={text} onInput={(event) => setText(event.currentTarget.value)} required />
               </Field>
             ) : (
               <Field
                 label={mode === 'regenerate' ? 'Feedback for the writer' : 'Reason for rejecting'}
                 hint={mode === 'regenerate' ? 'Optional: what to change. The step is written again and waits for you.' : 'Optional: kept with the rejected workflow.'}
               >
-                <textarea ref={field} rows={3} maxLength={5000} value={feedback} onInput={(e) => setFeedback(e.currentTarget.value)} />
+                <textarea ref={field} rows={3} maxLength={5000} value={feedback} onInput={(event) => setFeedback(event.currentTarget.value)} />
               </Field>
             )}
             <div class="row-actions">
