@@ -1,5 +1,6 @@
-import type { RequestContext, ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../context.js';
 import { loadProjectWithPlan, type ProjectWithPlan } from '../projects/project-row.js';
+import { systemContext } from '../projects/system-caller.js';
 import { decideFigure, decideNewThings, type Decision } from './decide.js';
 import { FigureReader } from './figures.js';
 import type { AlertNotice } from './messages.js';
@@ -11,14 +12,6 @@ export interface EvaluationResult {
   evaluated: number;
   fired: number;
   unmeasured: number;
-}
-
-/**
- * A service call made by the system for a project's team (a viewer: it only reads), so the
- * domain services a rule reuses (the competitor suggestions) run with their usual checks.
- */
-export function systemContext(ctx: ServiceContext, project: Pick<ProjectWithPlan, 'team_id' | 'plan'>): RequestContext {
-  return { ...ctx, auth: { keyId: 'system', teamId: project.team_id, scope: 'viewer', tier: 'standard', plan: project.plan } };
 }
 
 export const alertsUrl = (ctx: ServiceContext, projectId: string) => `${ctx.config.publicUrl}/projects/${projectId}/alerts`;

@@ -2,9 +2,8 @@ import type { Readable } from 'node:stream';
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { hashApiKey, randomBase62 } from '../../lib/crypto.js';
 import { NotFound } from '../../lib/errors.js';
-import { systemContext } from '../alerts/evaluate.js';
+import { systemCallerFor } from '../projects/system-caller.js';
 import { iso } from '../common.js';
-import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 import { ingestLog, type IngestResult } from './service.js';
 
@@ -72,9 +71,9 @@ export async function openDrain(ctx: ServiceContext, token: string): Promise<Ope
   );
   const drain = rows[0];
   if (!drain) return null;
-  const project = await loadProjectWithPlan(ctx.store, drain.project_id);
-  if (!project) return null;
-  return { drainId: drain.id, projectId: drain.project_id, vercelVerify: drain.vercel_verify, ctx: systemContext(ctx, project) };
+  const caller = await systemCallerFor(ctx, drain.project_id);
+  if (!caller) return null;
+  return { drainId: drain.id, projectId: drain.project_id, vercelVerify: drain.vercel_verify, ctx: caller };
 }
 
 /** One push: ingested like an uploaded file; an empty push (a CDN's test request) counts nothing. */

@@ -1,7 +1,7 @@
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { Conflict, Invalid, NotFound } from '../../lib/errors.js';
 import { utcDay } from '../../lib/time.js';
-import { systemContext } from '../alerts/evaluate.js';
+import { systemContext } from '../projects/system-caller.js';
 import { visibilityChartSvg, rasterize } from './chart.js';
 import { projectWeek, type ProjectWeek } from './figures.js';
 import { CHART_CID, renderDigest } from './render.js';

@@ -1,9 +1,8 @@
 import type { RequestContext, ServiceContext } from '../../context.js';
 import { NotFound, Unauthorized } from '../../lib/errors.js';
 import { hashApiKey, randomBase62 } from '../../lib/crypto.js';
-import { systemContext } from '../alerts/evaluate.js';
+import { systemCallerFor } from '../projects/system-caller.js';
 import { iso } from '../common.js';
-import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 
 const DAY_MS = 86_400_000;
@@ -63,11 +62,11 @@ export async function openReport(ctx: ServiceContext, token: string): Promise<Op
     `select id, project_id, window_days, expires_at from shared_reports where token_hash = $1 and revoked_at is null and expires_at > now()`,
     [hashApiKey(token)],
   );
-  const r = rows[0];
-  if (!r) return null;
-  const project = await loadProjectWithPlan(ctx.store, r.project_id);
-  if (!project) return null;
-  return { reportId: r.id, projectId: r.project_id, windowDays: r.window_days, expiresAt: r.expires_at, ctx: systemContext(ctx, project) };
+  const report = rows[0];
+  if (!report) return null;
+  const caller = await systemCallerFor(ctx, report.project_id);
+  if (!caller) return null;
+  return { reportId: report.id, projectId: report.project_id, windowDays: report.window_days, expiresAt: report.expires_at, ctx: caller };
 }
 
 /** A report token standing for a key on one project's read-only export; anything else is a 401. */
