@@ -3,7 +3,7 @@ import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure } from '../ui';
+import { BrandMark, Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
@@ -65,6 +65,7 @@ export function Competitors({ projectId }: { projectId: string }) {
                 {rows.map((c) => (
                   <tr key={c.competitor_id} data-competitor={c.name}>
                     <th scope="row">
+                      <BrandMark name={c.name} domain={iconDomain(c.icon_url)} color={c.is_own_brand ? 'var(--accent)' : undefined} />
                       {c.name} {c.is_own_brand ? <span class="tag">you</span> : null}
                       <br />
                       <span class="muted small">{c.website}</span>
