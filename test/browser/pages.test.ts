@@ -122,7 +122,8 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
       }),
     );
     expect(marks[0]).toEqual({ src: `/favicons/${ownDomain}`, alt: '', loaded: true, size: [16, 16] });
-    marks.slice(1).forEach((m, i) => expect(m).toEqual({ initial: brands.filter((x) => !x.is_own_brand)[i].name[0].toUpperCase(), size: [16, 16] }));
+    const others = brands.filter((x) => !x.is_own_brand);
+    expect(marks.slice(1)).toEqual(others.map((x) => ({ initial: x.name[0].toUpperCase(), size: [16, 16] })));
 
     // The chart: the own brand and the top 5 competitors, the others behind "Show all".
     const legend = page.locator('[data-legend] .legend-item');
