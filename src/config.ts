@@ -145,6 +145,11 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Extra CA certificates trusted for outbound HTTPS (tests with a self-signed receiver). Not from the environment. */
   outboundCa?: string | Buffer;
+  /**
+   * Where the favicon proxy fetches every site's icon from instead of https://{domain} (tests:
+   * a local fake site, told the domain by the Host header). Not from the environment.
+   */
+  faviconOrigin?: string;
   providersMode: 'auto' | 'simulated' | 'live';
   logLevel: Env['LOG_LEVEL'];
   rateLimitWindowMs: number;

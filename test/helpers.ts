@@ -52,7 +52,9 @@ export async function startTestApp(
   log: pino.Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
 ): Promise<TestApp> {
   let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
-  const base: Partial<Config> = { memoryStore: true, memoryStoreSnapshot: inject('pgliteSnapshot'), logLevel: 'silent', role: 'all' };
+  // Brand icons are never fetched from the real sites the fixtures name: a closed local
+  // port (refused at once; blocked outright without allowPrivateUrls) stands in for them all.
+  const base: Partial<Config> = { memoryStore: true, memoryStoreSnapshot: inject('pgliteSnapshot'), logLevel: 'silent', role: 'all', faviconOrigin: 'http://127.0.0.1:9' };
   if (STORE === 'postgres') {
     db = await freshDatabase();
     base.databaseUrl = db.url;

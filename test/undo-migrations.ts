@@ -124,6 +124,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0021_theme_rollups', dropAdded('0021_theme_rollups', ['theme_daily', 'project_theme_daily'], [])],
   ['0022_project_sampling', dropAdded('0022_project_sampling', [], [['projects', 'sampling']])],
   ['0023_crawler_log_drains', dropAdded('0023_crawler_log_drains', ['crawler_log_drains'], [])],
+  ['0024_favicons', dropAdded('0024_favicons', ['favicons'], [])],
 ];
 
 /**

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerFavicons } from './favicons.js';
 import { registerReportPage } from './report-page.js';
 
 // The dashboard (web/, built by scripts/build.mjs into dist/web) served at `/` by every API
@@ -34,7 +35,7 @@ const CSP = {
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sightline</title></head>
 <body><h1>Sightline</h1><p>The dashboard is not built: run <code>npm run build</code>. The API is at <a href="/docs">/docs</a>.</p></body></html>`;
 
-const NOT_APP = /^\/(v1|mcp|docs|assets|healthz|readyz|llms\.txt)(\/|$|\?)/;
+const NOT_APP = /^\/(v1|mcp|docs|assets|favicons|healthz|readyz|llms\.txt)(\/|$|\?)/;
 const CSP_HEADER = Object.entries(CSP)
   .filter(([, v]) => v !== null)
   .map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${(v as string[]).join(' ')}`)
@@ -76,6 +77,7 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
       });
     }
     registerReportPage(web);
+    registerFavicons(web);
     for (const url of CLIENT_ROUTES) {
       web.get(url, { schema: { hide: true } }, async (_req, reply) =>
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index),

@@ -789,6 +789,18 @@ export const aiReferralsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.day, t.path, t.engine] })],
 );
 
+/**
+ * Brand icons for the dashboard's favicon proxy (issue 24), one row per host name; a row
+ * without a body is a negative entry (no usable icon). Fresh for a day from `fetched_at`.
+ */
+export const favicons = pgTable('favicons', {
+  domain: text('domain').primaryKey(),
+  contentType: text('content_type'),
+  body: bytea('body'),
+  etag: text('etag'),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
 /** Site audits (issue 28): one row per run; pages and findings as the API shows them. */
 export const siteAudits = pgTable(
   'site_audits',

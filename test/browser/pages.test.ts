@@ -24,6 +24,7 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
   let seed: SeedResult;
   let rising: { id: string; name: string };
   let promptIds: string[];
+  let ownDomain = '';
 
   const api = async (path: string, init: { method?: string; body?: string; type?: string } = {}) => {
     const res = await fetch(`${b.base}/v1${path}`, {
@@ -39,7 +40,7 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
     seed = await seedProject(b.t.runtime.ctx, { prompts: 2, providers: ['chatgpt'], days: 10, competitors: 8 });
     const prompts = (await api(`/projects/${seed.projectId}/prompts`)).data.prompts as Array<{ id: string }>;
     promptIds = prompts.map((p) => p.id);
-    const competitors = (await api(`/projects/${seed.projectId}/competitors`)).data.active_competitors as Array<{ competitor_id: string; name: string; is_own_brand: boolean }>;
+    const competitors = (await api(`/projects/${seed.projectId}/competitors`)).data.active_competitors as Array<{ competitor_id: string; name: string; is_own_brand: boolean; icon_url: string | null }>;
     const first = competitors.find((c) => !c.is_own_brand)!;
     rising = { id: first.competitor_id, name: first.name };
     const specs: AnswerSpec[] = [];
@@ -57,6 +58,13 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
       }
     }
     await storeSpecs(b.t, seed.projectId, specs, 'acmecrm.com');
+    // The own brand's icon, as the favicon proxy would have stored it (a 1×1 PNG).
+    const own = competitors.find((c) => c.is_own_brand)!;
+    ownDomain = new URL(own.icon_url!).hostname;
+    await b.t.runtime.ctx.store.query(`insert into favicons (domain, content_type, body, etag) values ($1, 'image/png', decode($2, 'base64'), '"own-icon"')`, [
+      ownDomain,
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    ]);
   }, 180_000);
   afterAll(async () => b?.stop());
 
@@ -103,6 +111,19 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
     expect(await page.locator('[data-table="rank"] tr.own').count()).toBe(1);
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))));
     expect(shown).toEqual([...shown].sort((x, y) => y - x));
+    // Brand icons: the own brand's from the favicon proxy (its icon stored beforehand), every
+    // other brand's initial on its colour (the test's proxy finds no icon): no broken image.
+    await page.waitForLoadState('networkidle');
+    const marks = await rows.evaluateAll((trs) =>
+      trs.map((tr) => {
+        const img = tr.querySelector<HTMLImageElement>('th img.brand-mark');
+        if (img) return { src: img.getAttribute('src'), alt: img.getAttribute('alt'), loaded: img.complete && img.naturalWidth > 0, size: [img.width, img.height] };
+        return { initial: tr.querySelector('th .brand-initial')?.getAttribute('data-initial') ?? null, size: [tr.querySelector<HTMLElement>('th .brand-initial')?.offsetWidth, 16] };
+      }),
+    );
+    expect(marks[0]).toEqual({ src: `/favicons/${ownDomain}`, alt: '', loaded: true, size: [16, 16] });
+    const others = brands.filter((x) => !x.is_own_brand);
+    expect(marks.slice(1)).toEqual(others.map((x) => ({ initial: x.name[0].toUpperCase(), size: [16, 16] })));
 
     // The chart: the own brand and the top 5 competitors, the others behind "Show all".
     const legend = page.locator('[data-legend] .legend-item');

@@ -240,3 +240,27 @@ export function TableWrap({ label, children }: { label: string; children: Compon
     </div>
   );
 }
+
+/** The host of a brand's icon URL (the API's `icon_url`, https://{domain}/favicon.ico), or null. */
+export function iconDomain(iconUrl: string | null | undefined): string | null {
+  if (!iconUrl) return null;
+  try {
+    return new URL(iconUrl).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A brand's icon, 16 px, from the same-origin proxy (/favicons/{domain}: the server fetches it
+ * from the brand's site, so the viewer's browser never does). Without one (no domain, or the
+ * proxy has no icon), the brand's initial on its colour. Decorative: the name stands beside it.
+ */
+export function BrandMark({ name, domain, color }: { name: string; domain: string | null | undefined; color?: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!domain || failed === domain) {
+    const initial = (name.trim().match(/[\p{L}\p{N}]/u)?.[0] ?? '?').toUpperCase();
+    return <span class="brand-mark brand-initial" data-initial={initial} style={{ background: color ?? 'var(--cat-other)' }} aria-hidden="true" />;
+  }
+  return <img class="brand-mark" src={`/favicons/${domain}`} alt="" width={16} height={16} loading="lazy" decoding="async" onError={() => setFailed(domain)} />;
+}

@@ -3,7 +3,7 @@ import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure } from '../ui';
+import { BrandMark, Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
@@ -65,6 +65,7 @@ export function Competitors({ projectId }: { projectId: string }) {
                 {rows.map((row) => (
                   <tr key={row.competitor_id} data-competitor={row.name}>
                     <th scope="row">
+                      <BrandMark name={row.name} domain={iconDomain(row.icon_url)} color={row.is_own_brand ? 'var(--accent)' : undefined} />
                       {row.name} {row.is_own_brand ? <span class="tag">you</span> : null}
                       <br />
                       <span class="muted small">{row.website}</span>

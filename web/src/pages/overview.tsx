@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../chart';
 import { CsvButton } from '../csv';
 import { Link, useLocation } from '../router';
-import { DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, TableWrap, formatInterval, formatFigure } from '../ui';
+import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, TableWrap, formatInterval, formatFigure, iconDomain } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow, type ViewWindow } from '../window';
 import { type Competitor, type OverviewSummary, type Visibility, overviewQueries } from './overview-data';
 import { ShareReport } from '../share-report';
@@ -397,7 +397,7 @@ export function Overview({ projectId }: { projectId: string }) {
                     <tr key={brand.competitor_id} class={brand.is_own_brand ? 'own' : undefined} data-brand={brand.name} data-rank={brand.rank}>
                       <td class="rank num">{brand.rank}</td>
                       <th scope="row">
-                        <span class="brand-dot" style={{ background: colorOf.get(brand.name) ?? 'var(--cat-other)' }} />
+                        <BrandMark name={brand.name} domain={iconDomain(brand.icon_url)} color={colorOf.get(brand.name) ?? 'var(--cat-other)'} />
                         {brand.name}
                         {brand.is_own_brand ? <span class="visually-hidden"> (your brand)</span> : null}
                       </th>
