@@ -31,6 +31,10 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                     coalesce(sum(sentiment * sentiment) filter (where mentioned), 0)::int as sq
                from responses where project_id = $1 group by 1, 2`),
   );
+  // engine_model_daily == the answers stored, by engine, day and model
+  expect(await q(`select provider, day::text, model, answers as n from engine_model_daily where project_id = $1`)).toEqual(
+    await q(`select provider, day::text, model, count(*)::int as n from responses where project_id = $1 group by 1, 2, 3`),
+  );
   const main = 'responses, mentioned, position_sum, sentiment_sum, cites_own, citations, position_sq, sentiment_sq';
   const brand = 'mentions, mention_count, position_sum, sentiment_sum, position_sq, sentiment_sq';
   const sumsOf = (cols: string) => cols.split(', ').map((c) => `sum(${c})::int as ${c}`).join(', ');

@@ -125,6 +125,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0022_project_sampling', dropAdded('0022_project_sampling', [], [['projects', 'sampling']])],
   ['0023_crawler_log_drains', dropAdded('0023_crawler_log_drains', ['crawler_log_drains'], [])],
   ['0024_favicons', dropAdded('0024_favicons', ['favicons'], [])],
+  ['0025_engine_model_daily', dropAdded('0025_engine_model_daily', ['engine_model_daily'], [])],
 ];
 
 /**

@@ -9,6 +9,7 @@ import { competitorsWithMetrics } from '../modules/competitors/metrics.js';
 import { promptAnalytics, promptChats } from '../modules/analytics/prompt-analytics.js';
 import { promptDomains, promptUrls } from '../modules/analytics/prompt-citations.js';
 import { promptSearchQueries } from '../modules/analytics/prompt-searches.js';
+import { projectModelChanges } from '../modules/analytics/model-changes.js';
 import { samplingPlan } from '../modules/analytics/sampling-plan.js';
 import { promptSeries } from '../modules/analytics/prompt-series.js';
 import * as analyticsSchemas from '../modules/analytics/schema.js';
@@ -196,6 +197,21 @@ export const analyticsTools = [
     run: async (ctx, { params, query }) => successEnvelope(await promptSearchQueries(ctx, params.project_id, params.prompt_id, resolveWindow(query))),
     summary: ({ data }) =>
       `${plural(data.length, 'search', 'searches')}${data.slice(0, 5).map((q) => `\n- "${q.query}" (${plural(q.count, 'answer')}: ${q.providers.join(', ')})`).join('')}${data.length > 5 ? '\n…' : ''}`,
+  }),
+  tool({
+    name: 'list_model_changes',
+    title: 'Days an engine changed model',
+    description: `The days on which an engine answered with another model than on its previous day with answers (the model of a day is the one behind most of its answers), oldest first: each with the engine, the day and the models before and after. A jump in a figure on such a day may be the engine's doing, not the brand's. ${WINDOW_NOTE}`,
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    query: WindowQuery,
+    output: analyticsSchemas.ModelChanges,
+    run: async (ctx, { params, query }) => successEnvelope(await projectModelChanges(ctx, params.project_id, resolveWindow(query))),
+    summary: ({ data }) =>
+      data.length === 0
+        ? 'No engine changed model in the window.'
+        : `${plural(data.length, 'model change')}${data.map((c) => `\n- ${c.day} ${c.provider}: ${c.from_model} → ${c.to_model}`).join('')}`,
   }),
   tool({
     name: 'get_sampling_plan',

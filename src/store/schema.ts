@@ -776,6 +776,19 @@ export const crawlerHitsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.day, t.path, t.agent] })],
 );
 
+/** The models each engine answered a project's prompts with, per day (rollups/engine-models.ts). */
+export const engineModelDaily = pgTable(
+  'engine_model_daily',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    model: text('model').notNull(),
+    answers: integer('answers').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.provider, t.day, t.model] })],
+);
+
 /** Visits referred by AI engines per project, day, landing page and engine (the referrer's host). */
 export const aiReferralsDaily = pgTable(
   'ai_referrals_daily',

@@ -7,6 +7,7 @@ import { ProjectParams } from '../../modules/common.js';
 import * as promptAnalytics from '../../modules/analytics/prompt-analytics.js';
 import * as promptCitations from '../../modules/analytics/prompt-citations.js';
 import * as projectAnalytics from '../../modules/analytics/project-analytics.js';
+import { projectModelChanges } from '../../modules/analytics/model-changes.js';
 import { promptSearchQueries } from '../../modules/analytics/prompt-searches.js';
 import { promptSeries } from '../../modules/analytics/prompt-series.js';
 import { samplingPlan } from '../../modules/analytics/sampling-plan.js';
@@ -117,6 +118,24 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptSearchQueries(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+    },
+  );
+
+  app.get(
+    '/projects/:project_id/model-changes',
+    {
+      schema: {
+        operationId: 'listModelChanges',
+        tags,
+        summary: "The days in the window on which an engine answered with another model than on its previous day with answers, oldest first (extension)",
+        params: ProjectParams,
+        querystring: WindowQuery,
+        response: { 200: schemas.ModelChanges, ...errs },
+      },
+    },
+    async (req, reply) => {
+      const w = resolveWindow(req.query);
+      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectModelChanges(ctxOf(req), req.params.project_id, w)));
     },
   );
 

@@ -91,6 +91,16 @@ export const SearchQueryItem = z
   .meta({ id: 'SearchQueryItem' });
 export const SearchQueries = successEnvelopeSchema(z.array(SearchQueryItem));
 
+export const ModelChangeItem = z
+  .object({
+    provider: z.string(),
+    day: z.string().meta({ description: 'The first day (UTC, YYYY-MM-DD) the engine answered with to_model' }),
+    from_model: z.string().meta({ description: "The engine's model on its previous day with answers (the model behind most of that day's answers)" }),
+    to_model: z.string().meta({ description: 'The model behind most of the answers of this day' }),
+  })
+  .meta({ id: 'ModelChange' });
+export const ModelChanges = successEnvelopeSchema(z.array(ModelChangeItem));
+
 export const SamplingPlanQuery = z.strictObject({
   ...WindowQueryShape,
   margin: z.coerce

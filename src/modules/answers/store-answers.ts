@@ -5,6 +5,7 @@ import { encodeAnswerBodies } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
 import { addToRollups } from '../rollups/add-answers.js';
+import { addEngineModels } from '../rollups/engine-models.js';
 
 export interface AnalysedAnswer {
   promptId: string;
@@ -72,6 +73,11 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
     responseId: r.id,
   }));
   await addToRollups(tx, projectId, stored);
+  await addEngineModels(
+    tx,
+    projectId,
+    stored.map((answer) => ({ provider: answer.provider, day: answer.day, model: answer.answer.model })),
+  );
   return stored;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { successEnvelopeSchema } from '../../lib/envelope.js';
+import { ModelChangeItem } from '../analytics/schema.js';
 import { Competitor, CompetitorMetrics } from '../competitors/schema.js';
 
 const Period = z.object({ date_from: z.string(), date_to: z.string() });
@@ -54,6 +55,9 @@ export const OverviewSummary = z
       )
       .meta({ description: "The project's engines and whether this service asks them for real" }),
     changes: Changes,
+    model_changes: z
+      .array(ModelChangeItem)
+      .meta({ description: 'Extension: the days in the window an engine changed model (GET /projects/{project_id}/model-changes), for the chart to mark' }),
   })
   .meta({ id: 'OverviewSummary' });
 

@@ -3,6 +3,7 @@ import { PROVIDER_ENV, PROVIDERS, providerModes } from '../../ports/providers/in
 import { competitorsWithMetrics } from '../competitors/metrics.js';
 import { resolveWindow, type Window } from '../analytics/window.js';
 import { requireProject, trackedProviders } from '../projects/service.js';
+import { modelChangeItems } from '../analytics/model-changes.js';
 import { overviewChanges } from './changes.js';
 
 // The dashboard overview's figures in one read (an extension): the competitors table of
@@ -30,8 +31,9 @@ export async function overviewSummary(ctx: RequestContext, projectId: string, w:
   const perProvider = w.providers ?? engines.map((e) => e.provider);
   // Resolved as GET /competitors?date_from&date_to would resolve it (its own trend window included).
   const previous = resolveWindow({ date_from: w.prevFrom, date_to: w.prevTo, ...(w.providers ? { providers: w.providers.join(',') } : {}) });
-  const [changes, current, before, ...byProvider] = await Promise.all([
+  const [changes, modelChanges, current, before, ...byProvider] = await Promise.all([
     overviewChanges(ctx, project, w, previous),
+    modelChangeItems(ctx, projectId, w),
     competitorsWithMetrics(ctx, projectId, w),
     competitorsWithMetrics(ctx, projectId, previous),
     ...perProvider.map((p) => competitorsWithMetrics(ctx, projectId, { ...w, providers: [p] })),
@@ -43,5 +45,6 @@ export async function overviewSummary(ctx: RequestContext, projectId: string, w:
     by_provider: perProvider.map((provider, i) => ({ provider, own_brand: own(byProvider[i]!) })),
     engines,
     changes,
+    model_changes: modelChanges,
   };
 }

@@ -5,6 +5,7 @@ import { ALL } from './sums-tables.js';
 import { removePromptDomains } from './domain-days.js';
 import { rebuildProjectBuckets } from './project-buckets.js';
 import { removePromptThemes } from './themes.js';
+import { removePromptEngineModels } from './engine-models.js';
 
 /**
  * Takes a prompt's answers out of the project-level rollups, in the caller's transaction,
@@ -60,6 +61,7 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   );
   await removePromptDomains(tx, projectId, promptId);
   await removePromptThemes(tx, projectId, promptId);
+  await removePromptEngineModels(tx, projectId, promptId);
   await tx.query(`delete from project_daily where project_id = $1 and responses <= 0`, [projectId]);
   // the day bits of the weeks and months: a brand no longer named on a day loses its bit
   await rebuildProjectBuckets(tx, projectId);

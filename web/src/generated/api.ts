@@ -649,6 +649,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/model-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The days in the window on which an engine answered with another model than on its previous day with answers, oldest first (extension) */
+        get: operations["listModelChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/sampling-plan": {
         parameters: {
             query?: never;
@@ -1898,6 +1915,15 @@ export interface components {
             created_at: string;
             completed_at: string | null;
         };
+        ModelChange: {
+            provider: string;
+            /** @description The first day (UTC, YYYY-MM-DD) the engine answered with to_model */
+            day: string;
+            /** @description The engine's model on its previous day with answers (the model behind most of that day's answers) */
+            from_model: string;
+            /** @description The model behind most of the answers of this day */
+            to_model: string;
+        };
         OverviewItem: {
             /** Format: uuid */
             prompt_id: string;
@@ -2017,6 +2043,8 @@ export interface components {
                     p_value: number;
                 }[];
             };
+            /** @description Extension: the days in the window an engine changed model (GET /projects/{project_id}/model-changes), for the chart to mark */
+            model_changes: components["schemas"]["ModelChange"][];
         };
         Project: {
             /** Format: uuid */
@@ -5101,6 +5129,53 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["SearchQueryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listModelChanges: {
+        parameters: {
+            query?: {
+                duration_days?: number;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_from?: string;
+                /** @description YYYY-MM-DD (UTC), inclusive */
+                date_to?: string;
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                providers?: string;
+                /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
+                surface?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ModelChange"][];
                     };
                 };
             };
