@@ -126,6 +126,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0023_crawler_log_drains', dropAdded('0023_crawler_log_drains', ['crawler_log_drains'], [])],
   ['0024_favicons', dropAdded('0024_favicons', ['favicons'], [])],
   ['0025_engine_model_daily', dropAdded('0025_engine_model_daily', ['engine_model_daily'], [])],
+  ['0026_project_sampling_margin', dropAdded('0026_project_sampling_margin', [], [['projects', 'sampling_margin']])],
 ];
 
 /**

@@ -1,7 +1,5 @@
+import { DEFAULT_SAMPLING_MARGIN } from '../lib/plans.js';
 import { trialsForMargin, wilsonHalfWidth } from '../lib/statistics.js';
-
-/** The margin an adaptive run aims every prompt's interval at unless the project sets one (points). */
-export const DEFAULT_SAMPLING_MARGIN = 5;
 
 /** What a prompt's visibility rests on so far: its answers over the trailing window and how many named the brand. */
 export interface PromptEvidence {

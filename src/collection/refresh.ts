@@ -38,7 +38,7 @@ export async function runRefresh(
   const samples = Math.max(1, Math.min(project.samples_per_run, maxSamples));
   const perPrompt =
     project.sampling === 'adaptive'
-      ? adaptiveSampleCounts(await promptEvidence(ctx, project.id, prompts, input.day), providers.length, samples, maxSamples)
+      ? adaptiveSampleCounts(await promptEvidence(ctx, project.id, prompts, input.day), providers.length, samples, maxSamples, project.sampling_margin)
       : new Map(prompts.map((p) => [p.id, samples]));
   const most = Math.max(0, ...perPrompt.values());
   // Sample by sample: when credits run short, every (prompt, provider) gets its first answer

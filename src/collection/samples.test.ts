@@ -158,6 +158,25 @@ describe('adaptive sampling', () => {
     expect(bad.json().detail).toMatch(/sampling must be 'fixed' or 'adaptive'/);
   });
 
+  it('PATCH sampling_margin: 5 points by default, 1 to 25 with one decimal accepted and shown, anything else a 400', async () => {
+    const { acct, projectId } = await projectWithPrompts('pro', 0);
+    const api = client(t.app, acct.key);
+    expect((await api.get(`/projects/${projectId}`)).json().data.sampling_margin).toBe(5);
+    const res = await api.patch(`/projects/${projectId}`, { sampling_margin: 2.5 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.sampling_margin).toBe(2.5);
+    expect((await api.get(`/projects/${projectId}`)).json().data.sampling_margin).toBe(2.5);
+    const { rows } = await t.runtime.ctx.store.query<{ sampling_margin: number }>(`select sampling_margin from projects where id = $1`, [projectId]);
+    expect(rows[0].sampling_margin).toBe(2.5);
+    expect((await api.patch(`/projects/${projectId}`, { sampling_margin: 2.5 })).json().detail).toMatch(/No field changed/);
+    for (const bad of [0.5, 26, 2.55, '3', null]) {
+      const refused = await api.patch(`/projects/${projectId}`, { sampling_margin: bad });
+      expect(refused.statusCode, String(bad)).toBe(400);
+      expect(refused.json().detail).toMatch(/sampling_margin must/);
+    }
+    expect((await api.get(`/projects/${projectId}`)).json().data.sampling_margin).toBe(2.5);
+  });
+
   it('spends the credits of a fixed run where intervals are short of the margin', async () => {
     const { acct, projectId } = await projectWithPrompts('pro', 2);
     const api = client(t.app, acct.key);

@@ -23,3 +23,6 @@ export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];
  */
 export const SAMPLING_MODES = ['fixed', 'adaptive'] as const;
 export type SamplingMode = (typeof SAMPLING_MODES)[number];
+
+/** The ± points an adaptive run aims every prompt's interval at unless the project sets another (projects.sampling_margin). */
+export const DEFAULT_SAMPLING_MARGIN = 5;

@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   unique,
@@ -95,6 +96,8 @@ export const projects = pgTable(
     samplesPerRun: smallint('samples_per_run').notNull().default(1),
     /** `fixed` (every prompt the same samples) or `adaptive` (the same credits where intervals are widest). */
     sampling: text('sampling').notNull().default('fixed'),
+    /** The ± points adaptive sampling aims each prompt's 95% interval at (1 to 25). */
+    samplingMargin: real('sampling_margin').notNull().default(5),
     /** The last brand number given to a competitor of the project (competitors.brand_no; never reused). */
     brandSeq: smallint('brand_seq').notNull().default(0),
     createdAt: createdAt(),

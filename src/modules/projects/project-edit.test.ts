@@ -48,6 +48,7 @@ describe('PATCH /projects/{project_id}', () => {
         providers: ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'],
         samples_per_run: 1,
         sampling: 'fixed',
+        sampling_margin: 5,
       },
     });
     expect((await api.get(`/projects/${id}`)).json().data).toEqual(res.json().data);

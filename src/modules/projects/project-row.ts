@@ -20,6 +20,8 @@ export interface ProjectRow {
   samples_per_run: number;
   /** `fixed` or `adaptive` (collection/adaptive-sampling.ts). */
   sampling: string;
+  /** The ± points adaptive sampling aims each prompt's interval at. */
+  sampling_margin: number;
   status: string;
   /** Where the bootstrap callback goes, when one was given. */
   webhook_url: string | null;
@@ -44,6 +46,7 @@ const FIELDS = [
   'providers',
   'samples_per_run',
   'sampling',
+  'sampling_margin',
   'status',
   'webhook_url',
   'created_at',

@@ -231,6 +231,7 @@ describe('GET /projects/{project_id}', () => {
         providers: ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'],
         samples_per_run: 1,
         sampling: 'fixed',
+        sampling_margin: 5,
       },
     });
   });

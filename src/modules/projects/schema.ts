@@ -46,7 +46,10 @@ export const ProjectDetail = Project.extend({
   }),
   sampling: z.enum(SAMPLING_MODES).meta({
     description:
-      "Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±5 points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)",
+      "Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±sampling_margin points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)",
+  }),
+  sampling_margin: z.number().meta({
+    description: "Extension: the ± percentage points adaptive sampling aims each prompt's 95% visibility interval at (1 to 25; 5 by default)",
   }),
 }).meta({ id: 'ProjectDetail' });
 
@@ -89,6 +92,13 @@ export const PatchProjectBody = z.strictObject({
     .enum(SAMPLING_MODES, { error: "sampling must be 'fixed' or 'adaptive'" })
     .optional()
     .meta({ description: "'fixed' or 'adaptive': where each run's samples go (same credits either way)" }),
+  sampling_margin: z
+    .number({ error: 'sampling_margin must be a number of percentage points from 1 to 25' })
+    .min(1, 'sampling_margin must be a number of percentage points from 1 to 25')
+    .max(25, 'sampling_margin must be a number of percentage points from 1 to 25')
+    .multipleOf(0.1, 'sampling_margin must have at most one decimal')
+    .optional()
+    .meta({ description: "The ± points adaptive sampling aims each prompt's 95% interval at, from its next run" }),
 });
 export type PatchProjectInput = z.infer<typeof PatchProjectBody>;
 

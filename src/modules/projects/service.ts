@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { bootstrapJob, reanalyseJob } from '../../jobs/catalog.js';
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.js';
-import { planOf, type SamplingMode } from '../../lib/plans.js';
+import { DEFAULT_SAMPLING_MARGIN, planOf, type SamplingMode } from '../../lib/plans.js';
 import { registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
@@ -59,6 +59,7 @@ export async function listProjects(ctx: RequestContext) {
 interface BootstrapState {
   samples_per_run: number;
   sampling: SamplingMode;
+  sampling_margin: number;
   providers: string[] | null;
   status: 'initializing' | 'completed' | 'error';
   status_error: string | null;
@@ -69,7 +70,7 @@ interface BootstrapState {
 export async function getProject(ctx: RequestContext, projectId: string) {
   const project = presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
   const { rows } = await ctx.store.query<BootstrapState>(
-    `select p.status, p.status_error, p.samples_per_run, p.sampling, p.providers, d.status as callback_status
+    `select p.status, p.status_error, p.samples_per_run, p.sampling, p.sampling_margin, p.providers, d.status as callback_status
        from projects p left join deliveries d on d.id = $2
       where p.id = $1`,
     [projectId, bootstrapCallbackId(projectId)],
@@ -83,6 +84,7 @@ export async function getProject(ctx: RequestContext, projectId: string) {
     providers: trackedProviders(state?.providers),
     samples_per_run: state?.samples_per_run ?? 1,
     sampling: state?.sampling ?? 'fixed',
+    sampling_margin: state?.sampling_margin ?? DEFAULT_SAMPLING_MARGIN,
   };
 }
 
@@ -185,6 +187,10 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
     if (input.sampling !== undefined) {
       const stored = await tx.query<{ sampling: string }>(`update projects set sampling = $2 where id = $1 and sampling <> $2 returning sampling`, [projectId, input.sampling]);
       samplingChanged = stored.rows.length > 0;
+    }
+    if (input.sampling_margin !== undefined) {
+      const stored = await tx.query(`update projects set sampling_margin = $2 where id = $1 and sampling_margin <> $2::real returning id`, [projectId, input.sampling_margin]);
+      samplingChanged ||= stored.rows.length > 0;
     }
     const brandChanged =
       next.brand_name !== current.brand_name ||

@@ -2140,10 +2140,12 @@ export interface components {
             /** @description How many times each prompt is asked of each provider in one run (each sample is one response and one credit); runs ask at most the plan maximum: skip_trial 1, basic 2, pro 3, enterprise 5 */
             samples_per_run: number;
             /**
-             * @description Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±5 points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)
+             * @description Extension: 'fixed' asks every prompt samples_per_run samples of each engine; 'adaptive' spends the same credits on the prompts whose visibility interval over the last 30 days is wider than ±sampling_margin points, closest first, then on the widest (every prompt keeps one sample per engine; at most the plan maximum each)
              * @enum {string}
              */
             sampling: "fixed" | "adaptive";
+            /** @description Extension: the ± percentage points adaptive sampling aims each prompt's 95% visibility interval at (1 to 25; 5 by default) */
+            sampling_margin: number;
         };
         Prompt: {
             /** Format: uuid */
@@ -3958,6 +3960,8 @@ export interface operations {
                      * @enum {string}
                      */
                     sampling?: "fixed" | "adaptive";
+                    /** @description The ± points adaptive sampling aims each prompt's 95% interval at, from its next run */
+                    sampling_margin?: number;
                 };
             };
         };
