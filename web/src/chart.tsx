@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { type ChartMarker, markerLabels, markersPlugin } from './chart-markers';
 import { TableWrap } from './ui';
 
 // Line charts on uPlot (canvas, ~50 KB, draws a year of days per brand in a few ms). Every
@@ -52,7 +53,7 @@ function useColorScheme(): string {
 }
 
 /** A tooltip that follows the cursor and lists every series at that day, as text nodes. */
-function tooltipPlugin(dates: string[], labels: string[], colors: string[], unit: string): uPlot.Plugin {
+function tooltipPlugin(dates: string[], labels: string[], colors: string[], unit: string, markers: ChartMarker[] = []): uPlot.Plugin {
   let tip: HTMLDivElement;
   return {
     hooks: {
@@ -91,6 +92,12 @@ function tooltipPlugin(dates: string[], labels: string[], colors: string[], unit
           row.append(swatch, name, value);
           tip.appendChild(row);
         }
+        for (const label of markerLabels(markers, dates[i] ?? '')) {
+          const note = document.createElement('div');
+          note.className = 'chart-tip-marker';
+          note.textContent = label;
+          tip.appendChild(note);
+        }
         if (!rows.length) {
           tip.hidden = true;
           return;
@@ -106,7 +113,17 @@ function tooltipPlugin(dates: string[], labels: string[], colors: string[], unit
   };
 }
 
-export function LineChart(props: { title: string; dates: string[]; lines: Line[]; yLabel?: string; yRange?: [number, number]; height?: number; legend?: boolean }) {
+export function LineChart(props: {
+  title: string;
+  dates: string[];
+  lines: Line[];
+  yLabel?: string;
+  yRange?: [number, number];
+  height?: number;
+  legend?: boolean;
+  /** Days to mark with a dashed line (the days an engine changed model). */
+  markers?: ChartMarker[];
+}) {
   const host = useRef<HTMLDivElement>(null);
   const scheme = useColorScheme();
   useEffect(() => {
@@ -154,7 +171,7 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
         { ...axis, grid: { show: false } },
         { ...axis, size: 44, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => `${tick}${unit}`) },
       ],
-      plugins: [tooltipPlugin(props.dates, lines.map((line) => line.label), colors, unit)],
+      plugins: [tooltipPlugin(props.dates, lines.map((line) => line.label), colors, unit, props.markers), markersPlugin(props.markers ?? [], token('--muted'))],
       hooks: {
         draw: [
           () => {
@@ -176,7 +193,7 @@ export function LineChart(props: { title: string; dates: string[]; lines: Line[]
       plot.destroy();
     };
     // The range by value: a caller's new [0, 100] on each render must not rebuild the chart.
-  }, [props.dates, props.lines, props.title, props.yLabel, props.yRange?.[0], props.yRange?.[1], props.height, props.legend, scheme]);
+  }, [props.dates, props.lines, props.title, props.yLabel, props.yRange?.[0], props.yRange?.[1], props.height, props.legend, props.markers, scheme]);
   const named = props.lines.map((line) => line.label).join(', ');
   return (
     <>
