@@ -23,9 +23,9 @@ export interface Column<Row> {
   sortValue?: (row: Row) => string | number | null | undefined;
   /** The direction of the first click on this header: numbers start high, text at A. */
   firstSort?: 'ascending' | 'descending';
-  /** Class on this column's cells (th and td). */
+  /** Class on this column's body cells (a row header's th, the tds): mono, wrap, row-actions … */
   className?: string;
-  /** Class on the header cell only (added to className). */
+  /** Class on the column's header cell. */
   headerClass?: string;
   /** A tooltip on the header (what the column holds, its range). */
   headerTitle?: string;
@@ -117,7 +117,7 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
                 <th
                   key={column.key}
                   scope="col"
-                  class={classes(column.numeric && 'num', column.className, column.headerClass)}
+                  class={classes(column.numeric && 'num', column.headerClass)}
                   title={column.headerTitle}
                   aria-sort={column.sortValue ? (sorted ? (sort.desc ? 'descending' : 'ascending') : 'none') : undefined}
                 >

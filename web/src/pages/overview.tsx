@@ -376,7 +376,7 @@ export function Overview({ projectId }: { projectId: string }) {
             highlight={(brand) => brand.is_own_brand}
             rowAttributes={(brand) => ({ 'data-brand': brand.name, 'data-rank': brand.rank })}
             columns={[
-              { key: 'rank', header: 'Rank', numeric: true, className: 'rank', cell: (brand) => brand.rank },
+              { key: 'rank', header: 'Rank', numeric: true, className: 'rank', headerClass: 'rank', cell: (brand) => brand.rank },
               {
                 key: 'brand',
                 header: 'Brand',
