@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type ChartMarker, markerLabels, markersPlugin } from './chart-markers';
-import { TableWrap } from './ui';
+import { ListTable } from './list-table';
 
 // Line charts on uPlot (canvas, ~50 KB, draws a year of days per brand in a few ms). Every
 // chart has its numbers in a table beside it (for screen readers, tests and CSV).
@@ -260,38 +260,32 @@ function ChartTable(props: { title: string; dates: string[]; lines: Line[]; yLab
     <details class="chart-table" data-chart-table={props.title} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>Table of “{props.title}”</summary>
       {open ? (
-        <TableWrap label={`${props.title}: table`}>
-          <table>
-            <caption class="visually-hidden">{props.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                {props.lines.map((line) => (
-                  <th scope="col" key={line.label}>
-                    {line.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {props.dates.map((date, i) => (
-                <tr key={date}>
-                  <th scope="row">{date}</th>
-                  {props.lines.map((line) => {
-                    const value = line.values[i];
-                    const interval = line.band?.[i];
-                    return (
-                      <td key={line.label}>
-                        {value === null || value === undefined ? '–' : `${value.toFixed(1)}${unit}`}
-                        {interval ? <span class="muted small"> ({interval[0].toFixed(1)}–{interval[1].toFixed(1)})</span> : null}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          name="chart"
+          label={`${props.title}: table`}
+          caption={props.title}
+          rows={props.dates.map((date, i) => ({ date, i }))}
+          rowKey={(row) => row.date}
+          rowHeader="date"
+          columns={[
+            { key: 'date', header: 'Date', cell: (row) => row.date },
+            ...props.lines.map((line) => ({
+              key: line.label,
+              header: line.label,
+              numeric: true,
+              cell: (row: { date: string; i: number }) => {
+                const value = line.values[row.i];
+                const interval = line.band?.[row.i];
+                return (
+                  <>
+                    {value === null || value === undefined ? '–' : `${value.toFixed(1)}${unit}`}
+                    {interval ? <span class="muted small"> ({interval[0].toFixed(1)}–{interval[1].toFixed(1)})</span> : null}
+                  </>
+                );
+              },
+            })),
+          ]}
+        />
       ) : null}
     </details>
   );

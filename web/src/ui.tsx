@@ -227,20 +227,6 @@ export function EngineChoice(props: { checked: readonly string[]; legend?: strin
 
 /** The engines ticked in a form with an EngineChoice. */
 export const enginesOf = (form: FormData): string[] => form.getAll('providers').map(String);
-/**
- * A table's own sideways-scrolling box (the page never scrolls sideways at 390 px). It can
- * take keyboard focus, so a keyboard user can scroll it too (WCAG 2.1.1), and is named.
- */
-export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls sideways must be reachable by keyboard
-    // biome-ignore lint/a11y/useSemanticElements: a named region around one table, not a page section
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      {children}
-    </div>
-  );
-}
-
 /** The host of a brand's icon URL (the API's `icon_url`, https://{domain}/favicon.ico), or null. */
 export function iconDomain(iconUrl: string | null | undefined): string | null {
   if (!iconUrl) return null;

@@ -4,7 +4,8 @@ import { data, get } from '../api';
 import type { Data, RequestBody, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, TableWrap, formatFigure } from '../ui';
+import { ListTable } from '../list-table';
+import { Empty, ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
 import { PROVIDERS, PROVIDER_NAMES } from '../window';
 import './alerts.css';
 
@@ -145,69 +146,82 @@ export function Alerts({ projectId }: { projectId: string }) {
           </div>
         ) : null}
         {rules.data?.length ? (
-          <TableWrap label="Alert rules">
-            <table data-table="alert-rules">
-              <thead>
-                <tr>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Watches</th>
-                  <th scope="col">Channels</th>
-                  <th scope="col">Last fired</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rules.data.map((rule) => (
-                  <tr key={rule.alert_id} data-rule={rule.name}>
-                    <th scope="row" class="wrap">
-                      {rule.name} {rule.is_active ? null : <span class="tag">paused</span>}
-                    </th>
-                    <td class="wrap" data-label="Watches" data-watches>
-                      {describeRule(rule, brandName, promptCount)}
-                    </td>
-                    <td class="wrap" data-label="Channels">
-                      {rule.channels.length ? (
-                        <ul class="plain">
-                          {rule.channels.map((channel, i) => (
-                            <li key={i}>{channelText(channel)}</li>
-                          ))}
-                        </ul>
-                      ) : (
-                        <span class="muted">none (events only)</span>
-                      )}
-                      {tests[rule.alert_id] ? <TestResults results={tests[rule.alert_id]} /> : null}
-                    </td>
-                    <td data-label="Last fired">{lastFired.has(rule.alert_id) ? when(lastFired.get(rule.alert_id) ?? '') : <span class="muted">never</span>}</td>
-                    <td>
-                      <div class="row-actions">
-                        <button
-                          type="button"
-                          class="secondary small"
-                          disabled={!canWrite || !rule.channels.length || (test.isPending && test.variables === rule.alert_id)}
-                          title={rule.channels.length ? undefined : 'This rule has no channel to test'}
-                          onClick={() => test.mutate(rule.alert_id)}
-                        >
-                          {test.isPending && test.variables === rule.alert_id ? 'Sending…' : 'Send test'}
-                        </button>
-                        <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          class="danger small"
-                          disabled={!canWrite}
-                          aria-label={`Delete ${rule.name}`}
-                          onClick={() => confirm(`Delete the rule “${rule.name}” and its events?`) && remove.mutate(rule.alert_id)}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <ListTable
+            name="alert-rules"
+            label="Alert rules"
+            rows={rules.data}
+            rowKey={(rule) => rule.alert_id}
+            rowHeader="rule"
+            rowAttributes={(rule) => ({ 'data-rule': rule.name })}
+            columns={[
+              {
+                key: 'rule',
+                header: 'Rule',
+                className: 'wrap',
+                cell: (rule) => (
+                  <>
+                    {rule.name} {rule.is_active ? null : <span class="tag">paused</span>}
+                  </>
+                ),
+              },
+              { key: 'watches', header: 'Watches', className: 'wrap', cellAttributes: () => ({ 'data-label': 'Watches', 'data-watches': true }), cell: (rule) => describeRule(rule, brandName, promptCount) },
+              {
+                key: 'channels',
+                header: 'Channels',
+                className: 'wrap',
+                cellAttributes: () => ({ 'data-label': 'Channels' }),
+                cell: (rule) => (
+                  <>
+                    {rule.channels.length ? (
+                      <ul class="plain">
+                        {rule.channels.map((channel, i) => (
+                          <li key={i}>{channelText(channel)}</li>
+                        ))}
+                      </ul>
+                    ) : (
+                      <span class="muted">none (events only)</span>
+                    )}
+                    {tests[rule.alert_id] ? <TestResults results={tests[rule.alert_id]} /> : null}
+                  </>
+                ),
+              },
+              {
+                key: 'fired',
+                header: 'Last fired',
+                cellAttributes: () => ({ 'data-label': 'Last fired' }),
+                cell: (rule) => (lastFired.has(rule.alert_id) ? when(lastFired.get(rule.alert_id) ?? '') : <span class="muted">never</span>),
+              },
+              {
+                key: 'actions',
+                header: 'Actions',
+                cell: (rule) => (
+                  <div class="row-actions">
+                    <button
+                      type="button"
+                      class="secondary small"
+                      disabled={!canWrite || !rule.channels.length || (test.isPending && test.variables === rule.alert_id)}
+                      title={rule.channels.length ? undefined : 'This rule has no channel to test'}
+                      onClick={() => test.mutate(rule.alert_id)}
+                    >
+                      {test.isPending && test.variables === rule.alert_id ? 'Sending…' : 'Send test'}
+                    </button>
+                    <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      class="danger small"
+                      disabled={!canWrite}
+                      aria-label={`Delete ${rule.name}`}
+                      onClick={() => confirm(`Delete the rule “${rule.name}” and its events?`) && remove.mutate(rule.alert_id)}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                ),
+              },
+            ]}
+          />
         ) : null}
       </Section>
       {editing !== null && canWrite ? (

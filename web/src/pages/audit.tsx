@@ -4,7 +4,8 @@ import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { setQuery, useLocation } from '../router';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 
 // The team's audit log (admins): filters by actor, action and dates live in the URL, so a
 // copied link shows the same view; paged; the page shown can be saved as CSV.
@@ -66,34 +67,23 @@ export function Audit() {
       >
         {log.isLoading ? <Loading /> : null}
         <ErrorBox error={log.error} />
-        {logPage && !logPage.items.length ? <Empty>No entries match.</Empty> : null}
-        {logPage?.items.length ? (
-          <TableWrap label="Audit log">
-            <table data-table="audit">
-              <thead>
-                <tr>
-                  <th scope="col">When (UTC)</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Record</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Request</th>
-                </tr>
-              </thead>
-              <tbody>
-                {logPage.items.map((i) => (
-                  <tr key={i.id} data-action={i.action}>
-                    <td>{i.created_at.replace('T', ' ').slice(0, 19)}</td>
-                    <td>{i.actor.label}</td>
-                    <td class="mono">{i.action}</td>
-                    <td class="mono small">{i.target_id ? `${i.target_type ?? ''} ${i.target_id}` : '–'}</td>
-                    <td>{i.ip ?? '–'}</td>
-                    <td class="mono small">{i.request_id ?? '–'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+        {logPage ? (
+          <ListTable
+            name="audit"
+            label="Audit log"
+            rows={logPage.items}
+            rowKey={(entry) => entry.id}
+            rowAttributes={(entry) => ({ 'data-action': entry.action })}
+            empty="No entries match."
+            columns={[
+              { key: 'when', header: 'When (UTC)', cell: (entry) => entry.created_at.replace('T', ' ').slice(0, 19) },
+              { key: 'actor', header: 'Actor', cell: (entry) => entry.actor.label },
+              { key: 'action', header: 'Action', className: 'mono', cell: (entry) => entry.action },
+              { key: 'record', header: 'Record', className: 'mono small', cell: (entry) => (entry.target_id ? `${entry.target_type ?? ''} ${entry.target_id}` : '–') },
+              { key: 'address', header: 'Address', cell: (entry) => entry.ip ?? '–' },
+              { key: 'request', header: 'Request', className: 'mono small', cell: (entry) => entry.request_id ?? '–' },
+            ]}
+          />
         ) : null}
         {logPage && pages > 1 ? (
           <nav class="row-actions" aria-label="Pages">

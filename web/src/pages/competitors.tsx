@@ -3,7 +3,8 @@ import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { BrandMark, Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
+import { ListTable } from '../list-table';
+import { BrandMark, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
@@ -46,69 +47,84 @@ export function Competitors({ projectId }: { projectId: string }) {
         {list.isPending ? <Loading /> : null}
         <ErrorBox error={list.error} />
         <ErrorBox error={write.error} />
-        {list.data && rows.length === 0 ? <Empty>No brand tracked yet.</Empty> : null}
-        {rows.length ? (
-          <div class="table-wrap">
-            <table data-table="competitors">
-              <thead>
-                <tr>
-                  <th scope="col">Brand</th>
-                  <th scope="col">Visibility</th>
-                  <th scope="col">Share of voice</th>
-                  <th scope="col">Position</th>
-                  <th scope="col">Sentiment</th>
-                  <th scope="col">Mentions</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.competitor_id} data-competitor={row.name}>
-                    <th scope="row">
-                      <BrandMark name={row.name} domain={iconDomain(row.icon_url)} color={row.is_own_brand ? 'var(--accent)' : undefined} />
-                      {row.name} {row.is_own_brand ? <span class="tag">you</span> : null}
-                      <br />
-                      <span class="muted small">{row.website}</span>
-                    </th>
-                    <td data-value={row.metrics?.visibility ?? ''}>
-                      {formatFigure(row.metrics?.visibility)}% <span class="muted small">{formatInterval(row.metrics?.visibility_ci)}</span>
-                    </td>
-                    <td>
-                      {formatFigure(row.metrics?.share_of_voice)}% <span class="muted small">{formatInterval(row.metrics?.share_of_voice_ci)}</span>
-                    </td>
-                    <td>{formatFigure(row.metrics?.position)}</td>
-                    <td>{formatFigure(row.metrics?.sentiment)}</td>
-                    <td>{row.metrics?.mention_count ?? 0}</td>
-                    <td class="row-actions">
-                      {row.is_own_brand ? null : (
-                        <>
-                          <button
-                            type="button"
-                            class="secondary small"
-                            disabled={!canWrite}
-                            onClick={() => {
-                              const name = prompt('New name', row.name);
-                              if (name?.trim() && name !== row.name) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/competitors/${row.competitor_id}`, body: { name: name.trim() } });
-                            }}
-                          >
-                            Rename
-                          </button>
-                          <button
-                            type="button"
-                            class="danger small"
-                            disabled={!canWrite}
-                            onClick={() => confirm(`Stop tracking ${row.name}?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/competitors/${row.competitor_id}` })}
-                          >
-                            Remove
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {list.data ? (
+          <ListTable
+            name="competitors"
+            label="Brands compared"
+            rows={rows}
+            rowKey={(row) => row.competitor_id}
+            rowHeader="brand"
+            highlight={(row) => row.is_own_brand}
+            rowAttributes={(row) => ({ 'data-competitor': row.name })}
+            empty="No brand tracked yet."
+            columns={[
+              {
+                key: 'brand',
+                header: 'Brand',
+                cell: (row) => (
+                  <>
+                    <BrandMark name={row.name} domain={iconDomain(row.icon_url)} color={row.is_own_brand ? 'var(--accent)' : undefined} />
+                    {row.name} {row.is_own_brand ? <span class="tag">you</span> : null}
+                    <br />
+                    <span class="muted small">{row.website}</span>
+                  </>
+                ),
+              },
+              {
+                key: 'visibility',
+                header: 'Visibility',
+                numeric: true,
+                cellAttributes: (row) => ({ 'data-value': row.metrics?.visibility ?? '' }),
+                cell: (row) => (
+                  <>
+                    {formatFigure(row.metrics?.visibility)}% <span class="muted small">{formatInterval(row.metrics?.visibility_ci)}</span>
+                  </>
+                ),
+              },
+              {
+                key: 'share',
+                header: 'Share of voice',
+                numeric: true,
+                cell: (row) => (
+                  <>
+                    {formatFigure(row.metrics?.share_of_voice)}% <span class="muted small">{formatInterval(row.metrics?.share_of_voice_ci)}</span>
+                  </>
+                ),
+              },
+              { key: 'position', header: 'Position', numeric: true, cell: (row) => formatFigure(row.metrics?.position) },
+              { key: 'sentiment', header: 'Sentiment', numeric: true, cell: (row) => formatFigure(row.metrics?.sentiment) },
+              { key: 'mentions', header: 'Mentions', numeric: true, cell: (row) => row.metrics?.mention_count ?? 0 },
+              {
+                key: 'actions',
+                header: 'Actions',
+                className: 'row-actions',
+                cell: (row) =>
+                  row.is_own_brand ? null : (
+                    <>
+                      <button
+                        type="button"
+                        class="secondary small"
+                        disabled={!canWrite}
+                        onClick={() => {
+                          const name = prompt('New name', row.name);
+                          if (name?.trim() && name !== row.name) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/competitors/${row.competitor_id}`, body: { name: name.trim() } });
+                        }}
+                      >
+                        Rename
+                      </button>
+                      <button
+                        type="button"
+                        class="danger small"
+                        disabled={!canWrite}
+                        onClick={() => confirm(`Stop tracking ${row.name}?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/competitors/${row.competitor_id}` })}
+                      >
+                        Remove
+                      </button>
+                    </>
+                  ),
+              },
+            ]}
+          />
         ) : null}
       </Section>
       {rows.length ? <Themes projectId={projectId} brands={rows} w={viewWindow} /> : null}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api';
-import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { ErrorBox, Loading, Section } from '../ui';
 
 // AI crawlers and AI referrals from the site's own access logs (the last 30 days).
 interface CrawlerReport {
@@ -31,90 +32,54 @@ export function Crawlers({ projectId }: { projectId: string }) {
       <ErrorBox error={crawlers.error ?? traffic.error} />
       {summary ? (
         <Section title="Agents">
-          {summary.bots.length ? (
-            <TableWrap label="AI agents">
-              <table data-table="crawler-agents">
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Operator</th>
-                    <th scope="col">Purpose</th>
-                    <th scope="col">Hits</th>
-                    <th scope="col">Verified</th>
-                    <th scope="col">Pages</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {summary.bots.map((bot) => (
-                    <tr key={bot.agent}>
-                      <td>{bot.agent}</td>
-                      <td>{bot.operator}</td>
-                      <td>{bot.purpose}</td>
-                      <td>{bot.hits}</td>
-                      <td>{bot.verified_hits}</td>
-                      <td>{bot.pages}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-          ) : (
-            <Empty>No AI crawler in the logs of this window. Send an access log to see which agents read the site.</Empty>
-          )}
+          <ListTable
+            name="crawler-agents"
+            label="AI agents"
+            rows={summary.bots}
+            rowKey={(bot) => bot.agent}
+            empty="No AI crawler in the logs of this window. Send an access log to see which agents read the site."
+            columns={[
+              { key: 'agent', header: 'Agent', cell: (bot) => bot.agent },
+              { key: 'operator', header: 'Operator', cell: (bot) => bot.operator },
+              { key: 'purpose', header: 'Purpose', cell: (bot) => bot.purpose },
+              { key: 'hits', header: 'Hits', numeric: true, cell: (bot) => bot.hits },
+              { key: 'verified', header: 'Verified', numeric: true, cell: (bot) => bot.verified_hits },
+              { key: 'pages', header: 'Pages', numeric: true, cell: (bot) => bot.pages },
+            ]}
+          />
         </Section>
       ) : null}
       {summary?.pages.length ? (
         <Section title="Pages: crawled by, cited in">
-          <TableWrap label="Pages crawled and cited">
-            <table data-table="crawler-pages">
-              <thead>
-                <tr>
-                  <th scope="col">Page</th>
-                  <th scope="col">Hits</th>
-                  <th scope="col">By agent</th>
-                  <th scope="col">Answers citing it</th>
-                </tr>
-              </thead>
-              <tbody>
-                {summary.pages.map((page) => (
-                  <tr key={page.path}>
-                    <td>{page.path}</td>
-                    <td>{page.hits}</td>
-                    <td>{byCount(page.by_agent) || 'never crawled'}</td>
-                    <td>{page.cited}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <ListTable
+            name="crawler-pages"
+            label="Pages crawled and cited"
+            rows={summary.pages}
+            rowKey={(page) => page.path}
+            columns={[
+              { key: 'page', header: 'Page', cell: (page) => page.path },
+              { key: 'hits', header: 'Hits', numeric: true, cell: (page) => page.hits },
+              { key: 'agents', header: 'By agent', cell: (page) => byCount(page.by_agent) || 'never crawled' },
+              { key: 'cited', header: 'Answers citing it', numeric: true, cell: (page) => page.cited },
+            ]}
+          />
         </Section>
       ) : null}
       {trafficData ? (
         <Section title="Visits referred by AI engines">
-          {trafficData.engines.length ? (
-            <TableWrap label="AI referrals">
-              <table data-table="ai-traffic">
-                <thead>
-                  <tr>
-                    <th scope="col">Landing page</th>
-                    <th scope="col">Visits</th>
-                    <th scope="col">By engine</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {trafficData.pages.map((page) => (
-                    <tr key={page.path}>
-                      <td>{page.path}</td>
-                      <td>{page.visits}</td>
-                      <td>{byCount(page.by_engine)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-          ) : (
-            <Empty>No visit referred by an AI engine in this window.</Empty>
-          )}
+          {/* No engine at all is the empty state: the pages' rows come with the engines. */}
+          <ListTable
+            name="ai-traffic"
+            label="AI referrals"
+            rows={trafficData.engines.length ? trafficData.pages : []}
+            rowKey={(page) => page.path}
+            empty="No visit referred by an AI engine in this window."
+            columns={[
+              { key: 'page', header: 'Landing page', cell: (page) => page.path },
+              { key: 'visits', header: 'Visits', numeric: true, cell: (page) => page.visits },
+              { key: 'engines', header: 'By engine', cell: (page) => byCount(page.by_engine) },
+            ]}
+          />
         </Section>
       ) : null}
     </>

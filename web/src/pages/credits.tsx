@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api';
 import type { Data } from '../api-types';
-import { ErrorBox, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { ErrorBox, Loading, Section } from '../ui';
 
 type Credits = Data<'/v1/team/credits'>;
 
@@ -38,30 +39,20 @@ export function Credits() {
             </p>
           )}
           {credits.projects.length ? (
-            <TableWrap label="Credits per project">
-              <table data-table="credits">
-                <thead>
-                  <tr>
-                    <th scope="col">Project</th>
-                    <th scope="col">Active prompts</th>
-                    <th scope="col">Engines</th>
-                    <th scope="col">Samples</th>
-                    <th scope="col">Credits a day</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {credits.projects.map((project) => (
-                    <tr key={project.project_id}>
-                      <th scope="row">{project.name}</th>
-                      <td>{project.active_prompts}</td>
-                      <td>{project.engines}</td>
-                      <td>{project.samples_per_run}</td>
-                      <td>{project.credits_per_day}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <ListTable
+              name="credits"
+              label="Credits per project"
+              rows={credits.projects}
+              rowKey={(project) => project.project_id}
+              rowHeader="project"
+              columns={[
+                { key: 'project', header: 'Project', cell: (project) => project.name },
+                { key: 'prompts', header: 'Active prompts', numeric: true, cell: (project) => project.active_prompts },
+                { key: 'engines', header: 'Engines', numeric: true, cell: (project) => project.engines },
+                { key: 'samples', header: 'Samples', numeric: true, cell: (project) => project.samples_per_run },
+                { key: 'credits', header: 'Credits a day', numeric: true, cell: (project) => project.credits_per_day },
+              ]}
+            />
           ) : null}
         </div>
       ) : null}

@@ -3,7 +3,8 @@ import { useState } from 'preact/hooks';
 import { data, get } from '../api';
 import type { Data, Item } from '../api-types';
 import { useCanWrite, useSession } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { ErrorBox, Field, Loading, Section } from '../ui';
 
 // The contract's member management page: the team, its members and roles, invitations
 // (with the link to copy when no mail goes out), and one's own password.
@@ -54,40 +55,48 @@ export function Members() {
         <ErrorBox error={members.error} />
         <ErrorBox error={write.error} />
         {members.data?.length ? (
-          <TableWrap label="Members">
-            <table data-table="members">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  {canWrite ? <th scope="col">Actions</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {members.data.map((member) => (
-                  <tr key={member.user_id} data-member={member.email}>
-                    <td>
-                      {member.email}
-                      {member.is_you ? <span class="muted small"> (you)</span> : null}
-                    </td>
-                    <td>
-                      {canWrite ? (
-                        <select
-                          aria-label={`Role of ${member.email}`}
-                          value={member.role}
-                          onChange={(event) => write.mutate({ method: 'PATCH', path: `/team/members/${member.user_id}`, body: { role: (event.currentTarget as HTMLSelectElement).value } })}
-                        >
-                          <option value="admin">admin</option>
-                          <option value="viewer">viewer</option>
-                        </select>
-                      ) : (
-                        member.role
-                      )}
-                    </td>
-                    <td>{member.joined_at.slice(0, 10)}</td>
-                    {canWrite ? (
-                      <td class="row-actions">
+          <ListTable
+            name="members"
+            label="Members"
+            rows={members.data}
+            rowKey={(member) => member.user_id}
+            rowAttributes={(member) => ({ 'data-member': member.email })}
+            columns={[
+              {
+                key: 'email',
+                header: 'Email',
+                cell: (member) => (
+                  <>
+                    {member.email}
+                    {member.is_you ? <span class="muted small"> (you)</span> : null}
+                  </>
+                ),
+              },
+              {
+                key: 'role',
+                header: 'Role',
+                cell: (member) =>
+                  canWrite ? (
+                    <select
+                      aria-label={`Role of ${member.email}`}
+                      value={member.role}
+                      onChange={(event) => write.mutate({ method: 'PATCH', path: `/team/members/${member.user_id}`, body: { role: (event.currentTarget as HTMLSelectElement).value } })}
+                    >
+                      <option value="admin">admin</option>
+                      <option value="viewer">viewer</option>
+                    </select>
+                  ) : (
+                    member.role
+                  ),
+              },
+              { key: 'joined', header: 'Joined', cell: (member) => member.joined_at.slice(0, 10) },
+              ...(canWrite
+                ? [
+                    {
+                      key: 'actions',
+                      header: 'Actions',
+                      className: 'row-actions',
+                      cell: (member: Member) => (
                         <button
                           type="button"
                           class="danger small"
@@ -95,13 +104,12 @@ export function Members() {
                         >
                           Remove
                         </button>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
         ) : null}
       </Section>
       {canWrite ? (
@@ -134,36 +142,31 @@ export function Members() {
           </form>
           {invitations.isLoading ? <Loading /> : null}
           <ErrorBox error={invitations.error} />
-          {invitations.data && !invitations.data.length ? <Empty>No pending invitations.</Empty> : null}
-          {invitations.data?.length ? (
-            <TableWrap label="Pending invitations">
-              <table data-table="invitations">
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Invited by</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invitations.data.map((i) => (
-                    <tr key={i.id} data-invitation={i.email}>
-                      <td>{i.email}</td>
-                      <td>{i.role}</td>
-                      <td>{i.invited_by ?? 'an API key'}</td>
-                      <td>{i.expires_at.slice(0, 10)}</td>
-                      <td class="row-actions">
-                        <button type="button" class="danger small" onClick={() => write.mutate({ method: 'DELETE', path: `/team/invitations/${i.id}` })}>
-                          Revoke
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+          {invitations.data ? (
+            <ListTable
+              name="invitations"
+              label="Pending invitations"
+              rows={invitations.data}
+              rowKey={(invitation) => invitation.id}
+              rowAttributes={(invitation) => ({ 'data-invitation': invitation.email })}
+              empty="No pending invitations."
+              columns={[
+                { key: 'email', header: 'Email', cell: (invitation) => invitation.email },
+                { key: 'role', header: 'Role', cell: (invitation) => invitation.role },
+                { key: 'by', header: 'Invited by', cell: (invitation) => invitation.invited_by ?? 'an API key' },
+                { key: 'expires', header: 'Expires', cell: (invitation) => invitation.expires_at.slice(0, 10) },
+                {
+                  key: 'actions',
+                  header: 'Actions',
+                  className: 'row-actions',
+                  cell: (invitation) => (
+                    <button type="button" class="danger small" onClick={() => write.mutate({ method: 'DELETE', path: `/team/invitations/${invitation.id}` })}>
+                      Revoke
+                    </button>
+                  ),
+                },
+              ]}
+            />
           ) : null}
         </Section>
       ) : null}

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'preact/hooks';
 import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../chart';
 import { CsvButton } from '../csv';
+import { ListTable } from '../list-table';
 import { Link, useLocation } from '../router';
-import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, TableWrap, formatInterval, formatFigure, iconDomain } from '../ui';
+import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow, type ViewWindow } from '../window';
 import { type Competitor, type OverviewSummary, type Visibility, overviewQueries } from './overview-data';
 import { ShareReport } from '../share-report';
@@ -312,34 +313,29 @@ export function Overview({ projectId }: { projectId: string }) {
               )}
               <details>
                 <summary>Summary table</summary>
-                <TableWrap label="Visibility summary">
-                  <table data-table="visibility-summary">
-                    <thead>
-                      <tr>
-                        <th scope="col">Brand</th>
-                        <th scope="col">Days with answers</th>
-                        <th scope="col">Last day</th>
-                        <th scope="col">Last visibility</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {vis.data.series.map((series) => {
-                        const idx = series.visibility.map((value, i) => (value === null ? -1 : i)).filter((i) => i >= 0);
-                        const last = idx.length ? idx[idx.length - 1] : -1;
-                        return (
-                          <tr key={series.competitor_id} data-brand={series.name}>
-                            <th scope="row">{series.name}</th>
-                            <td>{idx.length}</td>
-                            <td>{last >= 0 ? vis.data.dates[last] : '–'}</td>
-                            <td data-value={last >= 0 ? series.visibility[last] : ''}>
-                              {last >= 0 ? `${formatFigure(series.visibility[last])}% (${formatInterval(series.visibility_ci[last])})` : '–'}
-                            </td>
-                          </tr>
-                        );
-                      })}
-                    </tbody>
-                  </table>
-                </TableWrap>
+                <ListTable
+                  name="visibility-summary"
+                  label="Visibility summary"
+                  rows={vis.data.series.map((series) => {
+                    const idx = series.visibility.map((value, i) => (value === null ? -1 : i)).filter((i) => i >= 0);
+                    return { series, days: idx.length, last: idx.length ? idx[idx.length - 1] : -1 };
+                  })}
+                  rowKey={(row) => row.series.competitor_id}
+                  rowAttributes={(row) => ({ 'data-brand': row.series.name })}
+                  rowHeader="brand"
+                  columns={[
+                    { key: 'brand', header: 'Brand', cell: (row) => row.series.name },
+                    { key: 'days', header: 'Days with answers', numeric: true, cell: (row) => row.days },
+                    { key: 'last-day', header: 'Last day', cell: (row) => (row.last >= 0 ? vis.data.dates[row.last] : '–') },
+                    {
+                      key: 'last-visibility',
+                      header: 'Last visibility',
+                      numeric: true,
+                      cellAttributes: (row) => ({ 'data-value': row.last >= 0 ? (row.series.visibility[row.last] ?? '') : '' }),
+                      cell: (row) => (row.last >= 0 ? `${formatFigure(row.series.visibility[row.last])}% (${formatInterval(row.series.visibility_ci[row.last])})` : '–'),
+                    },
+                  ]}
+                />
               </details>
             </>
           ) : null}
@@ -369,62 +365,61 @@ export function Overview({ projectId }: { projectId: string }) {
       >
         {summary.isPending ? <Loading /> : null}
         {brands.length && ownNow && ownNow.responses > 0 ? (
-          <TableWrap label="Ranking">
-            <table class="rank-table" data-table="rank">
-              <thead>
-                <tr>
-                  <th scope="col" class="rank">
-                    Rank
-                  </th>
-                  <th scope="col">Brand</th>
-                  <th scope="col">Visibility</th>
-                  <th scope="col" class="num">
-                    Share of voice
-                  </th>
-                  <th scope="col" class="num">
-                    Position
-                  </th>
-                  <th scope="col">Change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {brands.map((brand) => {
+          <ListTable
+            name="rank"
+            label="Ranking"
+            tableClass="rank-table"
+            rows={brands}
+            rowKey={(brand) => brand.competitor_id}
+            rowHeader="brand"
+            rowClass={(brand) => (brand.is_own_brand ? 'own' : undefined)}
+            highlight={(brand) => brand.is_own_brand}
+            rowAttributes={(brand) => ({ 'data-brand': brand.name, 'data-rank': brand.rank })}
+            columns={[
+              { key: 'rank', header: 'Rank', numeric: true, className: 'rank', headerClass: 'rank', cell: (brand) => brand.rank },
+              {
+                key: 'brand',
+                header: 'Brand',
+                cell: (brand) => (
+                  <>
+                    <BrandMark name={brand.name} domain={iconDomain(brand.icon_url)} color={colorOf.get(brand.name) ?? 'var(--cat-other)'} />
+                    {brand.name}
+                    {brand.is_own_brand ? <span class="visually-hidden"> (your brand)</span> : null}
+                  </>
+                ),
+              },
+              {
+                key: 'visibility',
+                header: 'Visibility',
+                cellAttributes: (brand) => ({ 'data-value': brand.metrics?.visibility ?? '' }),
+                cell: (brand) => (
+                  <span class="vis-cell">
+                    <span class="vis-track" aria-hidden="true">
+                      <span class="vis-fill" style={{ width: `${Math.max(0, Math.min(100, brand.metrics?.visibility ?? 0))}%` }} />
+                    </span>
+                    <span class="num">{formatFigure(brand.metrics?.visibility)}%</span>
+                  </span>
+                ),
+              },
+              { key: 'share', header: 'Share of voice', numeric: true, cell: (brand) => `${formatFigure(brand.metrics?.share_of_voice)}%` },
+              { key: 'position', header: 'Position', numeric: true, cell: (brand) => formatFigure(brand.metrics?.position) },
+              {
+                key: 'change',
+                header: 'Change',
+                cell: (brand) => {
                   const before = previousOf.get(brand.competitor_id);
                   const prevVis = before && before.responses > 0 ? before.visibility : null;
                   const direction: Direction = brand.is_own_brand ? (ownChanges?.visibility ?? null) : (significantOf.get(brand.competitor_id) ?? (prevVis === null ? null : 'stable'));
-                  const vis = brand.metrics?.visibility ?? 0;
-                  return (
-                    <tr key={brand.competitor_id} class={brand.is_own_brand ? 'own' : undefined} data-brand={brand.name} data-rank={brand.rank}>
-                      <td class="rank num">{brand.rank}</td>
-                      <th scope="row">
-                        <BrandMark name={brand.name} domain={iconDomain(brand.icon_url)} color={colorOf.get(brand.name) ?? 'var(--cat-other)'} />
-                        {brand.name}
-                        {brand.is_own_brand ? <span class="visually-hidden"> (your brand)</span> : null}
-                      </th>
-                      <td data-value={brand.metrics?.visibility ?? ''}>
-                        <span class="vis-cell">
-                          <span class="vis-track" aria-hidden="true">
-                            <span class="vis-fill" style={{ width: `${Math.max(0, Math.min(100, vis))}%` }} />
-                          </span>
-                          <span class="num">{formatFigure(brand.metrics?.visibility)}%</span>
-                        </span>
-                      </td>
-                      <td class="num">{formatFigure(brand.metrics?.share_of_voice)}%</td>
-                      <td class="num">{formatFigure(brand.metrics?.position)}</td>
-                      <td>
-                        {prevVis === null ? (
-                          <span class="muted small">–</span>
-                        ) : (
-                          // A competitor's rise is bad news for the own brand: the chip's colour says so.
-                          <DeltaChip change={diff(brand.metrics?.visibility, prevVis)} direction={direction} unit="%" lowerIsBetter={!brand.is_own_brand} />
-                        )}
-                      </td>
-                    </tr>
+                  return prevVis === null ? (
+                    <span class="muted small">–</span>
+                  ) : (
+                    // A competitor's rise is bad news for the own brand: the chip's colour says so.
+                    <DeltaChip change={diff(brand.metrics?.visibility, prevVis)} direction={direction} unit="%" lowerIsBetter={!brand.is_own_brand} />
                   );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
+                },
+              },
+            ]}
+          />
         ) : summary.data ? (
           <Empty>The ranking appears with the first answers.</Empty>
         ) : null}
@@ -445,68 +440,41 @@ export function Overview({ projectId }: { projectId: string }) {
           />
         }
       >
-        <TableWrap label="By engine">
-          <table data-table="providers">
-            <thead>
-              <tr>
-                <th scope="col">Engine</th>
-                <th scope="col">Visibility</th>
-                <th scope="col" class="num">
-                  Share of voice
-                </th>
-                <th scope="col" class="num">
-                  Position
-                </th>
-                <th scope="col" class="num">
-                  Sentiment
-                </th>
-                <th scope="col" class="num">
-                  Answers
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((provider) => {
-                const x = byProvider.find((row) => row.provider === provider)?.own_brand;
-                return (
-                  <tr key={provider} data-provider={provider}>
-                    <th scope="row">{PROVIDER_NAMES[provider] ?? provider}</th>
-                    {summary.isPending ? (
-                      <td colSpan={5} class="muted">
-                        Loading…
-                      </td>
-                    ) : summary.error ? (
-                      <td colSpan={5}>
-                        <ErrorBox error={summary.error} />
-                      </td>
-                    ) : (
-                      <>
-                        <td data-value={x?.visibility ?? ''}>
-                          {x && x.responses > 0 ? (
-                            <span class="vis-cell">
-                              <span class="vis-track" aria-hidden="true">
-                                <span class="vis-fill own-fill" style={{ width: `${Math.max(0, Math.min(100, x.visibility ?? 0))}%` }} />
-                              </span>
-                              <span class="num">
-                                {formatFigure(x.visibility)}% <span class="muted small">{formatInterval(x.visibility_ci)}</span>
-                              </span>
-                            </span>
-                          ) : (
-                            <span class="muted">unmeasured</span>
-                          )}
-                        </td>
-                        <td class="num">{x && x.responses > 0 ? `${formatFigure(x.share_of_voice)}%` : '–'}</td>
-                        <td class="num">{formatFigure(x?.position)}</td>
-                        <td class="num">{formatFigure(x?.sentiment)}</td>
-                        <td class="num">{x?.responses ?? 0}</td>
-                      </>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          name="providers"
+          label="By engine"
+          rows={shown.map((provider) => ({ provider, x: byProvider.find((row) => row.provider === provider)?.own_brand }))}
+          rowKey={(row) => row.provider}
+          rowHeader="engine"
+          rowAttributes={(row) => ({ 'data-provider': row.provider })}
+          // Until the summary is read, each engine's row says so (or shows the error) across its figures.
+          rowMessage={() => (summary.isPending ? <span class="muted">Loading…</span> : summary.error ? <ErrorBox error={summary.error} /> : null)}
+          columns={[
+            { key: 'engine', header: 'Engine', cell: (row) => PROVIDER_NAMES[row.provider] ?? row.provider },
+            {
+              key: 'visibility',
+              header: 'Visibility',
+              cellAttributes: ({ x }) => ({ 'data-value': x?.visibility ?? '' }),
+              cell: ({ x }) =>
+                x && x.responses > 0 ? (
+                  <span class="vis-cell">
+                    <span class="vis-track" aria-hidden="true">
+                      <span class="vis-fill own-fill" style={{ width: `${Math.max(0, Math.min(100, x.visibility ?? 0))}%` }} />
+                    </span>
+                    <span class="num">
+                      {formatFigure(x.visibility)}% <span class="muted small">{formatInterval(x.visibility_ci)}</span>
+                    </span>
+                  </span>
+                ) : (
+                  <span class="muted">unmeasured</span>
+                ),
+            },
+            { key: 'share', header: 'Share of voice', numeric: true, cell: ({ x }) => (x && x.responses > 0 ? `${formatFigure(x.share_of_voice)}%` : '–') },
+            { key: 'position', header: 'Position', numeric: true, cell: ({ x }) => formatFigure(x?.position) },
+            { key: 'sentiment', header: 'Sentiment', numeric: true, cell: ({ x }) => formatFigure(x?.sentiment) },
+            { key: 'answers', header: 'Answers', numeric: true, cell: ({ x }) => x?.responses ?? 0 },
+          ]}
+        />
       </Section>
     </>
   );

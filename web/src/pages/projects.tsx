@@ -6,7 +6,8 @@ import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
-import { Empty, EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
+import { ListTable } from '../list-table';
+import { EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
 import { DEFAULT_PROVIDERS } from '../window';
 
 export type Project = Schemas['Project'];
@@ -32,34 +33,21 @@ export function ProjectList() {
       >
         {list.isPending ? <Loading /> : null}
         <ErrorBox error={list.error} />
-        {list.data && list.data.length === 0 ? <Empty>No project yet: create the first one below.</Empty> : null}
-        {list.data && list.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Project</th>
-                  <th scope="col">Website</th>
-                  <th scope="col">Language</th>
-                  <th scope="col">Location</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.map((project) => (
-                  <tr key={project.id}>
-                    <td>
-                      <Link href={`/projects/${project.id}`}>{project.name}</Link>
-                    </td>
-                    <td>{project.website_url}</td>
-                    <td>{project.language ?? '–'}</td>
-                    <td>{project.location ?? '–'}</td>
-                    <td>{project.created_at.slice(0, 10)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {list.data ? (
+          <ListTable
+            name="projects"
+            label="Your projects"
+            rows={list.data}
+            rowKey={(project) => project.id}
+            empty="No project yet: create the first one below."
+            columns={[
+              { key: 'project', header: 'Project', cell: (project) => <Link href={`/projects/${project.id}`}>{project.name}</Link> },
+              { key: 'website', header: 'Website', cell: (project) => project.website_url },
+              { key: 'language', header: 'Language', cell: (project) => project.language ?? '–' },
+              { key: 'location', header: 'Location', cell: (project) => project.location ?? '–' },
+              { key: 'created', header: 'Created', cell: (project) => project.created_at.slice(0, 10) },
+            ]}
+          />
         ) : null}
       </Section>
       <NewProject onCreated={setCreated} />

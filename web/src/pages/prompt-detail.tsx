@@ -5,7 +5,8 @@ import { AnswerArticle, useTrackedBrands } from '../answer';
 import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
-import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { Empty, ErrorBox, Loading, Section } from '../ui';
 import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
 
 type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
@@ -60,28 +61,30 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         actions={<CsvButton filename="prompt-urls.csv" header={['url', 'title', 'domain', 'category', 'mentioned_count']} rows={() => (urls.data?.items ?? []).map((url) => [url.url, url.title, url.domain, url.url_type_name, url.mentioned_count])} />}
       >
         <ErrorBox error={urls.error} />
-        {urls.data?.items.length === 0 ? <Empty>No citations in this window.</Empty> : null}
-        {urls.data?.items.length ? (
-          <TableWrap label="Cited URLs">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Citations</th>
-                </tr>
-              </thead>
-              <tbody>
-                {urls.data.items.map((url) => (
-                  <tr key={url.url}>
-                    <td class="wrap">{url.title || url.url}<br /><span class="muted small">{url.url}</span></td>
-                    <td>{url.url_type_name}</td>
-                    <td>{url.mentioned_count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+        {urls.data ? (
+          <ListTable
+            name="cited-urls"
+            label="Cited URLs"
+            rows={urls.data.items}
+            rowKey={(url) => url.url}
+            empty="No citations in this window."
+            columns={[
+              {
+                key: 'url',
+                header: 'URL',
+                className: 'wrap',
+                cell: (url) => (
+                  <>
+                    {url.title || url.url}
+                    <br />
+                    <span class="muted small">{url.url}</span>
+                  </>
+                ),
+              },
+              { key: 'category', header: 'Category', cell: (url) => url.url_type_name },
+              { key: 'citations', header: 'Citations', numeric: true, cell: (url) => url.mentioned_count },
+            ]}
+          />
         ) : null}
       </Section>
     </>

@@ -6,12 +6,13 @@ import { Sparkline } from '../chart';
 import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
+import { type Column, ListTable, type SortState, sortRows } from '../list-table';
+import { ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { type Topic, Topics } from './topics';
 
 type Series = Schemas['PromptSeries'];
-type SortKey = 'content' | 'topic' | 'prompt_type' | 'visibility' | 'position' | 'sentiment';
+type Prompt = Data<'/v1/projects/{project_id}/prompts'>['prompts'][number];
 
 export function Prompts({ projectId }: { projectId: string }) {
   const viewWindow = useWindow();
@@ -28,7 +29,7 @@ export function Prompts({ projectId }: { projectId: string }) {
   const seriesOf = new Map((series.data?.prompts ?? []).map((prompt) => [prompt.prompt_id, prompt]));
   const counts = new Map<string, number>();
   for (const prompt of list.data?.prompts ?? []) if (prompt.topic_id) counts.set(prompt.topic_id, (counts.get(prompt.topic_id) ?? 0) + 1);
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'visibility', desc: true });
+  const [sort, setSort] = useState<SortState>({ key: 'visibility', desc: true });
   const [filter, setFilter] = useState({ text: '', topic: '', type: '' });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['prompts', projectId] });
   const write = useMutation({
@@ -36,22 +37,95 @@ export function Prompts({ projectId }: { projectId: string }) {
     onSuccess: refresh,
   });
   const topicName = (id: string | null) => topics.data?.find((topic) => topic.topic_id === id)?.name ?? '–';
-  const rows = (list.data?.prompts ?? [])
-    .filter((prompt) => (!filter.text || prompt.content.toLowerCase().includes(filter.text.toLowerCase())) && (!filter.topic || prompt.topic_id === filter.topic) && (!filter.type || prompt.prompt_type === filter.type))
-    .sort((a, b) => {
-      const valueA = sort.key === 'topic' ? topicName(a.topic_id) : a[sort.key];
-      const valueB = sort.key === 'topic' ? topicName(b.topic_id) : b[sort.key];
-      const order = valueA === valueB ? 0 : valueA === null ? 1 : valueB === null ? -1 : valueA < valueB ? -1 : 1;
-      return sort.desc ? -order : order;
-    });
-  const sortHeader = (key: SortKey, label: string) => (
-    <th scope="col" aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" class="sort" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== 'content' && key !== 'topic' })}>
-        {label}
-        {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
-      </button>
-    </th>
+  const filtered = (list.data?.prompts ?? []).filter(
+    (prompt) => (!filter.text || prompt.content.toLowerCase().includes(filter.text.toLowerCase())) && (!filter.topic || prompt.topic_id === filter.topic) && (!filter.type || prompt.prompt_type === filter.type),
   );
+  const columns: Array<Column<Prompt>> = [
+    { key: 'content', header: 'Prompt', sortValue: (row) => row.content, cell: (row) => <Link href={`/projects/${projectId}/prompts/${row.id}${location.search}`}>{row.content}</Link> },
+    {
+      key: 'topic',
+      header: 'Topic',
+      sortValue: (row) => topicName(row.topic_id),
+      cell: (row) => (
+        <select
+          aria-label={`Topic of ${row.content}`}
+          value={row.topic_id ?? ''}
+          disabled={!canWrite || write.isPending}
+          onChange={(event) => {
+            const topicId = (event.currentTarget as HTMLSelectElement).value;
+            if (topicId && topicId !== row.topic_id) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { topicId } });
+          }}
+        >
+          {row.topic_id ? null : <option value="">–</option>}
+          {topics.data?.map((topic) => (
+            <option key={topic.topic_id} value={topic.topic_id}>
+              {topic.name}
+            </option>
+          ))}
+        </select>
+      ),
+    },
+    // As before: every column but the prompt and its topic starts with the highest first.
+    { key: 'prompt_type', header: 'Type', sortValue: (row) => row.prompt_type, firstSort: 'descending', cell: (row) => row.prompt_type },
+    {
+      key: 'visibility',
+      header: 'Visibility',
+      numeric: true,
+      sortValue: (row) => row.visibility,
+      cell: (row) => `${formatFigure(row.visibility)}% ${row.trend === 'up' ? '↑' : row.trend === 'down' ? '↓' : ''}`,
+    },
+    {
+      key: 'daily',
+      header: 'Daily visibility',
+      headerTitle: series.data ? `${series.data.dates[0]} to ${series.data.dates[series.data.dates.length - 1]}, 0–100%` : undefined,
+      cell: (row) =>
+        seriesOf.get(row.id) ? (
+          <Sparkline values={seriesOf.get(row.id)!.visibility} label={`Daily visibility of ${row.content}`} max={100} />
+        ) : series.isPending ? (
+          <span class="muted">…</span>
+        ) : null,
+    },
+    { key: 'position', header: 'Position', numeric: true, sortValue: (row) => row.position, cell: (row) => formatFigure(row.position) },
+    { key: 'sentiment', header: 'Sentiment', numeric: true, sortValue: (row) => row.sentiment, cell: (row) => formatFigure(row.sentiment, 0) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      className: 'row-actions',
+      cell: (row) => (
+        <>
+          <button
+            type="button"
+            class="secondary small"
+            disabled={!canWrite}
+            onClick={() => write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { promptType: row.prompt_type === 'active' ? 'Inactive' : 'Active' } })}
+          >
+            {row.prompt_type === 'active' ? 'Deactivate' : 'Activate'}
+          </button>
+          <button
+            type="button"
+            class="secondary small"
+            disabled={!canWrite}
+            onClick={() => {
+              const next = prompt('Edit the prompt', row.content);
+              if (next?.trim() && next !== row.content) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { content: next } });
+            }}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            class="danger small"
+            disabled={!canWrite}
+            onClick={() => confirm(`Delete “${row.content}” and its history?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/prompts/${row.id}` })}
+          >
+            Delete
+          </button>
+        </>
+      ),
+    },
+  ];
+  // The table's order is the CSV's order: one sort, kept here.
+  const rows = sortRows(filtered, columns, sort);
   const add = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
@@ -105,95 +179,18 @@ export function Prompts({ projectId }: { projectId: string }) {
         <ErrorBox error={list.error} />
         <ErrorBox error={write.error} />
         <ErrorBox error={series.error} />
-        {list.data && rows.length === 0 ? <Empty>No prompt matches.</Empty> : null}
-        {rows.length ? (
-          <div class="table-wrap">
-            <table data-table="prompts">
-              <thead>
-                <tr>
-                  {sortHeader('content', 'Prompt')}
-                  {sortHeader('topic', 'Topic')}
-                  {sortHeader('prompt_type', 'Type')}
-                  {sortHeader('visibility', 'Visibility')}
-                  <th scope="col" title={series.data ? `${series.data.dates[0]} to ${series.data.dates[series.data.dates.length - 1]}, 0–100%` : undefined}>
-                    Daily visibility
-                  </th>
-                  {sortHeader('position', 'Position')}
-                  {sortHeader('sentiment', 'Sentiment')}
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id} data-prompt={row.id}>
-                    <td>
-                      <Link href={`/projects/${projectId}/prompts/${row.id}${location.search}`}>{row.content}</Link>
-                    </td>
-                    <td>
-                      <select
-                        aria-label={`Topic of ${row.content}`}
-                        value={row.topic_id ?? ''}
-                        disabled={!canWrite || write.isPending}
-                        onChange={(event) => {
-                          const topicId = (event.currentTarget as HTMLSelectElement).value;
-                          if (topicId && topicId !== row.topic_id) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { topicId } });
-                        }}
-                      >
-                        {row.topic_id ? null : <option value="">–</option>}
-                        {topics.data?.map((topic) => (
-                          <option key={topic.topic_id} value={topic.topic_id}>
-                            {topic.name}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>{row.prompt_type}</td>
-                    <td>
-                      {formatFigure(row.visibility)}% {row.trend === 'up' ? '↑' : row.trend === 'down' ? '↓' : ''}
-                    </td>
-                    <td>
-                      {seriesOf.get(row.id) ? (
-                        <Sparkline values={seriesOf.get(row.id)!.visibility} label={`Daily visibility of ${row.content}`} max={100} />
-                      ) : series.isPending ? (
-                        <span class="muted">…</span>
-                      ) : null}
-                    </td>
-                    <td>{formatFigure(row.position)}</td>
-                    <td>{formatFigure(row.sentiment, 0)}</td>
-                    <td class="row-actions">
-                      <button
-                        type="button"
-                        class="secondary small"
-                        disabled={!canWrite}
-                        onClick={() => write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { promptType: row.prompt_type === 'active' ? 'Inactive' : 'Active' } })}
-                      >
-                        {row.prompt_type === 'active' ? 'Deactivate' : 'Activate'}
-                      </button>
-                      <button
-                        type="button"
-                        class="secondary small"
-                        disabled={!canWrite}
-                        onClick={() => {
-                          const next = prompt('Edit the prompt', row.content);
-                          if (next?.trim() && next !== row.content) write.mutate({ method: 'PATCH', path: `/projects/${projectId}/prompts/${row.id}`, body: { content: next } });
-                        }}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        class="danger small"
-                        disabled={!canWrite}
-                        onClick={() => confirm(`Delete “${row.content}” and its history?`) && write.mutate({ method: 'DELETE', path: `/projects/${projectId}/prompts/${row.id}` })}
-                      >
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {list.data ? (
+          <ListTable
+            name="prompts"
+            label="Prompts"
+            columns={columns}
+            rows={filtered}
+            rowKey={(row) => row.id}
+            rowAttributes={(row) => ({ 'data-prompt': row.id })}
+            sort={sort}
+            onSort={setSort}
+            empty="No prompt matches."
+          />
         ) : null}
       </Section>
       <Topics projectId={projectId} topics={topics.data ?? []} counts={counts} />

@@ -4,6 +4,7 @@ import { data, get } from '../api';
 import type { Data, Item } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite, useSession } from '../session';
+import { ListTable } from '../list-table';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 import { Credits } from './credits';
 import { DigestSetting } from './digest-setting';
@@ -57,39 +58,35 @@ export function Settings() {
           </div>
         ) : null}
         {keys.data?.length ? (
-          <div class="table-wrap">
-            <table data-table="keys">
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Scope</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((apiKey) => (
-                  <tr key={apiKey.id} data-key={apiKey.id}>
-                    <td class="mono">{apiKey.key_prefix}…</td>
-                    <td>{apiKey.name ?? '–'}</td>
-                    <td>{apiKey.scope}</td>
-                    <td>{apiKey.is_active ? 'active' : 'inactive'}</td>
-                    <td>{apiKey.expires_at.slice(0, 10)}</td>
-                    <td class="row-actions">
-                      <button type="button" class="secondary small" onClick={() => write.mutate({ method: 'PATCH', path: `/keys/${apiKey.id}`, body: { is_active: !apiKey.is_active } })}>
-                        {apiKey.is_active ? 'Deactivate' : 'Activate'}
-                      </button>
-                      <button type="button" class="danger small" onClick={() => confirm('Delete this key? Sessions opened with it end too.') && write.mutate({ method: 'DELETE', path: `/keys/${apiKey.id}` })}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            name="keys"
+            label="API keys"
+            rows={keys.data}
+            rowKey={(apiKey) => apiKey.id}
+            rowAttributes={(apiKey) => ({ 'data-key': apiKey.id })}
+            columns={[
+              { key: 'key', header: 'Key', className: 'mono', cell: (apiKey) => `${apiKey.key_prefix}…` },
+              { key: 'name', header: 'Name', cell: (apiKey) => apiKey.name ?? '–' },
+              { key: 'scope', header: 'Scope', cell: (apiKey) => apiKey.scope },
+              { key: 'state', header: 'State', cell: (apiKey) => (apiKey.is_active ? 'active' : 'inactive') },
+              { key: 'expires', header: 'Expires', cell: (apiKey) => apiKey.expires_at.slice(0, 10) },
+              {
+                key: 'actions',
+                header: 'Actions',
+                className: 'row-actions',
+                cell: (apiKey) => (
+                  <>
+                    <button type="button" class="secondary small" onClick={() => write.mutate({ method: 'PATCH', path: `/keys/${apiKey.id}`, body: { is_active: !apiKey.is_active } })}>
+                      {apiKey.is_active ? 'Deactivate' : 'Activate'}
+                    </button>
+                    <button type="button" class="danger small" onClick={() => confirm('Delete this key? Sessions opened with it end too.') && write.mutate({ method: 'DELETE', path: `/keys/${apiKey.id}` })}>
+                      Delete
+                    </button>
+                  </>
+                ),
+              },
+            ]}
+          />
         ) : null}
         {canWrite ? (
           <form onSubmit={create} class="grid-form" aria-label="Create an API key">

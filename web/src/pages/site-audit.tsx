@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, data, get } from '../api';
-import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { Empty, ErrorBox, Loading, Section } from '../ui';
 
 // The site audit for AI agents: the latest run's findings (each with its fix), its pages,
 // and what changed since the run before. Polls while a run is queued or running.
@@ -85,30 +86,19 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
             </Section>
           ) : null}
           <Section title={`Pages (${audit.pages.length})`}>
-            <TableWrap label="Audited pages">
-              <table data-table="audit-pages">
-                <thead>
-                  <tr>
-                    <th scope="col">Page</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Time to first byte</th>
-                    <th scope="col">Text</th>
-                    <th scope="col">JSON-LD</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {audit.pages.map((page) => (
-                    <tr key={page.url}>
-                      <td>{page.url}</td>
-                      <td>{page.status ?? 'no answer'}{page.noindex ? ' · noindex' : ''}</td>
-                      <td>{page.ttfb_ms === null ? '–' : `${page.ttfb_ms} ms`}</td>
-                      <td>{page.text_chars ?? '–'}</td>
-                      <td>{(page.json_ld_types ?? []).join(', ') || '–'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <ListTable
+              name="audit-pages"
+              label="Audited pages"
+              rows={audit.pages}
+              rowKey={(page) => page.url}
+              columns={[
+                { key: 'page', header: 'Page', cell: (page) => page.url },
+                { key: 'status', header: 'Status', cell: (page) => `${page.status ?? 'no answer'}${page.noindex ? ' · noindex' : ''}` },
+                { key: 'ttfb', header: 'Time to first byte', numeric: true, cell: (page) => (page.ttfb_ms === null ? '–' : `${page.ttfb_ms} ms`) },
+                { key: 'text', header: 'Text', numeric: true, cell: (page) => page.text_chars ?? '–' },
+                { key: 'json-ld', header: 'JSON-LD', cell: (page) => (page.json_ld_types ?? []).join(', ') || '–' },
+              ]}
+            />
           </Section>
         </>
       ) : null}

@@ -4,37 +4,24 @@ import { get } from '../api';
 import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
-import { Empty, ErrorBox, Loading, Section, TableWrap, formatFigure } from '../ui';
+import { ListTable } from '../list-table';
+import { Empty, ErrorBox, Loading, Section, formatFigure } from '../ui';
 import { WindowControls, useWindow } from '../window';
 
 type SourcesAnalytics = Data<'/v1/projects/{project_id}/sources/analytics'>;
 
 const CATEGORY_NAMES = ['corporate', 'editorial', 'institutional', 'reference', 'ugc', 'other'] as const;
 
+/** A domain table: domain, category, citations (one row per domain). */
 function Table(props: { name: string; header: string[]; rows: Array<Array<string | number | null>> }) {
   return (
-    <TableWrap label={props.name.replace(/-/g, ' ')}>
-      <table data-table={props.name}>
-        <thead>
-          <tr>
-            {props.header.map((label) => (
-              <th key={label} scope="col">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr key={String(row[0])}>
-              {row.map((cellValue, i) => (
-                <td key={i}>{cellValue ?? '–'}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <ListTable
+      name={props.name}
+      label={props.name.replace(/-/g, ' ')}
+      rows={props.rows}
+      rowKey={(row) => String(row[0])}
+      columns={props.header.map((label, i) => ({ key: label, header: label, numeric: typeof props.rows[0]?.[i] === 'number', cell: (row: Array<string | number | null>) => row[i] ?? '–' }))}
+    />
   );
 }
 

@@ -4,7 +4,8 @@ import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Loading, Section, formatFigure } from '../ui';
+import { ListTable } from '../list-table';
+import { ErrorBox, Loading, Section, formatFigure } from '../ui';
 import { useWindow } from '../window';
 
 type Suggestions = Data<'/v1/projects/{project_id}/competitors/suggestions'>;
@@ -44,56 +45,54 @@ export function Suggestions({ projectId, onAdded }: { projectId: string; onAdded
       {competitorsQuery.isPending ? <Loading /> : null}
       <ErrorBox error={competitorsQuery.error} />
       <ErrorBox error={add.error} />
-      {competitorsQuery.data && rows.length === 0 ? <Empty>No untracked brand recurs in these answers.</Empty> : null}
-      {rows.length ? (
-        <div class="table-wrap">
-          <table data-table="suggestions" class="suggestions">
-            <thead>
-              <tr>
-                <th scope="col">Brand</th>
-                <th scope="col">Website</th>
-                <th scope="col">Answers naming it</th>
-                <th scope="col">Mentions</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
+      {competitorsQuery.data ? (
+        <ListTable
+          name="suggestions"
+          label="Suggested competitors"
+          tableClass="suggestions"
+          rows={rows}
+          rowKey={(row) => row.name}
+          rowHeader="brand"
+          rowAttributes={(row) => ({ 'data-suggestion': row.name })}
+          empty="No untracked brand recurs in these answers."
+          columns={[
+            { key: 'brand', header: 'Brand', cell: (row) => row.name },
+            {
+              key: 'website',
+              header: 'Website',
+              cell: (row) =>
+                row.website ?? (
+                  <input
+                    aria-label={`Website of ${row.name}`}
+                    placeholder="brand.com"
+                    value={sites[row.name] ?? ''}
+                    onInput={(event) => setSites({ ...sites, [row.name]: (event.currentTarget as HTMLInputElement).value })}
+                  />
+                ),
+            },
+            {
+              key: 'answers',
+              header: 'Answers naming it',
+              numeric: true,
+              cellAttributes: (row) => ({ 'data-value': row.share_of_answers }),
+              cell: (row) => `${row.answers} (${formatFigure(row.share_of_answers)}% of ${competitorsQuery.data?.answers_read})`,
+            },
+            { key: 'mentions', header: 'Mentions', numeric: true, cell: (row) => row.mentions },
+            {
+              key: 'actions',
+              header: 'Actions',
+              className: 'actions',
+              cell: (row) => {
                 const site = row.website ?? sites[row.name] ?? '';
                 return (
-                  <tr key={row.name} data-suggestion={row.name}>
-                    <th scope="row">{row.name}</th>
-                    <td>
-                      {row.website ?? (
-                        <input
-                          aria-label={`Website of ${row.name}`}
-                          placeholder="brand.com"
-                          value={sites[row.name] ?? ''}
-                          onInput={(event) => setSites({ ...sites, [row.name]: (event.currentTarget as HTMLInputElement).value })}
-                        />
-                      )}
-                    </td>
-                    <td data-value={row.share_of_answers}>
-                      {row.answers} ({formatFigure(row.share_of_answers)}% of {competitorsQuery.data?.answers_read})
-                    </td>
-                    <td>{row.mentions}</td>
-                    <td class="actions">
-                      <button
-                        type="button"
-                        class="small"
-                        aria-label={`Track ${row.name}`}
-                        disabled={!canWrite || add.isPending || !site.trim()}
-                        onClick={() => add.mutate({ name: row.name, website: site.trim() })}
-                      >
-                        Track
-                      </button>
-                    </td>
-                  </tr>
+                  <button type="button" class="small" aria-label={`Track ${row.name}`} disabled={!canWrite || add.isPending || !site.trim()} onClick={() => add.mutate({ name: row.name, website: site.trim() })}>
+                    Track
+                  </button>
                 );
-              })}
-            </tbody>
-          </table>
-        </div>
+              },
+            },
+          ]}
+        />
       ) : null}
       {competitorsQuery.data && competitorsQuery.data.answers_read < competitorsQuery.data.answers_in_window ? (
         <p class="muted small">

@@ -2,7 +2,8 @@ import { useQueries } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { get, queryString } from '../api';
 import { Link } from '../router';
-import { Empty, ErrorBox, Loading, Section, TableWrap } from '../ui';
+import { ListTable } from '../list-table';
+import { Empty, ErrorBox, Loading, Section } from '../ui';
 import type { ViewWindow } from '../window';
 
 // What the answers say about each brand, by theme (GET /projects/{id}/themes, one request per
@@ -88,32 +89,26 @@ export function Themes({ projectId, brands, w: viewWindow }: { projectId: string
       ))}
       {!pending && themes.length === 0 ? <Empty>No theme spoken of in the answers of this window yet.</Empty> : null}
       {themes.length ? (
-        <TableWrap label="Themes by brand">
-          <table data-table="themes">
-            <thead>
-              <tr>
-                <th scope="col">Theme</th>
-                {byBrand.map((x) => (
-                  <th scope="col" key={x.brand.competitor_id}>
-                    {x.brand.name} {x.brand.is_own_brand ? <span class="tag">you</span> : null}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {themes.map((theme) => (
-                <tr key={theme} data-theme={theme}>
-                  <th scope="row">{label(theme)}</th>
-                  {byBrand.map((x) => (
-                    <td key={x.brand.competitor_id}>
-                      <Cell t={x.themes.find((brandTheme) => brandTheme.theme === theme)} />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          name="themes"
+          label="Themes by brand"
+          rows={themes}
+          rowKey={(theme) => theme}
+          rowHeader="theme"
+          rowAttributes={(theme) => ({ 'data-theme': theme })}
+          columns={[
+            { key: 'theme', header: 'Theme', cell: (theme: string) => label(theme) },
+            ...byBrand.map((x) => ({
+              key: x.brand.competitor_id,
+              header: (
+                <>
+                  {x.brand.name} {x.brand.is_own_brand ? <span class="tag">you</span> : null}
+                </>
+              ),
+              cell: (theme: string) => <Cell t={x.themes.find((brandTheme) => brandTheme.theme === theme)} />,
+            })),
+          ]}
+        />
       ) : null}
       {shown && themes.length ? (
         <div class="theme-examples">

@@ -4,7 +4,8 @@ import { data } from '../api';
 import type { Schemas } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
-import { Empty, ErrorBox, Field, Section } from '../ui';
+import { ListTable } from '../list-table';
+import { ErrorBox, Field, Section } from '../ui';
 
 export type Topic = Schemas['Topic'];
 
@@ -53,87 +54,89 @@ export function Topics({ projectId, topics, counts }: { projectId: string; topic
       actions={<CsvButton filename="topics.csv" label="Download topics (CSV)" header={['topic_id', 'name', 'prompts']} rows={() => topics.map((topic) => [topic.topic_id, topic.name, counts.get(topic.topic_id) ?? 0])} />}
     >
       <ErrorBox error={write.error} />
-      {topics.length === 0 ? <Empty>No topic yet: add one below.</Empty> : null}
-      {topics.length ? (
-        <div class="table-wrap">
-          <table data-table="topics" class="topics">
-            <thead>
-              <tr>
-                <th scope="col">Topic</th>
-                <th scope="col">Prompts</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {topics.map((topic) => {
-                const held = counts.get(topic.topic_id) ?? 0;
-                const others = topics.filter((otherTopic) => otherTopic.topic_id !== topic.topic_id);
-                return (
-                  <tr key={topic.topic_id} data-topic={topic.name}>
-                    <th scope="row">
-                      {editing === topic.topic_id ? (
-                        <form onSubmit={rename(topic)} class="inline-form" aria-label={`Rename ${topic.name}`}>
-                          <input name="name" defaultValue={topic.name} aria-label={`New name for ${topic.name}`} required maxLength={200} />
-                          <button type="submit" class="small">
-                            Save
-                          </button>
-                          <button type="button" class="secondary small" onClick={() => setEditing(null)}>
-                            Cancel
-                          </button>
-                        </form>
-                      ) : (
-                        topic.name
-                      )}
-                    </th>
-                    <td>{held}</td>
-                    <td class="actions row-actions">
-                      <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(topic.topic_id)}>
-                        Rename
-                      </button>
-                      {deleting === topic.topic_id ? (
-                        <fieldset class="inline small" aria-label={`Delete ${topic.name}`}>
-                          <label class="inline">
-                            <span>
-                              Move its {held} prompt{held === 1 ? '' : 's'} to
-                            </span>
-                            <select
-                              value={moveTo[topic.topic_id] ?? others[0]?.topic_id}
-                              onChange={(event) => setMoveTo({ ...moveTo, [topic.topic_id]: (event.currentTarget as HTMLSelectElement).value })}
-                            >
-                              {others.map((other) => (
-                                <option key={other.topic_id} value={other.topic_id}>
-                                  {other.name}
-                                </option>
-                              ))}
-                            </select>
-                          </label>
-                          <button type="button" class="danger small" onClick={() => remove(topic)}>
-                            Move and delete
-                          </button>
-                          <button type="button" class="secondary small" onClick={() => setDeleting(null)}>
-                            Cancel
-                          </button>
-                        </fieldset>
-                      ) : (
-                        <button
-                          type="button"
-                          class="danger small"
-                          aria-label={`Delete topic ${topic.name}`}
-                          // the last topic holding prompts has nowhere to move them (the API says 409)
-                          disabled={!canWrite || (held > 0 && others.length === 0)}
-                          onClick={() => (held > 0 ? setDeleting(topic.topic_id) : remove(topic))}
+      <ListTable
+        name="topics"
+        label="Topics"
+        tableClass="topics"
+        rows={topics}
+        rowKey={(topic) => topic.topic_id}
+        rowHeader="topic"
+        rowAttributes={(topic) => ({ 'data-topic': topic.name })}
+        empty="No topic yet: add one below."
+        columns={[
+          {
+            key: 'topic',
+            header: 'Topic',
+            cell: (topic) =>
+              editing === topic.topic_id ? (
+                <form onSubmit={rename(topic)} class="inline-form" aria-label={`Rename ${topic.name}`}>
+                  <input name="name" defaultValue={topic.name} aria-label={`New name for ${topic.name}`} required maxLength={200} />
+                  <button type="submit" class="small">
+                    Save
+                  </button>
+                  <button type="button" class="secondary small" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </form>
+              ) : (
+                topic.name
+              ),
+          },
+          { key: 'prompts', header: 'Prompts', numeric: true, cell: (topic) => counts.get(topic.topic_id) ?? 0 },
+          {
+            key: 'actions',
+            header: 'Actions',
+            className: 'actions row-actions',
+            cell: (topic) => {
+              const held = counts.get(topic.topic_id) ?? 0;
+              const others = topics.filter((otherTopic) => otherTopic.topic_id !== topic.topic_id);
+              return (
+                <>
+                  <button type="button" class="secondary small" disabled={!canWrite} onClick={() => setEditing(topic.topic_id)}>
+                    Rename
+                  </button>
+                  {deleting === topic.topic_id ? (
+                    <fieldset class="inline small" aria-label={`Delete ${topic.name}`}>
+                      <label class="inline">
+                        <span>
+                          Move its {held} prompt{held === 1 ? '' : 's'} to
+                        </span>
+                        <select
+                          value={moveTo[topic.topic_id] ?? others[0]?.topic_id}
+                          onChange={(event) => setMoveTo({ ...moveTo, [topic.topic_id]: (event.currentTarget as HTMLSelectElement).value })}
                         >
-                          Delete
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+                          {others.map((other) => (
+                            <option key={other.topic_id} value={other.topic_id}>
+                              {other.name}
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                      <button type="button" class="danger small" onClick={() => remove(topic)}>
+                        Move and delete
+                      </button>
+                      <button type="button" class="secondary small" onClick={() => setDeleting(null)}>
+                        Cancel
+                      </button>
+                    </fieldset>
+                  ) : (
+                    <button
+                      type="button"
+                      class="danger small"
+                      aria-label={`Delete topic ${topic.name}`}
+                      // the last topic holding prompts has nowhere to move them (the API says 409)
+                      disabled={!canWrite || (held > 0 && others.length === 0)}
+                      onClick={() => (held > 0 ? setDeleting(topic.topic_id) : remove(topic))}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </>
+              );
+            },
+          },
+        ]}
+      />
       <form onSubmit={add} class="grid-form" aria-label="Add a topic">
         <fieldset disabled={!canWrite}>
           <Field label="Topic name">

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { data, get } from '../api';
 import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
+import { ListTable } from '../list-table';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 
@@ -42,32 +43,21 @@ function Deliveries({ id }: { id: string }) {
   const deliveriesQuery = useQuery({ queryKey: ['deliveries', id], queryFn: () => get<Delivery[]>(`/webhooks/${id}/deliveries?limit=20`) });
   if (deliveriesQuery.isPending) return <Loading />;
   if (deliveriesQuery.error) return <ErrorBox error={deliveriesQuery.error} />;
-  if (!deliveriesQuery.data?.length) return <Empty>No delivery yet.</Empty>;
   return (
-    <div class="table-wrap">
-      <table data-table="deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">When</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveriesQuery.data.map((delivery) => (
-            <tr key={delivery.id}>
-              <td>{delivery.event}</td>
-              <td>{delivery.status}</td>
-              <td>{delivery.attempts}</td>
-              <td class="wrap">{delivery.last_status_code ?? delivery.last_error ?? '–'}</td>
-              <td>{delivery.created_at.replace('T', ' ').slice(0, 16)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      name="deliveries"
+      label="Deliveries"
+      rows={deliveriesQuery.data ?? []}
+      rowKey={(delivery) => delivery.id}
+      empty="No delivery yet."
+      columns={[
+        { key: 'event', header: 'Event', cell: (delivery) => delivery.event },
+        { key: 'status', header: 'Status', cell: (delivery) => delivery.status },
+        { key: 'attempts', header: 'Attempts', numeric: true, cell: (delivery) => delivery.attempts },
+        { key: 'answer', header: 'Last answer', className: 'wrap', cell: (delivery) => delivery.last_status_code ?? delivery.last_error ?? '–' },
+        { key: 'when', header: 'When', cell: (delivery) => delivery.created_at.replace('T', ' ').slice(0, 16) },
+      ]}
+    />
   );
 }
 
