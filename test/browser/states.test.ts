@@ -41,6 +41,13 @@ describe.skipIf(browserTestsOff)('dashboard states: empty, failed bootstrap, 429
       await page.goto(`/projects/${empty.projectId}${p}?days=30`);
       await settle(page);
       expect(await page.getByRole('alert').count(), `alert on ${p || 'overview'}`).toBe(0);
+      // A figure of a window without answers reads "unmeasured", never 0% or a dash
+      const text = await page.locator('main').innerText();
+      expect(text.match(/.{0,60}(^|\s)(–|0(\.0)?)%.{0,20}/)?.[0] ?? null, p || "overview").toBeNull();
+      if (p === '/prompts' || p === '/competitors') {
+        const rows = await page.locator('[data-table] tbody tr').count();
+        if (rows > 0) expect(text, p).toContain('unmeasured');
+      }
     }
     await page.goto(`/projects/${empty.projectId}?days=30`);
     await settle(page);

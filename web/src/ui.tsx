@@ -86,6 +86,10 @@ export function Field(props: { label: string; children: ComponentChildren; hint?
 }
 
 export const formatFigure = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
+/** A percentage figure; a window without answers has none and reads "unmeasured", never 0% or a dash. */
+export const formatPercent = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? 'unmeasured' : `${value.toFixed(digits)}%`);
+/** A brand's figure of the window, or null when the window has no answers (the API's 0% then means unmeasured). */
+export const measured = <T,>(metrics: ({ responses: number } & T) | null | undefined): T | null => (metrics && metrics.responses > 0 ? metrics : null);
 export const formatInterval = (interval: [number, number] | null | undefined, digits = 1) => (interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : '');
 
 /** A trend test's answer for a figure: up or down only when significant, stable otherwise, null when untested. */
@@ -132,14 +136,22 @@ export function Kpi(props: {
   lowerIsBetter?: boolean;
   hideChange?: boolean;
   trend?: ComponentChildren;
+  /** What a missing value reads: "unmeasured" (no answers) unless the caller knows better ("not named"). */
+  emptyText?: string;
 }) {
   const digits = props.digits ?? 1;
   return (
     <div class="kpi" data-kpi={props.label}>
       <div class="kpi-label">{props.label}</div>
       <div class="kpi-value" data-value={props.value ?? ''}>
-        {formatFigure(props.value, digits)}
-        {props.unit ? <span class="kpi-unit">{props.unit}</span> : null}
+        {props.value === null || props.value === undefined ? (
+          <span class="kpi-empty">{props.emptyText ?? 'unmeasured'}</span>
+        ) : (
+          <>
+            {formatFigure(props.value, digits)}
+            {props.unit ? <span class="kpi-unit">{props.unit}</span> : null}
+          </>
+        )}
       </div>
       <div class="kpi-interval">{props.interval ? `95%: ${formatInterval(props.interval, digits)}` : 'no interval'}</div>
       <div class="kpi-foot">

@@ -4,7 +4,7 @@ import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { ListTable } from '../list-table';
-import { BrandMark, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
+import { BrandMark, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, formatPercent, iconDomain, measured } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
@@ -77,7 +77,7 @@ export function Competitors({ projectId }: { projectId: string }) {
                 cellAttributes: (row) => ({ 'data-value': row.metrics?.visibility ?? '' }),
                 cell: (row) => (
                   <>
-                    {formatFigure(row.metrics?.visibility)}% <span class="muted small">{formatInterval(row.metrics?.visibility_ci)}</span>
+                    {formatPercent(measured(row.metrics)?.visibility)} <span class="muted small">{formatInterval(row.metrics?.visibility_ci)}</span>
                   </>
                 ),
               },
@@ -87,7 +87,7 @@ export function Competitors({ projectId }: { projectId: string }) {
                 numeric: true,
                 cell: (row) => (
                   <>
-                    {formatFigure(row.metrics?.share_of_voice)}% <span class="muted small">{formatInterval(row.metrics?.share_of_voice_ci)}</span>
+                    {formatPercent(measured(row.metrics)?.share_of_voice)} <span class="muted small">{formatInterval(row.metrics?.share_of_voice_ci)}</span>
                   </>
                 ),
               },

@@ -4,7 +4,7 @@ import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../ch
 import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
 import { Link, useLocation } from '../router';
-import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, formatInterval, formatFigure, iconDomain } from '../ui';
+import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, formatInterval, formatFigure, formatPercent, iconDomain, measured } from '../ui';
 import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow, type ViewWindow } from '../window';
 import { type Competitor, type OverviewSummary, type Visibility, overviewQueries } from './overview-data';
 import { ShareReport } from '../share-report';
@@ -262,8 +262,8 @@ export function Overview({ projectId }: { projectId: string }) {
             <div class="kpis">
               <Kpi label="Visibility" unit="%" value={ownNow.visibility} interval={ownNow.visibility_ci} change={diff(ownNow.visibility, ownBefore?.visibility)} direction={ownChanges?.visibility} hideChange={!ownBefore} trend={spark(trends?.visibility, 'Daily visibility', 100)} />
               <Kpi label="Share of voice" unit="%" value={ownNow.share_of_voice} interval={ownNow.share_of_voice_ci} change={diff(ownNow.share_of_voice, ownBefore?.share_of_voice)} direction={ownChanges?.share_of_voice} hideChange={!ownBefore} trend={spark(trends?.shareOfVoice, 'Daily share of voice', 100)} />
-              <Kpi label="Average position" value={ownNow.position} interval={ownNow.position_ci} change={diff(ownNow.position, ownBefore?.position)} direction={ownChanges?.position} hideChange={!ownBefore} lowerIsBetter trend={spark(trends?.position, 'Daily average position')} />
-              <Kpi label="Sentiment" value={ownNow.sentiment} interval={ownNow.sentiment_ci} change={diff(ownNow.sentiment, ownBefore?.sentiment)} direction={ownChanges?.sentiment} hideChange={!ownBefore} trend={spark(trends?.sentiment, 'Daily sentiment', 100)} />
+              <Kpi label="Average position" emptyText="not named" value={ownNow.position} interval={ownNow.position_ci} change={diff(ownNow.position, ownBefore?.position)} direction={ownChanges?.position} hideChange={!ownBefore} lowerIsBetter trend={spark(trends?.position, 'Daily average position')} />
+              <Kpi label="Sentiment" emptyText="not named" value={ownNow.sentiment} interval={ownNow.sentiment_ci} change={diff(ownNow.sentiment, ownBefore?.sentiment)} direction={ownChanges?.sentiment} hideChange={!ownBefore} trend={spark(trends?.sentiment, 'Daily sentiment', 100)} />
             </div>
             {ownBefore ? null : (
               <p class="muted small" data-no-previous>
@@ -397,11 +397,11 @@ export function Overview({ projectId }: { projectId: string }) {
                     <span class="vis-track" aria-hidden="true">
                       <span class="vis-fill" style={{ width: `${Math.max(0, Math.min(100, brand.metrics?.visibility ?? 0))}%` }} />
                     </span>
-                    <span class="num">{formatFigure(brand.metrics?.visibility)}%</span>
+                    <span class="num">{formatPercent(measured(brand.metrics)?.visibility)}</span>
                   </span>
                 ),
               },
-              { key: 'share', header: 'Share of voice', numeric: true, cell: (brand) => `${formatFigure(brand.metrics?.share_of_voice)}%` },
+              { key: 'share', header: 'Share of voice', numeric: true, cell: (brand) => formatPercent(measured(brand.metrics)?.share_of_voice) },
               { key: 'position', header: 'Position', numeric: true, cell: (brand) => formatFigure(brand.metrics?.position) },
               {
                 key: 'change',
@@ -462,14 +462,14 @@ export function Overview({ projectId }: { projectId: string }) {
                       <span class="vis-fill own-fill" style={{ width: `${Math.max(0, Math.min(100, x.visibility ?? 0))}%` }} />
                     </span>
                     <span class="num">
-                      {formatFigure(x.visibility)}% <span class="muted small">{formatInterval(x.visibility_ci)}</span>
+                      {formatPercent(x.visibility)} <span class="muted small">{formatInterval(x.visibility_ci)}</span>
                     </span>
                   </span>
                 ) : (
                   <span class="muted">unmeasured</span>
                 ),
             },
-            { key: 'share', header: 'Share of voice', numeric: true, cell: ({ x }) => (x && x.responses > 0 ? `${formatFigure(x.share_of_voice)}%` : '–') },
+            { key: 'share', header: 'Share of voice', numeric: true, cell: ({ x }) => formatPercent(x && x.responses > 0 ? x.share_of_voice : null) },
             { key: 'position', header: 'Position', numeric: true, cell: ({ x }) => formatFigure(x?.position) },
             { key: 'sentiment', header: 'Sentiment', numeric: true, cell: ({ x }) => formatFigure(x?.sentiment) },
             { key: 'answers', header: 'Answers', numeric: true, cell: ({ x }) => x?.responses ?? 0 },

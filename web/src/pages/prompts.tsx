@@ -7,7 +7,7 @@ import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { type Column, ListTable, type SortState, sortRows } from '../list-table';
-import { ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
+import { ErrorBox, Field, Loading, Section, formatFigure, formatPercent } from '../ui';
 import { WindowControls, useWindow } from '../window';
 import { type Topic, Topics } from './topics';
 
@@ -72,7 +72,7 @@ export function Prompts({ projectId }: { projectId: string }) {
       header: 'Visibility',
       numeric: true,
       sortValue: (row) => row.visibility,
-      cell: (row) => `${formatFigure(row.visibility)}% ${row.trend === 'up' ? '↑' : row.trend === 'down' ? '↓' : ''}`,
+      cell: (row) => `${formatPercent(row.visibility)} ${row.trend === 'up' ? '↑' : row.trend === 'down' ? '↓' : ''}`,
     },
     {
       key: 'daily',

@@ -38,7 +38,7 @@ export function Sources({ projectId }: { projectId: string }) {
       {sourcesQuery.isPending ? <Loading /> : null}
       <ErrorBox error={sourcesQuery.error} />
       {sources && sources.stats.total_citations === 0 ? <Empty>No citations in this window yet.</Empty> : null}
-      {sources ? (
+      {sources && sources.stats.total_citations > 0 ? (
         <>
           <Section
             title={`Categories (${sources.stats.total_citations} citations, ${sources.stats.total_sources} domains)`}
