@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedProject, type SeedResult } from '../../src/collection/seed.js';
 import { combinedLine, UA } from '../access-logs.js';
+import { touchAnalytics } from '../../src/store/analytics-version.js';
 import { OWN, storeSpecs, type AnswerSpec } from '../analytics-fixture.js';
 import { type BrowserApp, browserTestsOff, newPage, signIn, startBrowserApp } from './harness.js';
 
@@ -155,6 +156,32 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
     expect(await page.locator('[data-story]').innerText()).toMatch(/unchanged since the previous 7 days — inside the noise/);
     expect(await page.locator('[data-changes]').count()).toBe(0);
     await page.getByText('No significant change against the previous 7 days').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("marks the days an engine changed model on the visibility chart and lists them under it", async () => {
+    const store = b.t.runtime.ctx.store;
+    const yesterday = dayOf(Date.now() - DAY);
+    // ChatGPT answered with a new model from yesterday on (most of each day's answers)
+    await store.query(
+      `insert into engine_model_daily (project_id, provider, day, model, answers)
+       select $1, 'chatgpt', d::date, 'gpt-next-2026', 1000 from unnest($2::text[]) as d
+       on conflict (project_id, provider, day, model) do update set answers = 1000`,
+      [seed.projectId, [yesterday, dayOf(Date.now())]],
+    );
+    await touchAnalytics(store, seed.projectId);
+    const summary = (await api(`/projects/${seed.projectId}/overview/summary?date_from=${dayOf(Date.now() - 29 * DAY)}&date_to=${dayOf(Date.now())}`)).data;
+    expect(summary.model_changes).toHaveLength(1);
+    const change = summary.model_changes[0];
+    expect(change).toMatchObject({ provider: 'chatgpt', day: yesterday, to_model: 'gpt-next-2026' });
+
+    const { page, context, errors } = await newPage(b);
+    await signIn(page, seed.email, seed.password);
+    await page.goto(`/projects/${seed.projectId}?days=30`);
+    await page.locator('[data-chart="Visibility over time"][data-drawn="true"]').waitFor();
+    const listed = page.locator('[data-model-changes] [data-model-change="chatgpt"]');
+    expect(await listed.innerText()).toBe(`${yesterday} ChatGPT: ${change.from_model} → gpt-next-2026: a change on this day may be the engine's, not yours`);
     expect(errors).toEqual([]);
     await context.close();
   });

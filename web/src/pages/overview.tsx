@@ -178,6 +178,11 @@ export function Overview({ projectId }: { projectId: string }) {
   const ownBefore = prevOwn && prevOwn.responses > 0 ? prevOwn : null;
   const ownChanges = summary.data?.changes.own_brand;
   const byProvider = summary.data?.by_provider ?? [];
+  const modelChanges = summary.data?.model_changes ?? [];
+  const markers = useMemo(
+    () => modelChanges.map((change) => ({ date: change.day, label: `${PROVIDER_NAMES[change.provider] ?? change.provider}: ${change.from_model} → ${change.to_model}` })),
+    [summary.data],
+  );
   // No filter: the engines the project tracks (not every engine the API knows).
   const shown = summary.data ? byProvider.map((row) => row.provider) : viewWindow.providers.length ? viewWindow.providers : (project.data?.providers ?? [...DEFAULT_PROVIDERS]);
   const brands = useMemo(() => (now ? ranked(now.active_competitors) : []), [now]);
@@ -308,7 +313,16 @@ export function Overview({ projectId }: { projectId: string }) {
                       </button>
                     ) : null}
                   </div>
-                  <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} legend={false} />
+                  <LineChart title="Visibility over time" dates={vis.data.dates} lines={lines} yLabel="%" yRange={[0, 100]} legend={false} markers={markers} />
+                  {markers.length ? (
+                    <ul class="model-changes small muted" data-model-changes>
+                      {modelChanges.map((change, i) => (
+                        <li key={`${change.provider}-${change.day}`} data-model-change={change.provider}>
+                          <span class="model-change-day">{change.day}</span> {markers[i]?.label}: a change on this day may be the engine's, not yours
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </>
               )}
               <details>
