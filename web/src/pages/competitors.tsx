@@ -4,7 +4,8 @@ import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, formatInterval, formatFigure } from '../ui';
-import { WindowControls, useWindow } from '../window';
+import { useWindow } from '../window';
+import { TopBar } from '../top-bar';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
 
@@ -29,8 +30,7 @@ export function Competitors({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Competitors</h1>
-      <WindowControls />
+      <TopBar title="Competitors" filters />
       <Section
         title="Brands compared"
         actions={

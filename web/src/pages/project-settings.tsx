@@ -4,6 +4,7 @@ import { navigate } from '../router';
 import { useCanWrite } from '../session';
 import { EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
 import { DEFAULT_PROVIDERS } from '../window';
+import { TopBar } from '../top-bar';
 import type { ProjectDetail } from './projects';
 
 export function ProjectSettings({ projectId }: { projectId: string }) {
@@ -42,7 +43,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Project settings</h1>
+      <TopBar title="Project settings" />
       {projectQuery.isPending ? <Loading /> : null}
       <ErrorBox error={projectQuery.error} />
       {projectInfo ? (

@@ -7,7 +7,8 @@ import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
-import { WindowControls, useWindow } from '../window';
+import { useWindow } from '../window';
+import { TopBar } from '../top-bar';
 import { type Topic, Topics } from './topics';
 
 type Series = Schemas['PromptSeries'];
@@ -61,8 +62,7 @@ export function Prompts({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Prompts</h1>
-      <WindowControls />
+      <TopBar title="Prompts" filters />
       <Section
         title="Prompts"
         actions={
