@@ -33,17 +33,37 @@ export function EngineMark({ provider }: { provider: string }) {
 
 /** A page's top bar; on a project's page the notice of simulated engines follows it. */
 export function TopBar(props: { title: ComponentChildren; actions?: ComponentChildren; filters?: boolean }) {
-  const projectId = projectOf(useLocation().path);
+  const loc = useLocation();
+  const projectId = projectOf(loc.path);
+  const viewWindow = useWindow();
+  const custom = loc.query.has('from');
+  // One grid: the title, the window and the buttons on the first row, the engines below
+  // (frame.css places them; below 768 px the window gets a row of its own).
   return (
     <>
-    <div class="top-bar">
-      <div class="top-bar-row">
+      <div class={props.filters ? 'top-bar with-filters' : 'top-bar'}>
         <h1>{props.title}</h1>
+        {props.filters ? <WindowSegment current={custom ? 'custom' : String(viewWindow.days)} from={viewWindow.from} to={viewWindow.to} /> : null}
         {props.actions ? <div class="top-bar-actions">{props.actions}</div> : null}
+        {props.filters ? (
+          <div class="top-bar-engines">
+            {custom ? (
+              <div class="custom-dates">
+                <label class="inline">
+                  <span>From</span>
+                  <input type="date" value={viewWindow.from} onChange={(event) => setQuery({ from: (event.currentTarget as HTMLInputElement).value })} />
+                </label>
+                <label class="inline">
+                  <span>To</span>
+                  <input type="date" value={viewWindow.to} onChange={(event) => setQuery({ to: (event.currentTarget as HTMLInputElement).value })} />
+                </label>
+              </div>
+            ) : null}
+            <EngineChips />
+          </div>
+        ) : null}
       </div>
-      {props.filters ? <ViewFilters /> : null}
-    </div>
-    {projectId && /^[0-9a-f-]{36}$/i.test(projectId) ? <SimulatedNotice projectId={projectId} /> : null}
+      {projectId && /^[0-9a-f-]{36}$/i.test(projectId) ? <SimulatedNotice projectId={projectId} /> : null}
     </>
   );
 }
@@ -55,31 +75,6 @@ const WINDOWS = [
   { value: '365', short: '1y', label: '365 days' },
   { value: 'custom', short: 'Custom', label: 'Custom dates' },
 ];
-
-/** The window and the engines of the view: a segmented control and toggle chips. */
-export function ViewFilters() {
-  const viewWindow = useWindow();
-  const { query } = useLocation();
-  const custom = query.has('from');
-  return (
-    <div class="view-filters">
-      <WindowSegment current={custom ? 'custom' : String(viewWindow.days)} from={viewWindow.from} to={viewWindow.to} />
-      {custom ? (
-        <div class="custom-dates">
-          <label class="inline">
-            <span>From</span>
-            <input type="date" value={viewWindow.from} onChange={(event) => setQuery({ from: (event.currentTarget as HTMLInputElement).value })} />
-          </label>
-          <label class="inline">
-            <span>To</span>
-            <input type="date" value={viewWindow.to} onChange={(event) => setQuery({ to: (event.currentTarget as HTMLInputElement).value })} />
-          </label>
-        </div>
-      ) : null}
-      <EngineChips />
-    </div>
-  );
-}
 
 function WindowSegment({ current, from, to }: { current: string; from: string; to: string }) {
   const group = useRef<HTMLDivElement>(null);
