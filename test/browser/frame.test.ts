@@ -89,8 +89,8 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     // Custom shows the from / to inputs, the dates in the URL.
     await windowGroup.getByRole('radio', { name: 'Custom dates' }).click();
     await page.waitForURL((url) => url.searchParams.has('from') && url.searchParams.has('to') && !url.searchParams.has('days'));
-    await page.getByLabel('From').waitFor();
-    expect(await page.getByLabel('To').inputValue()).toBe(dayOf(Date.now()));
+    await page.getByLabel('From', { exact: true }).waitFor();
+    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(dayOf(Date.now()));
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
@@ -111,7 +111,9 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude', 'Google AI Mode', 'Grok', 'Copilot']) {
       expect(await chips.getByLabel(name, { exact: true }).isChecked()).toBe(true);
     }
-    // "Only" narrows to one engine; each chip shows its engine's mark.
+    // Each chip shows its engine's mark.
+    // "Only" narrows to one engine: shown under a hovered chip (or on keyboard focus).
+    await chips.getByLabel('Claude', { exact: true }).hover();
     await chips.getByRole('button', { name: 'Only Claude' }).click();
     await page.waitForURL((url) => url.searchParams.get('providers') === 'claude');
     expect(await chips.locator('[data-engine] .engine-mark').count()).toBe(8);

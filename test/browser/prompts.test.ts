@@ -57,6 +57,7 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
       expect(shown).toBe(s.visibility.map((v: number | null) => (v === null ? '' : String(v))).join(','));
     }
     // A provider filter changes the series (Gemini here: only the answers added above).
+    await page.getByRole('group', { name: 'Engines' }).getByLabel('Gemini', { exact: true }).hover();
     await page.getByRole('group', { name: 'Engines' }).getByRole('button', { name: 'Only Gemini' }).click();
     const gemini = (await api(`/projects/${seed.projectId}/prompts/series?date_from=${dayOf(Date.now() - 13 * DAY)}&date_to=${today}&providers=gemini`)).data;
     const first = gemini.prompts[0];
