@@ -36,7 +36,7 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     const nav = page.getByRole('navigation', { name: 'Project' });
     expect(await nav.locator('[aria-current="page"]').innerText()).toBe('Overview');
     expect(await nav.getByRole('link', { name: 'Overview' }).evaluate((link) => getComputedStyle(link).textDecorationLine)).toBe('none');
-    const button = page.getByRole('button', { name: /Switch project/ });
+    const button = page.getByRole('button', { name: /switch project/ });
     await button.focus();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu', { name: 'Projects' });
@@ -60,7 +60,7 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/projects/${second}`);
     await page.getByRole('heading', { level: 1, name: 'Pipewise: overview' }).waitFor();
-    await page.getByRole('button', { name: /Switch project/ }).click();
+    await page.getByRole('button', { name: /switch project/ }).click();
     expect(await page.getByRole('menu', { name: 'Projects' }).locator('[aria-checked="true"]').getAttribute('data-project')).toBe(second);
     expect(errors).toEqual([]);
     await context.close();

@@ -118,9 +118,8 @@ export function BrandMark({ name }: { name: string; domain?: string | null }) {
   let hash = 0;
   for (const char of name) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return (
-    <span class="brand-mark" aria-hidden="true" data-hue={hash % 6}>
-      {name.trim().slice(0, 1).toUpperCase() || '·'}
-    </span>
+    // The initial is drawn by CSS (attr()), so it is no part of a button's visible name.
+    <span class="brand-mark" aria-hidden="true" data-hue={hash % 6} data-initial={name.trim().slice(0, 1).toUpperCase() || '·'} />
   );
 }
 
@@ -212,7 +211,6 @@ function ProjectSwitcher({ projectId }: { projectId: string | null }) {
         aria-haspopup="menu"
         aria-expanded={open ? 'true' : 'false'}
         aria-controls="project-switcher"
-        aria-label={`Project: ${name}. Switch project`}
         onPointerEnter={() => setWanted(true)}
         onFocus={() => setWanted(true)}
         onClick={() => (open ? close(false) : show('current'))}
@@ -225,6 +223,7 @@ function ProjectSwitcher({ projectId }: { projectId: string | null }) {
       >
         {projectId ? <BrandMark name={name} domain={domainOf(project.data?.website_url)} /> : <span class="brand-mark sightline" aria-hidden="true" />}
         <span class="label switcher-name">{name}</span>
+        <span class="visually-hidden">, switch project</span>
         <span class="label switcher-chevron">
           <Icon name="chevrons" />
         </span>
