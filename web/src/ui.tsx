@@ -1,12 +1,18 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, onRateLimit, rateLimitedUntil } from './api';
+import { Skeleton, type SkeletonShape } from './skeleton';
 import { PROVIDERS, PROVIDER_NAMES } from './window';
 
 // Shared pieces: loading, empty and error states (a 429 says when to retry), form fields
 // with labels, and figures with their 95% interval.
 
-export function Loading({ what = 'Loading' }: { what?: string }) {
+/**
+ * A data load shows a skeleton (a table's shape unless told; skeleton.tsx) with a hidden
+ * "Loading…" status; any other wait ("Sending", "Opening Sightline") says what it waits for.
+ */
+export function Loading({ what = 'Loading', shape = 'table' }: { what?: string; shape?: SkeletonShape }) {
+  if (what.startsWith('Loading')) return <Skeleton shape={shape} what={what} rows={4} />;
   return (
     <p class="muted" role="status" aria-live="polite">
       {what}…

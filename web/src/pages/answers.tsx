@@ -95,7 +95,7 @@ export function Answers({ projectId }: { projectId: string }) {
         ) : null}
       </fieldset>
       <ErrorBox error={feed.error} />
-      {feed.isPending ? <Loading what="Loading answers" /> : null}
+      {feed.isPending ? <Loading what="Loading answers" shape="lines" /> : null}
       {feed.data && items.length === 0 ? (
         <Section title="No answers">
           <Empty>{filtered ? 'No answer in this window matches these filters.' : 'No answers in this window yet: the first run answers within a minute of creating a project, then every day.'}</Empty>

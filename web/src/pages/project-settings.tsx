@@ -44,7 +44,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
   return (
     <>
       <TopBar title="Project settings" />
-      {projectQuery.isPending ? <Loading /> : null}
+      {projectQuery.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={projectQuery.error} />
       {projectInfo ? (
         <Section title="Brand and market">
