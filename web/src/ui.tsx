@@ -34,9 +34,13 @@ export function ErrorBox({ error }: { error: unknown }) {
         : apiError.detail
       : apiError?.status === 403
         ? `Not allowed: ${apiError.detail}`
-        : apiError
-          ? apiError.detail
-          : String((error as Error)?.message ?? error);
+        : apiError && apiError.status >= 500
+          ? `${apiError.detail} This is on Sightline's side: reload the page to try again, or come back in a few minutes.`
+          : apiError
+            ? apiError.detail
+            : error instanceof TypeError
+              ? 'Sightline could not be reached (is the network down?). Reload the page to try again once you are back online.'
+              : String((error as Error)?.message ?? error);
   return (
     <p class="error" role="alert">
       {text}
