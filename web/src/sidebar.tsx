@@ -24,10 +24,10 @@ const PROJECT_PAGES: Array<[label: string, path: string, icon: IconName]> = [
   ['Project settings', '/settings', 'settings'],
 ];
 
-/** The project of the current path, when the path is inside one. */
+/** The project of the current path, when the path is inside one (a project's id is a UUID: /projects/not-a-page is none). */
 export function projectOf(path: string): string | null {
   const parts = path.split('/');
-  return parts[1] === 'projects' && parts[2] ? decodeURIComponent(parts[2]) : null;
+  return parts[1] === 'projects' && /^[0-9a-f-]{36}$/i.test(parts[2] ?? '') ? parts[2] : null;
 }
 
 export function Sidebar(props: { id: string; collapsed: boolean; onCollapse: (collapsed: boolean) => void; onSignOut: () => void; onClose: () => void }) {
@@ -141,7 +141,7 @@ function ProjectSwitcher({ projectId }: { projectId: string | null }) {
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const focusOnOpen = useRef<'current' | 'last' | null>(null);
-  const project = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`), enabled: !!projectId && /^[0-9a-f-]{36}$/i.test(projectId) });
+  const project = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`), enabled: !!projectId });
   // The list is asked when the menu opens (or the pointer comes near), not on every page.
   const [wanted, setWanted] = useState(false);
   const list = useQuery({ queryKey: ['projects'], queryFn: () => get<Project[]>('/projects'), enabled: wanted || open });

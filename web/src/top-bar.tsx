@@ -63,7 +63,7 @@ export function TopBar(props: { title: ComponentChildren; actions?: ComponentChi
           </div>
         ) : null}
       </div>
-      {projectId && /^[0-9a-f-]{36}$/i.test(projectId) ? <SimulatedNotice projectId={projectId} /> : null}
+      {projectId ? <SimulatedNotice projectId={projectId} /> : null}
     </>
   );
 }
