@@ -97,7 +97,8 @@ describe.skipIf(browserTestsOff)('answers feed in Chromium', () => {
     await page.getByRole('heading', { name: 'Answers', level: 1 }).waitFor();
     // every answer of the window: the seed's chatgpt ones and the gemini one
     await expect.poll(() => page.locator('.feed-item').count()).toBeGreaterThan(1);
-    await page.getByRole('group', { name: 'Providers' }).getByRole('button', { name: 'Only Gemini' }).click();
+    await page.getByRole('group', { name: 'Engines' }).getByLabel('Gemini', { exact: true }).hover();
+    await page.getByRole('group', { name: 'Engines' }).getByRole('button', { name: 'Only Gemini' }).click();
     await expect.poll(() => page.locator('.feed-item').count()).toBe(1);
     await expectSafeFormattedAnswer(page, page.getByRole('region', { name: 'Answer' }));
     expect(dialogs).toEqual([]);
@@ -111,7 +112,8 @@ describe.skipIf(browserTestsOff)('answers feed in Chromium', () => {
     const { page, context, errors } = await newPage(b);
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}/answers`);
-    await page.getByRole('group', { name: 'Providers' }).getByRole('button', { name: 'Only ChatGPT' }).click();
+    await page.getByRole('group', { name: 'Engines' }).getByLabel('ChatGPT', { exact: true }).hover();
+    await page.getByRole('group', { name: 'Engines' }).getByRole('button', { name: 'Only ChatGPT' }).click();
     await page.locator(`[data-answer="${chats[0].id}"]`).or(page.locator('.feed-item').first()).first().waitFor();
     const searches = page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Searches the engine ran' });
     await expect.poll(() => searches.count()).toBe(1);

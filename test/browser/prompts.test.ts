@@ -57,14 +57,15 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
       expect(shown).toBe(s.visibility.map((v: number | null) => (v === null ? '' : String(v))).join(','));
     }
     // A provider filter changes the series (Gemini here: only the answers added above).
-    await page.getByRole('group', { name: 'Providers' }).getByRole('button', { name: 'Only Gemini' }).click();
+    await page.getByRole('group', { name: 'Engines' }).getByLabel('Gemini', { exact: true }).hover();
+    await page.getByRole('group', { name: 'Engines' }).getByRole('button', { name: 'Only Gemini' }).click();
     const gemini = (await api(`/projects/${seed.projectId}/prompts/series?date_from=${dayOf(Date.now() - 13 * DAY)}&date_to=${today}&providers=gemini`)).data;
     const first = gemini.prompts[0];
     await expect
       .poll(() => page.locator(`tr[data-prompt="${first.prompt_id}"] [data-sparkline]`).getAttribute('data-values'))
       .toBe(first.visibility.map((v: number | null) => (v === null ? '' : String(v))).join(','));
     for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude', 'Google AI Mode', 'Grok', 'Copilot']) {
-      expect(await page.getByRole('group', { name: 'Providers' }).getByLabel(name, { exact: true }).count()).toBe(1);
+      expect(await page.getByRole('group', { name: 'Engines' }).getByLabel(name, { exact: true }).count()).toBe(1);
     }
     expect(errors).toEqual([]);
     await context.close();

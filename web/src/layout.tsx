@@ -1,37 +1,36 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Link, match, useLocation } from './router';
-import { useSession } from './session';
+import { Icon } from './icons';
+import { useLocation } from './router';
+import { Sidebar } from './sidebar';
 import { RateLimitNotice } from './ui';
-import { SimulatedNotice } from './simulated-notice';
+import './frame.css';
 
-// The frame of every signed-in page: a skip link first, then the header. At 1280 px the
-// main links and the project's tabs are shown; at 600 px and less they collapse behind a
-// "Menu" button (aria-expanded, Esc closes it and gives focus back to the button, following
-// a link closes it). A new page moves focus to <main> so a screen reader starts there.
+// The frame of every signed-in page: a skip link first, the sidebar (sidebar.tsx), then the
+// page. At 768 px and wider the sidebar is a column, collapsible to its icons (remembered);
+// below, it is a drawer behind the "Menu" button (aria-expanded): focus moves into it and
+// stays there (Tab wraps), Esc closes it and gives focus back to the button, following a
+// link closes it. A new page moves focus to <main> so a screen reader starts there.
+
+const COLLAPSED_KEY = 'sightline.sidebar.collapsed';
+const DRAWER = '(max-width: 767px)';
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex="0"]';
+
+const readCollapsed = () => {
+  try {
+    return localStorage.getItem(COLLAPSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+};
 
 export function Layout({ children, onSignOut }: { children: ComponentChildren; onSignOut: () => void }) {
-  const { session } = useSession();
   const loc = useLocation();
   const [open, setOpen] = useState(false);
+  const [collapsed, setCollapsed] = useState(readCollapsed);
   const button = useRef<HTMLButtonElement>(null);
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
-  const project = match('/projects/:id', loc.path) ?? (loc.path.startsWith('/projects/') ? { id: loc.path.split('/')[2] } : null);
-  const tabs = project
-    ? [
-        ['Overview', `/projects/${project.id}`],
-        ['Answers', `/projects/${project.id}/answers`],
-        ['Prompts', `/projects/${project.id}/prompts`],
-        ['Competitors', `/projects/${project.id}/competitors`],
-        ['Sources', `/projects/${project.id}/sources`],
-        ['Actions', `/projects/${project.id}/actions`],
-        ['Alerts', `/projects/${project.id}/alerts`],
-        ['Crawlers', `/projects/${project.id}/crawlers`],
-        ['Site audit', `/projects/${project.id}/audit`],
-        ['Project settings', `/projects/${project.id}/settings`],
-      ]
-    : [];
   useEffect(() => {
     setOpen(false);
     if (first.current) first.current = false;
@@ -39,67 +38,62 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
   }, [loc.path]);
   useEffect(() => {
     if (!open) return;
+    const drawer = document.getElementById('site-menu');
+    const focusables = () => [...(drawer?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])].filter((element) => element.offsetParent !== null);
+    // Focus goes into the drawer: the current page's link, else its first control.
+    (drawer?.querySelector<HTMLElement>('[aria-current="page"]') ?? focusables()[0])?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
+      if (event.key === 'Escape') {
+        setOpen(false);
+        button.current?.focus();
+        return;
+      }
+      if (event.key !== 'Tab' || !window.matchMedia(DRAWER).matches) return;
+      const all = focusables();
+      if (!all.length) return;
+      const at = all.indexOf(document.activeElement as HTMLElement);
+      if (event.shiftKey && at <= 0) {
+        event.preventDefault();
+        all[all.length - 1].focus();
+      } else if (!event.shiftKey && (at === -1 || at === all.length - 1)) {
+        event.preventDefault();
+        all[0].focus();
+      }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [open]);
+  const collapse = (next: boolean) => {
+    setCollapsed(next);
+    try {
+      localStorage.setItem(COLLAPSED_KEY, next ? '1' : '0');
+    } catch {
+      // private mode: the choice lasts for this page only
+    }
+  };
   return (
     <>
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="top">
-        <Link href="/projects" class="brand">
-          Sightline
-        </Link>
-        <button ref={button} type="button" class="menu-button secondary small" aria-expanded={open ? 'true' : 'false'} aria-controls="site-menu" onClick={() => setOpen(!open)}>
-          Menu
-        </button>
-        <div id="site-menu" class={open ? 'menu open' : 'menu'}>
-          <nav aria-label="Main" class="main-nav">
-            <Link href="/projects" aria-current={loc.path === '/projects' ? 'page' : undefined}>
-              Projects
-            </Link>
-            <Link href="/settings" aria-current={loc.path === '/settings' ? 'page' : undefined}>
-              Settings
-            </Link>
-            <Link href="/team" aria-current={loc.path === '/team' ? 'page' : undefined}>
-              Team
-            </Link>
-            {session?.scope === 'admin' ? (
-              <Link href="/team/audit" aria-current={loc.path === '/team/audit' ? 'page' : undefined}>
-                Audit
-              </Link>
-            ) : null}
-          </nav>
-          <div class="who">
-            <span class="muted small" data-scope={session?.scope}>
-              {session?.email ?? 'API key session'} · {session?.scope}
-            </span>
-            <button type="button" class="secondary small" onClick={onSignOut}>
-              Sign out
-            </button>
-          </div>
-          {tabs.length ? (
-            <nav class="tabs" aria-label="Project">
-              {tabs.map(([label, href]) => (
-                <Link key={href} href={href} aria-current={loc.path === href ? 'page' : undefined}>
-                  {label}
-                </Link>
-              ))}
-            </nav>
-          ) : null}
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} ref={main}>
-        <RateLimitNotice />
-        {project && /^[0-9a-f-]{36}$/i.test(project.id) ? <SimulatedNotice projectId={project.id} /> : null}
-        {children}
-      </main>
+      <div class={`frame${collapsed ? ' collapsed' : ''}${open ? ' drawer-open' : ''}`}>
+        <header class="mobile-bar">
+          <button ref={button} type="button" class="menu-button" aria-expanded={open ? 'true' : 'false'} aria-controls="site-menu" onClick={() => setOpen(!open)}>
+            <Icon name="menu" />
+            Menu
+          </button>
+          <span class="mobile-brand">Sightline</span>
+        </header>
+        <Sidebar id="site-menu" collapsed={collapsed} onCollapse={collapse} onSignOut={onSignOut} onClose={() => {
+            setOpen(false);
+            button.current?.focus();
+          }} />
+        {open ? <div class="scrim" aria-hidden="true" onClick={() => setOpen(false)} /> : null}
+        <main id="main" tabIndex={-1} ref={main}>
+          <RateLimitNotice />
+          {children}
+        </main>
+      </div>
     </>
   );
 }

@@ -78,7 +78,7 @@ function SharePanel({ projectId, windowDays }: { projectId: string; windowDays: 
         </div>
       ) : null}
       <h3 class="share-list-title">Links of this project</h3>
-      {list.isPending ? <Loading /> : null}
+      {list.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={list.error} />
       <ErrorBox error={revoke.error} />
       {list.data && links.length === 0 ? <p class="muted small">No link made yet.</p> : null}

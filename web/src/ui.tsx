@@ -1,12 +1,18 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, onRateLimit, rateLimitedUntil } from './api';
+import { Skeleton, type SkeletonShape } from './skeleton';
 import { PROVIDERS, PROVIDER_NAMES } from './window';
 
 // Shared pieces: loading, empty and error states (a 429 says when to retry), form fields
 // with labels, and figures with their 95% interval.
 
-export function Loading({ what = 'Loading' }: { what?: string }) {
+/**
+ * A data load shows a skeleton (a table's shape unless told; skeleton.tsx) with a hidden
+ * "Loading…" status; any other wait ("Sending", "Opening Sightline") says what it waits for.
+ */
+export function Loading({ what = 'Loading', shape = 'table' }: { what?: string; shape?: SkeletonShape }) {
+  if (what.startsWith('Loading')) return <Skeleton shape={shape} what={what} rows={4} />;
   return (
     <p class="muted" role="status" aria-live="polite">
       {what}…
@@ -28,9 +34,13 @@ export function ErrorBox({ error }: { error: unknown }) {
         : apiError.detail
       : apiError?.status === 403
         ? `Not allowed: ${apiError.detail}`
-        : apiError
-          ? apiError.detail
-          : String((error as Error)?.message ?? error);
+        : apiError && apiError.status >= 500
+          ? `${apiError.detail} This is on Sightline's side: reload the page to try again, or come back in a few minutes.`
+          : apiError
+            ? apiError.detail
+            : error instanceof TypeError
+              ? 'Sightline could not be reached (is the network down?). Reload the page to try again once you are back online.'
+              : String((error as Error)?.message ?? error);
   return (
     <p class="error" role="alert">
       {text}

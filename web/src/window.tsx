@@ -1,7 +1,7 @@
 import { queryString } from './api';
-import { setQuery, useLocation } from './router';
+import { useLocation } from './router';
 
-// The view's window and providers live in the URL (?days=30&providers=chatgpt,claude or
+// The view's window and providers live in the URL (top-bar.tsx draws the controls) (?days=30&providers=chatgpt,claude or
 // ?from=2026-01-01&to=2026-01-31), so a copied link shows the same view.
 
 /** Every engine the API knows (src/ports/providers/types.ts): the five of the contract, then the extensions. */
@@ -60,79 +60,4 @@ export function windowOf(query: URLSearchParams): ViewWindow {
     query: queryString({ date_from: from, date_to: to, providers: providerParam }),
     prevQuery: queryString({ date_from: prevFrom, date_to: prevTo, providers: providerParam }),
   };
-}
-
-export function WindowControls() {
-  const viewWindow = useWindow();
-  const { query } = useLocation();
-  const custom = query.has('from');
-  const all = viewWindow.providers.length === 0;
-  return (
-    <fieldset class="controls" aria-label="Window and providers">
-      <label class="inline">
-        <span>Window</span>
-        <select
-          value={custom ? 'custom' : String(viewWindow.days)}
-          onChange={(event) => {
-            const value = (event.currentTarget as HTMLSelectElement).value;
-            if (value === 'custom') setQuery({ from: viewWindow.from, to: viewWindow.to, days: null });
-            else setQuery({ days: value, from: null, to: null });
-          }}
-        >
-          <option value="7">7 days</option>
-          <option value="30">30 days</option>
-          <option value="90">90 days</option>
-          <option value="365">365 days</option>
-          <option value="custom">Custom dates</option>
-        </select>
-      </label>
-      {custom ? (
-        <>
-          <label class="inline">
-            <span>From</span>
-            <input type="date" value={viewWindow.from} onChange={(event) => setQuery({ from: (event.currentTarget as HTMLInputElement).value })} />
-          </label>
-          <label class="inline">
-            <span>To</span>
-            <input type="date" value={viewWindow.to} onChange={(event) => setQuery({ to: (event.currentTarget as HTMLInputElement).value })} />
-          </label>
-        </>
-      ) : null}
-      <fieldset class="providers">
-        <legend>Providers</legend>
-        {/* "All" is a choice of its own, shown checked, never the silent meaning of nothing ticked. */}
-        <label class="check all-providers">
-          <input type="checkbox" data-all-providers checked={all} onChange={() => setQuery({ providers: null })} />
-          All engines
-        </label>
-        {PROVIDERS.map((provider) => (
-          <span key={provider} class="provider-choice">
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={all || viewWindow.providers.includes(provider)}
-                onChange={(event) => {
-                  const on = (event.currentTarget as HTMLInputElement).checked;
-                  const current = all ? [...PROVIDERS] : viewWindow.providers;
-                  const next = on ? [...current, provider] : current.filter((x) => x !== provider);
-                  // Ticking every engine one by one is "all" again; unticking the last one too.
-                  setQuery({ providers: next.length && next.length < PROVIDERS.length ? next.join(',') : null });
-                }}
-              />
-              {PROVIDER_NAMES[provider]}
-            </label>
-            <button
-              type="button"
-              class="only-provider"
-              aria-label={`Only ${PROVIDER_NAMES[provider]}`}
-              aria-pressed={!all && viewWindow.providers.length === 1 && viewWindow.providers[0] === provider}
-              onClick={() => setQuery({ providers: provider })}
-            >
-              only
-            </button>
-          </span>
-        ))}
-      </fieldset>
-    </fieldset>
-  );
 }

@@ -6,6 +6,7 @@ import { CsvButton } from '../csv';
 import { Link, navigate, useLocation } from '../router';
 import { useCanWrite } from '../session';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { TopBar } from '../top-bar';
 import { type Action, ActionDetail, isArticle, kindOf } from './action-detail';
 import { WorkflowBadge } from './workflow';
 
@@ -71,7 +72,7 @@ export function Actions({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Actions</h1>
+      <TopBar title="Actions" />
       <Section
         title="Recommendations"
         actions={

@@ -7,6 +7,7 @@ import { useCanWrite } from '../session';
 import { ListTable } from '../list-table';
 import { Empty, ErrorBox, Field, Loading, Section, formatFigure } from '../ui';
 import { PROVIDERS, PROVIDER_NAMES } from '../window';
+import { TopBar } from '../top-bar';
 import './alerts.css';
 
 // The project's alert rules (what each watches, in words; its channels; when it last
@@ -106,7 +107,7 @@ export function Alerts({ projectId }: { projectId: string }) {
 
   return (
     <div class="alerts-page">
-      <h1>Alerts</h1>
+      <TopBar title="Alerts" />
       <p class="muted">
         A rule fires when what it watches really changed: a change the trend test finds significant (p &lt; 0.05, at least 10 answers in each window), or a threshold crossed. It is
         evaluated after every collection run, and fires once per change.

@@ -4,7 +4,8 @@ import type { Data } from '../api-types';
 import { AnswerArticle, type Chat, MarkedText, MentionChip, useTrackedBrands } from '../answer';
 import { setQuery, useLocation } from '../router';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
-import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
+import { PROVIDER_NAMES, useWindow } from '../window';
+import { TopBar } from '../top-bar';
 
 type Feed = Data<'/v1/projects/{project_id}/chats'>;
 type Competitors = Data<'/v1/projects/{project_id}/competitors'>;
@@ -43,9 +44,8 @@ export function Answers({ projectId }: { projectId: string }) {
   const pick = (patch: Record<string, string | null>) => setQuery({ ...patch, page: null, answer: null });
   return (
     <>
-      <h1>Answers</h1>
+      <TopBar title="Answers" filters />
       <p class="muted">What the AI engines answered to your prompts, newest first, with your brand and your competitors highlighted.</p>
-      <WindowControls />
       <fieldset class="feed-filters" aria-label="Answer filters">
         <label>
           <span>Prompt</span>
@@ -95,7 +95,7 @@ export function Answers({ projectId }: { projectId: string }) {
         ) : null}
       </fieldset>
       <ErrorBox error={feed.error} />
-      {feed.isPending ? <Loading what="Loading answers" /> : null}
+      {feed.isPending ? <Loading what="Loading answers" shape="lines" /> : null}
       {feed.data && items.length === 0 ? (
         <Section title="No answers">
           <Empty>{filtered ? 'No answer in this window matches these filters.' : 'No answers in this window yet: the first run answers within a minute of creating a project, then every day.'}</Empty>

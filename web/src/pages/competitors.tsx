@@ -4,8 +4,9 @@ import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
 import { useCanWrite } from '../session';
 import { ListTable } from '../list-table';
-import { BrandMark, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, formatPercent, iconDomain, measured } from '../ui';
-import { WindowControls, useWindow } from '../window';
+import { BrandMark, ErrorBox, Field, Loading, Section, formatInterval, formatFigure, formatPercent, iconDomain, measured, } from '../ui';
+import { useWindow } from '../window';
+import { TopBar } from '../top-bar';
 import { Suggestions } from './suggestions';
 import { Themes } from './themes';
 
@@ -30,8 +31,7 @@ export function Competitors({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Competitors</h1>
-      <WindowControls />
+      <TopBar title="Competitors" filters />
       <Section
         title="Brands compared"
         actions={

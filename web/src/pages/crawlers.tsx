@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api';
 import { ListTable } from '../list-table';
-import { ErrorBox, Loading, Section } from '../ui';
+import { ErrorBox, Loading, Section, } from '../ui';
+import { TopBar } from '../top-bar';
 
 // AI crawlers and AI referrals from the site's own access logs (the last 30 days).
 interface CrawlerReport {
@@ -26,7 +27,7 @@ export function Crawlers({ projectId }: { projectId: string }) {
   const trafficData = traffic.data;
   return (
     <>
-      <h1>AI crawlers</h1>
+      <TopBar title="AI crawlers" />
       <p class="muted">Last 30 days, from the access logs sent with <code>sightline logs ingest</code> or POST /v1/projects/{'{id}'}/crawler-logs.</p>
       {crawlers.isPending || traffic.isPending ? <Loading /> : null}
       <ErrorBox error={crawlers.error ?? traffic.error} />

@@ -16,7 +16,7 @@ export function Credits() {
   const share = credits && credits.credits_included > 0 ? Math.min(100, (credits.credits_left / credits.credits_included) * 100) : 0;
   return (
     <Section title="Credits this month">
-      {teamCreditsQuery.isPending ? <Loading /> : null}
+      {teamCreditsQuery.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={teamCreditsQuery.error} />
       {credits ? (
         <div data-team-credits-left={credits.credits_left} data-days-left={credits.days_of_tracking_left ?? ''}>

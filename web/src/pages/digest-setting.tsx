@@ -22,7 +22,7 @@ export function DigestSetting() {
   const checked = save.isPending && save.variables !== undefined ? save.variables : !!member?.digest;
   return (
     <Section title="Weekly digest">
-      {membersMeQuery.isPending ? <Loading /> : null}
+      {membersMeQuery.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={membersMeQuery.error} />
       {member ? (
         <>

@@ -105,7 +105,7 @@ function Found({ projectId }: { projectId: string }) {
         <ErrorBox error={write.error} />
       </Section>
       <Section title="First answers" actions={<Link href={`/projects/${projectId}/answers`}>All answers</Link>}>
-        {feed.isPending ? <Loading what="Loading answers" /> : null}
+        {feed.isPending ? <Loading what="Loading answers" shape="lines" /> : null}
         <ErrorBox error={feed.error} />
         {feed.data && !feed.data.items.length ? <Empty>No answers yet.</Empty> : null}
         {feed.data?.items.map((chat) => (

@@ -4,10 +4,12 @@ import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../ch
 import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
 import { Link, useLocation } from '../router';
-import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Loading, Section, formatInterval, formatFigure, formatPercent, iconDomain, measured } from '../ui';
-import { DEFAULT_PROVIDERS, PROVIDER_NAMES, WindowControls, useWindow, type ViewWindow } from '../window';
+import { BrandMark, DeltaChip, type Direction, Empty, ErrorBox, Kpi, Section, formatInterval, formatFigure, formatPercent, iconDomain, measured } from '../ui';
+import { DEFAULT_PROVIDERS, PROVIDER_NAMES, useWindow, type ViewWindow } from '../window';
 import { type Competitor, type OverviewSummary, type Visibility, overviewQueries } from './overview-data';
 import { ShareReport } from '../share-report';
+import { Skeleton } from '../skeleton';
+import { TopBar } from '../top-bar';
 
 export type { Competitor, Metrics } from './overview-data';
 
@@ -210,10 +212,21 @@ export function Overview({ projectId }: { projectId: string }) {
   const daysWithData = vis.data ? vis.data.dates.filter((_, i) => vis.data.series.some((series) => (series.responses[i] ?? 0) > 0)) : [];
   const previousOf = new Map((summary.data?.previous.active_competitors ?? []).map((activeCompetitor) => [activeCompetitor.competitor_id, activeCompetitor.metrics]));
   const significantOf = new Map((summary.data?.changes.competitors ?? []).map((competitor) => [competitor.competitor_id, competitor.direction]));
+  // The page's main table, downloaded from the ranking and from the top bar.
+  const rankingCsv = {
+    filename: 'ranking.csv',
+    header: ['rank', 'brand', 'own_brand', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'previous_visibility', 'change'],
+    rows: () =>
+      brands.map((brand) => {
+        const before = previousOf.get(brand.competitor_id);
+        const prevVis = before && before.responses > 0 ? before.visibility : null;
+        return [brand.rank, brand.name, brand.is_own_brand, brand.metrics?.visibility, brand.metrics?.visibility_ci?.[0], brand.metrics?.visibility_ci?.[1], brand.metrics?.share_of_voice, brand.metrics?.position, prevVis, diff(brand.metrics?.visibility, prevVis)];
+      }),
+  };
   if (project.error)
     return (
       <>
-        <h1>Project overview</h1>
+        <TopBar title="Project overview" />
         <ErrorBox error={project.error} />
       </>
     );
@@ -221,10 +234,16 @@ export function Overview({ projectId }: { projectId: string }) {
     values && values.filter((value) => value !== null).length > 1 ? <Sparkline values={values} label={label} max={max} width={96} height={28} /> : null;
   return (
     <>
-      <div class="page-head">
-        <h1>{project.data?.name ?? 'Project'}: overview</h1>
-      </div>
-      <ShareReport projectId={projectId} windowDays={viewWindow.days} />
+      <TopBar
+        title={<>{project.data?.name ?? 'Project'}: overview</>}
+        filters
+        actions={
+          <>
+            <ShareReport projectId={projectId} windowDays={viewWindow.days} />
+            {brands.length ? <CsvButton {...rankingCsv} label="Download" /> : null}
+          </>
+        }
+      />
       {summary.data ? <Story summary={summary.data} w={viewWindow} custom={custom} /> : null}
       {project.data?.bootstrap_status === 'initializing' ? (
         <p class="notice" role="status">
@@ -236,7 +255,6 @@ export function Overview({ projectId }: { projectId: string }) {
           The bootstrap failed: {project.data.bootstrap_error ?? 'no reason given'}
         </p>
       ) : null}
-      <WindowControls />
       <section class="kpi-section" aria-labelledby="own-brand-heading">
         <div class="card-head">
           <h2 id="own-brand-heading">
@@ -257,7 +275,7 @@ export function Overview({ projectId }: { projectId: string }) {
             ) : null}
           </div>
         </div>
-        {summary.isPending ? <Loading /> : null}
+        {summary.isPending ? <Skeleton shape="kpis" what="Loading the figures" /> : null}
         <ErrorBox error={summary.error} />
         {now && (!ownNow || ownNow.responses === 0) ? (
           <Empty>No answers in this window yet. Answers are collected every day for the active prompts; try a longer window or come back after the next run.</Empty>
@@ -291,7 +309,7 @@ export function Overview({ projectId }: { projectId: string }) {
             ) : null
           }
         >
-          {vis.isPending ? <Loading /> : null}
+          {vis.isPending ? <Skeleton shape="chart" what="Loading the chart" /> : null}
           <ErrorBox error={vis.error} />
           {noAnswers ? <Empty>No answers in this window yet: the chart appears with the first answers.</Empty> : null}
           {vis.data && lines.length && !noAnswers ? (
@@ -355,7 +373,7 @@ export function Overview({ projectId }: { projectId: string }) {
           ) : null}
         </Section>
         <Section title="What changed">
-          {summary.isPending ? <Loading /> : null}
+          {summary.isPending ? <Skeleton shape="lines" what="Loading the changes" /> : null}
           <WhatChanged projectId={projectId} summary={summary.data} hasPrevious={!!ownBefore} w={viewWindow} custom={custom} />
         </Section>
       </div>
@@ -363,21 +381,11 @@ export function Overview({ projectId }: { projectId: string }) {
         title="Ranking"
         actions={
           brands.length ? (
-            <CsvButton
-              filename="ranking.csv"
-              header={['rank', 'brand', 'own_brand', 'visibility', 'ci_low', 'ci_high', 'share_of_voice', 'position', 'previous_visibility', 'change']}
-              rows={() =>
-                brands.map((brand) => {
-                  const before = previousOf.get(brand.competitor_id);
-                  const prevVis = before && before.responses > 0 ? before.visibility : null;
-                  return [brand.rank, brand.name, brand.is_own_brand, brand.metrics?.visibility, brand.metrics?.visibility_ci?.[0], brand.metrics?.visibility_ci?.[1], brand.metrics?.share_of_voice, brand.metrics?.position, prevVis, diff(brand.metrics?.visibility, prevVis)];
-                })
-              }
-            />
+            <CsvButton {...rankingCsv} />
           ) : null
         }
       >
-        {summary.isPending ? <Loading /> : null}
+        {summary.isPending ? <Skeleton shape="table" what="Loading the ranking" /> : null}
         {brands.length && ownNow && ownNow.responses > 0 ? (
           <ListTable
             name="rank"

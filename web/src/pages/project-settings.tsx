@@ -4,6 +4,7 @@ import { navigate } from '../router';
 import { useCanWrite } from '../session';
 import { EngineChoice, ErrorBox, Field, Loading, Section, enginesOf } from '../ui';
 import { DEFAULT_PROVIDERS } from '../window';
+import { TopBar } from '../top-bar';
 import type { ProjectDetail } from './projects';
 
 export function ProjectSettings({ projectId }: { projectId: string }) {
@@ -42,8 +43,8 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Project settings</h1>
-      {projectQuery.isPending ? <Loading /> : null}
+      <TopBar title="Project settings" />
+      {projectQuery.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={projectQuery.error} />
       {projectInfo ? (
         <Section title="Brand and market">

@@ -7,7 +7,8 @@ import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
-import { PROVIDER_NAMES, WindowControls, useWindow } from '../window';
+import { PROVIDER_NAMES, useWindow } from '../window';
+import { TopBar } from '../top-bar';
 
 type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
 
@@ -31,8 +32,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
   }, [analytics.data]);
   return (
     <>
-      <h1>Prompt: {analytics.data?.prompt_content ?? '…'}</h1>
-      <WindowControls />
+      <TopBar title={<>Prompt: {analytics.data?.prompt_content ?? '…'}</>} filters />
       <Section
         title="Visibility by provider"
         actions={

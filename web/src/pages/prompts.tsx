@@ -7,8 +7,9 @@ import { CsvButton } from '../csv';
 import { Link } from '../router';
 import { useCanWrite } from '../session';
 import { type Column, ListTable, type SortState, sortRows } from '../list-table';
-import { ErrorBox, Field, Loading, Section, formatFigure, formatPercent } from '../ui';
-import { WindowControls, useWindow } from '../window';
+import { ErrorBox, Field, Loading, Section, formatFigure, formatPercent, } from '../ui';
+import { useWindow } from '../window';
+import { TopBar } from '../top-bar';
 import { type Topic, Topics } from './topics';
 
 type Series = Schemas['PromptSeries'];
@@ -135,8 +136,7 @@ export function Prompts({ projectId }: { projectId: string }) {
   };
   return (
     <>
-      <h1>Prompts</h1>
-      <WindowControls />
+      <TopBar title="Prompts" filters />
       <Section
         title="Prompts"
         actions={

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Link, match, navigate, useLocation } from '../router';
+import { Skeleton } from '../skeleton';
 import { Empty, ErrorBox, Loading } from '../ui';
 import { windowOf } from '../window';
 import { overviewQueries } from './overview-data';
@@ -41,7 +42,7 @@ function lazyPage<P extends object>(load: Loader<P>): LazyPage<P> {
     }, []);
     if (PageComponent) return <PageComponent {...props} />;
     if (error) return <ErrorBox error={new Error('This page could not be loaded (is the network down, or was Sightline updated?). Reload the page.')} />;
-    return <Loading what="Loading the page" />;
+    return <Skeleton shape="page" what="Loading the page" />;
   };
   return Object.assign(Page, { preload });
 }

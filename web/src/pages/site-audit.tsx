@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, data, get } from '../api';
 import { ListTable } from '../list-table';
 import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { TopBar } from '../top-bar';
 
 // The site audit for AI agents: the latest run's findings (each with its fix), its pages,
 // and what changed since the run before. Polls while a run is queued or running.
@@ -45,7 +46,7 @@ export function SiteAuditPage({ projectId }: { projectId: string }) {
   const running = !!audit && ['queued', 'running'].includes(audit.status);
   return (
     <>
-      <h1>Site audit</h1>
+      <TopBar title="Site audit" />
       <p class="muted">How AI agents (GPTBot, ClaudeBot, PerplexityBot, ...) see the project's website: robots.txt, blocks, noindex, text without JavaScript, llms.txt, sitemap, structured data.</p>
       <p>
         <button type="button" class="primary" disabled={running || start.isPending} onClick={() => start.mutate()}>

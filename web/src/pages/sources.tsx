@@ -6,7 +6,8 @@ import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
 import { Empty, ErrorBox, Loading, Section, formatFigure } from '../ui';
-import { WindowControls, useWindow } from '../window';
+import { useWindow } from '../window';
+import { TopBar } from '../top-bar';
 
 type SourcesAnalytics = Data<'/v1/projects/{project_id}/sources/analytics'>;
 
@@ -33,8 +34,7 @@ export function Sources({ projectId }: { projectId: string }) {
   const categories = sources ? CATEGORY_NAMES.map((categoryName) => [categoryName, sources.category_breakdown[categoryName] ?? 0] as [string, number]) : [];
   return (
     <>
-      <h1>Sources</h1>
-      <WindowControls />
+      <TopBar title="Sources" filters />
       {sourcesQuery.isPending ? <Loading /> : null}
       <ErrorBox error={sourcesQuery.error} />
       {sources && sources.stats.total_citations === 0 ? <Empty>No citations in this window yet.</Empty> : null}

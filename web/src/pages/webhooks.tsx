@@ -17,7 +17,7 @@ export function Plan() {
   const account = accountQuery.data;
   return (
     <Section title="Plan and credits">
-      {accountQuery.isPending ? <Loading /> : null}
+      {accountQuery.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={accountQuery.error} />
       {account ? (
         <dl class="facts" data-plan={account.plan}>

@@ -159,7 +159,7 @@ export function WorkflowPanel({ projectId, actionId, actionStatus }: { projectId
   return (
     <div class="workflow" data-workflow={workflow?.status ?? 'none'}>
       <h3>Article workflow</h3>
-      {workflowResult.isPending ? <Loading /> : null}
+      {workflowResult.isPending ? <Loading shape="lines" /> : null}
       <ErrorBox error={workflowResult.error} />
       {workflowResult.isSuccess && !workflow ? <p class="muted">Not executed yet. Executing writes an outline, a draft and a final text, and waits for your review after each.</p> : null}
       {canRun ? (
