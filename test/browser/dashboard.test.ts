@@ -252,17 +252,21 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     await context.close();
   });
 
-  it('edits the project settings (aliases, samples per run) as the API then shows them', async () => {
+  it('edits the project settings (aliases, samples per run, adaptive sampling and its margin) as the API then shows them', async () => {
     const { page, context, errors } = await newPage(b);
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}/settings`);
     await page.getByLabel('Brand aliases').fill('Acme, AcmeCRM');
     await page.getByLabel('Samples per run').fill('2');
+    await page.getByLabel('Where the samples go').selectOption('adaptive');
+    await page.getByLabel('Margin (± points)').fill('3.5');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     const p = (await api(seed.apiKey, `/projects/${seed.projectId}`)).json.data;
     expect(p.brand_aliases).toEqual(['Acme', 'AcmeCRM']);
     expect(p.samples_per_run).toBe(2);
+    expect(p.sampling).toBe('adaptive');
+    expect(p.sampling_margin).toBe(3.5);
     expect(errors).toEqual([]);
     await context.close();
   });

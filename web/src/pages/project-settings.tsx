@@ -38,6 +38,8 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       language: text('language') || null,
       location: text('location') || null,
       samples_per_run: Number(text('samples_per_run') || 1),
+      sampling: text('sampling') || 'fixed',
+      sampling_margin: Number(text('sampling_margin') || 5),
       providers: enginesOf(form),
     });
   };
@@ -48,7 +50,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       <ErrorBox error={projectQuery.error} />
       {projectInfo ? (
         <Section title="Brand and market">
-          <form onSubmit={submit} class="grid-form" aria-label="Project settings" key={projectInfo.id + projectInfo.name + projectInfo.brand_aliases.join() + (projectInfo.providers ?? []).join()}>
+          <form onSubmit={submit} class="grid-form" aria-label="Project settings" key={projectInfo.id + projectInfo.name + projectInfo.brand_aliases.join() + (projectInfo.providers ?? []).join() + projectInfo.sampling + projectInfo.sampling_margin}>
             <fieldset disabled={!canWrite}>
               <Field label="Project name">
                 <input name="name" defaultValue={projectInfo.name} required maxLength={200} />
@@ -70,6 +72,15 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
               </Field>
               <Field label="Samples per run" hint="Answers per prompt, provider and day (the plan sets the maximum).">
                 <input name="samples_per_run" type="number" min={1} max={5} defaultValue={String(projectInfo.samples_per_run ?? 1)} />
+              </Field>
+              <Field label="Where the samples go" hint="Adaptive spends the same credits on the prompts whose interval is wider than the margin.">
+                <select name="sampling" defaultValue={projectInfo.sampling}>
+                  <option value="fixed">The same for every prompt</option>
+                  <option value="adaptive">Adaptive: where intervals are widest</option>
+                </select>
+              </Field>
+              <Field label="Margin (± points)" hint="The 95% interval adaptive sampling aims each prompt at, 1 to 25 points.">
+                <input name="sampling_margin" type="number" min={1} max={25} step={0.1} defaultValue={String(projectInfo.sampling_margin ?? 5)} />
               </Field>
               <EngineChoice checked={projectInfo.providers ?? DEFAULT_PROVIDERS} legend="Engines tracked" />
               <button type="submit" disabled={save.isPending}>
