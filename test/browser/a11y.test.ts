@@ -92,6 +92,9 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
       }
       // The sign-in form's names, as the issue asks.
       await page.goto('/sign-in');
+      // the form is drawn by the script after navigation: wait for it before counting
+      await page.locator('h1').waitFor();
+      await page.getByLabel('Email').first().waitFor();
       expect(await page.getByLabel('Email').count()).toBe(1);
       expect(await page.getByLabel('Password').count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
