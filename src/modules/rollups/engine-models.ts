@@ -23,7 +23,8 @@ export async function addEngineModels(tx: Tx, projectId: string, answers: Array<
     if (row) row.answers += 1;
     else counts.set(key, { ...answer, answers: 1 });
   }
-  const rows = [...counts.values()];
+  // in one order everywhere: two batches of the same day never wait on each other's rows crosswise
+  const rows = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   await tx.query(
     `insert into engine_model_daily (project_id, provider, day, model, answers)
      select $1, provider, day::date, model, answers from unnest($2::text[], $3::text[], $4::text[], $5::int[]) as u(provider, day, model, answers)
