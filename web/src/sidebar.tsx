@@ -11,6 +11,18 @@ import { useSession } from './session';
 // column that can be collapsed to its icons (remembered in localStorage); below, a drawer
 // (layout.tsx opens it with the Menu button, traps focus in it and closes it with Esc).
 
+/** One page link of the sidebar: its icon and label, marked as the current page when it is. */
+function NavItem(props: { label: string; href: string; icon: IconName; current: boolean }) {
+  return (
+    <li>
+      <Link href={props.href} title={props.label} aria-current={props.current ? 'page' : undefined}>
+        <Icon name={props.icon} />
+        <span class="label">{props.label}</span>
+      </Link>
+    </li>
+  );
+}
+
 const PROJECT_PAGES: Array<[label: string, path: string, icon: IconName]> = [
   ['Overview', '', 'overview'],
   ['Answers', '/answers', 'answers'],
@@ -58,14 +70,7 @@ export function Sidebar(props: { id: string; collapsed: boolean; onCollapse: (co
             <ul>
               {PROJECT_PAGES.map(([label, path, icon]) => {
                 const href = `${base}${path}`;
-                return (
-                  <li key={label}>
-                    <Link href={href} title={label} aria-current={current(href) ? 'page' : undefined}>
-                      <Icon name={icon} />
-                      <span class="label">{label}</span>
-                    </Link>
-                  </li>
-                );
+                return <NavItem key={label} label={label} href={href} icon={icon} current={current(href)} />;
               })}
             </ul>
           </nav>
@@ -73,12 +78,7 @@ export function Sidebar(props: { id: string; collapsed: boolean; onCollapse: (co
         <nav class="side-nav team-nav" aria-label="Team">
           <ul>
             {teamPages.map(([label, href, icon]) => (
-              <li key={href}>
-                <Link href={href} title={label} aria-current={loc.path === href || (href === '/projects' && loc.path === '/') ? 'page' : undefined}>
-                  <Icon name={icon} />
-                  <span class="label">{label}</span>
-                </Link>
-              </li>
+              <NavItem key={href} label={label} href={href} icon={icon} current={loc.path === href || (href === '/projects' && loc.path === '/')} />
             ))}
           </ul>
         </nav>
