@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { sendPendingRollupRebuilds } from './collection/reanalyse.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Ports, ServiceContext } from './context.js';
@@ -77,6 +78,8 @@ export async function createRuntime(given: Config, log?: Logger, ports?: Partial
       teamChanged: (teamId) => authCache?.invalidateTeam(teamId),
     };
     await jobs.start();
+    const rebuilds = await sendPendingRollupRebuilds(ctx);
+    if (rebuilds > 0) logger.info({ projects: rebuilds }, 'rollups of projects asked in several markets: re-analysis sent');
     if (worker) {
       await jobs.work(ctx, jobRegistry);
       await jobs.schedule();

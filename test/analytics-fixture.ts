@@ -26,6 +26,8 @@ export interface AnswerSpec {
   prompt: string;
   provider: ProviderName;
   day: string;
+  /** The market asked in; US-en when absent. */
+  market?: string;
   /** The own brand is mentioned iff OWN is a key; its position and sentiment are then the answer's. */
   named?: Named;
   cites?: Cite[];
@@ -80,6 +82,7 @@ export function answerOf(s: AnswerSpec, ownDomain: string, owners: Record<string
     promptId: s.prompt,
     provider: s.provider,
     day: s.day,
+    market: s.market ?? 'US-en',
     answer: { provider: s.provider, model: MODELS[s.provider], text: textOf(s), references: referencesOf(s), raw: null, simulated: false },
     analysis: analysisOf(s, ownDomain, owners),
   };

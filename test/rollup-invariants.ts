@@ -9,7 +9,7 @@ export const BRANDS_OF_R = `(select n.id::text as key, jsonb_build_object('posit
   'sentiment', r.brand_stats[3 * n.i]) as value from unnest(r.brand_ids) with ordinality as n(id, i))`;
 
 /** The citations, one row per URL an answer cites (responses.cited and cited_pages), for checks in tests. */
-export const CITATIONS = `(select r.id as response_id, r.project_id, r.provider, r.day, p.url, p.domain, p.category, p.url_type, r.mentioned from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id) c`;
+export const CITATIONS = `(select r.id as response_id, r.project_id, r.provider, r.day, r.market, p.url, p.domain, p.category, p.url_type, r.mentioned from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id) c`;
 
 /**
  * The rollups of a project agree with each other and with the answers stored: project
@@ -31,6 +31,19 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                     coalesce(sum(sentiment * sentiment) filter (where mentioned), 0)::int as sq
                from responses where project_id = $1 group by 1, 2`),
   );
+  // per market too: prompt_daily and project_daily (each provider and '*') == the answers stored in that market
+  const perMarket = `select provider, day::text, market, count(*)::int as r, (count(*) filter (where mentioned))::int as m, sum(citation_count)::int as n
+                       from responses where project_id = $1 group by 1, 2, 3
+                     union all
+                     select '*', day::text, market, count(*)::int, (count(*) filter (where mentioned))::int, sum(citation_count)::int
+                       from responses where project_id = $1 group by 2, 3`;
+  for (const table of ['prompt_daily', 'project_daily']) {
+    expect(
+      await q(`select provider, day::text, market, sum(responses)::int as r, sum(mentioned)::int as m, sum(citations)::int as n
+                 from ${table} where project_id = $1 and responses > 0 group by 1, 2, 3`),
+      table,
+    ).toEqual(await q(perMarket));
+  }
   // engine_model_daily == the answers stored, by engine, day and model
   expect(await q(`select provider, day::text, model, answers as n from engine_model_daily where project_id = $1`)).toEqual(
     await q(`select provider, day::text, model, count(*)::int as n from responses where project_id = $1 group by 1, 2, 3`),
@@ -41,7 +54,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   // The per-brand arrays of the prompt rows, as rows: (prompt, provider, bucket, brand id, mentions, times named).
   // The own brand is number 0; a number without a competitor record (deleted, until the re-analysis) is left out.
   const brandRows = (table: string, unit: string) =>
-    `select d.prompt_id, d.provider, d.${unit} as bucket,
+    `select d.prompt_id, d.provider, d.${unit} as bucket, d.market,
             case when u.i = 1 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as brand_id,
             u.mn, x.mc
        from ${table} d
@@ -68,7 +81,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   );
   // The per-brand arrays of the project rows, as rows: (provider, day, brand id, mentions, times named, position and
   // sentiment sums and squares), numbered as the prompt rows' arrays.
-  const projectBrandRows = `select d.project_id, d.provider, d.day, case when u.i = 1 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as brand_id,
+  const projectBrandRows = `select d.project_id, d.provider, d.day, d.market, case when u.i = 1 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as brand_id,
             u.mn as mentions, d.brand_counts[u.i] as mention_count, d.brand_position_sums[u.i] as position_sum,
             d.brand_sentiment_sums[u.i] as sentiment_sum, d.brand_position_sq[u.i] as position_sq, d.brand_sentiment_sq[u.i] as sentiment_sq
        from project_daily d
@@ -100,9 +113,9 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     await q(`select provider, day::text, ${sumsOf(main)} from prompt_daily where project_id = $1 group by 1, 2`),
   );
   // the mentions of the numbered brands in the project rows == those of the prompt rows' arrays
-  expect(await q(`select provider, day::text, brand_id::text, mentions as mn, mention_count as mc from (${projectBrandRows}) b`)).toEqual(
-    await q(`select provider, bucket::text as day, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
-               from (${brandRows('prompt_daily', 'day')}) b group by 1, 2, 3`),
+  expect(await q(`select provider, day::text, market, brand_id::text, mentions as mn, mention_count as mc from (${projectBrandRows}) b`)).toEqual(
+    await q(`select provider, bucket::text as day, market, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
+               from (${brandRows('prompt_daily', 'day')}) b group by 1, 2, 3, 4`),
   );
   for (const [table, unit] of [['weekly', 'week'], ['monthly', 'month']] as const) {
     // weekly and monthly rows == the daily rows summed per week (Monday) and month (UTC), per-brand arrays included
@@ -121,17 +134,17 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   const arraysOf = 'brand_mentions, brand_counts, brand_position_sums, brand_sentiment_sums, brand_position_sq, brand_sentiment_sq'.split(', ');
   for (const unit of ['week', 'month'] as const) {
     const bucket = `date_trunc('${unit}', day::timestamp)::date`;
-    expect(await q(`select provider, ${unit}::text as b, ${main}, ${arraysOf.map((c) => `${c}::text`).join(', ')} from project_${unit}ly where project_id = $1`)).toEqual(
-      await q(`select provider, ${bucket}::text as b, ${sumsOf(main)}, ${arraysOf.map((c) => `brand_sums_agg(${c})::text as ${c}`).join(', ')}
-                 from project_daily where project_id = $1 group by 1, 2`),
+    expect(await q(`select provider, ${unit}::text as b, market, ${main}, ${arraysOf.map((c) => `${c}::text`).join(', ')} from project_${unit}ly where project_id = $1`)).toEqual(
+      await q(`select provider, ${bucket}::text as b, market, ${sumsOf(main)}, ${arraysOf.map((c) => `brand_sums_agg(${c})::text as ${c}`).join(', ')}
+                 from project_daily where project_id = $1 group by 1, 2, 3`),
     );
     // and each brand's day bits == the days project_daily has it named (mentions > 0), per provider and '*'
     expect(
-      await q(`select x.provider, (x.${unit} + k.bit)::text as day, u.i - 1 as no
+      await q(`select x.provider, x.market, (x.${unit} + k.bit)::text as day, u.i - 1 as no
                  from project_${unit}ly x cross join lateral unnest(x.brand_days) with ordinality as u(m, i) cross join generate_series(0, 30) as k(bit)
                 where x.project_id = $1 and (u.m >> k.bit) & 1 = 1`),
     ).toEqual(
-      await q(`select d.provider, d.day::text as day, u.i - 1 as no
+      await q(`select d.provider, d.market, d.day::text as day, u.i - 1 as no
                  from project_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(mn, i) where d.project_id = $1 and u.mn > 0`),
     );
     expect(await q(`select provider from project_${unit}ly where project_id = $1 and cardinality(brand_days) <> cardinality(brand_mentions)`)).toEqual([]);
@@ -149,21 +162,21 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     await q(`select prompt_id::text, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3`),
   );
   // domain rows (their arrays as rows: provider, day, domain, category, counts) == the citations stored
-  const domainRows = `select d.provider, d.day, n.domain, x[i + 1] as category, x[i + 2] as n, x[i + 3] as r, x[i + 4] as u, x[i] as no,
+  const domainRows = `select d.provider, d.day, d.market, n.domain, x[i + 1] as category, x[i + 2] as n, x[i + 3] as r, x[i + 4] as u, x[i] as no,
                              (i = 1 or x[i] > x[i - 5]) as ascending
                         from project_domain_daily d cross join lateral (select string_to_array(d.domains, ',')::int[] as x) a
                              cross join lateral generate_series(1, cardinality(x), 5) as i
                              left join project_domains n on n.project_id = d.project_id and n.no = x[i]
                        where d.project_id = $1`;
   expect(
-    await q(`select provider, day::text, domain, n, r, u from (${domainRows}) x where provider <> '*'`),
+    await q(`select provider, day::text, market, domain, n, r, u from (${domainRows}) x where provider <> '*'`),
   ).toEqual(
-    await q(`select provider, day::text, domain, count(*)::int as n, count(distinct response_id)::int as r,
+    await q(`select provider, day::text, market, domain, count(*)::int as n, count(distinct response_id)::int as r,
                     (count(*) filter (where not mentioned))::int as u
-               from ${CITATIONS} where project_id = $1 group by 1, 2, 3`),
+               from ${CITATIONS} where project_id = $1 group by 1, 2, 3, 4`),
   );
-  expect(await q(`select day::text, domain, n, r, u from (${domainRows}) x where provider = '*'`)).toEqual(
-    await q(`select day::text, domain, sum(n)::int as n, sum(r)::int as r, sum(u)::int as u from (${domainRows}) x where provider <> '*' group by 1, 2`),
+  expect(await q(`select day::text, market, domain, n, r, u from (${domainRows}) x where provider = '*'`)).toEqual(
+    await q(`select day::text, market, domain, sum(n)::int as n, sum(r)::int as r, sum(u)::int as u from (${domainRows}) x where provider <> '*' group by 1, 2, 3`),
   );
   // every number named, each day's domains sorted by number (so each once), no empty day row
   expect(await q(`select provider, day::text, no from (${domainRows}) x where domain is null or n <= 0 or not ascending`)).toEqual([]);
@@ -174,17 +187,17 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   // brands bit per brand number (own brand 0) the citing answers name (a deleted competitor's bit, which no
   // read shows, until the re-analysis rebuilds the rows, left out)
   expect(
-    await q(`select prompt_id::text, provider, month::text, domain, category, citations as n, responses as r, mentioned as m,
+    await q(`select prompt_id::text, provider, month::text, market, domain, category, citations as n, responses as r, mentioned as m,
                     brands & (select 1 | coalesce(bit_or(1 << brand_no), 0) from competitors where project_id = $1 and not is_own_brand and brand_no < 31) as b
                from prompt_domain_monthly where project_id = $1`),
   ).toEqual(
-    await q(`select r.prompt_id::text, r.provider, date_trunc('month', r.day::timestamp)::date::text as month, p.domain, min(p.category) as category,
+    await q(`select r.prompt_id::text, r.provider, date_trunc('month', r.day::timestamp)::date::text as month, r.market, p.domain, min(p.category) as category,
                     count(*)::int as n, count(distinct r.id)::int as r, (count(distinct r.id) filter (where r.mentioned))::int as m,
                     coalesce(bit_or((select bit_or(1 << n.no) from unnest(r.brand_ids) as u(id)
                       join (select '00000000-0000-0000-0000-000000000000'::uuid as id, 0 as no
                             union all select c.id, c.brand_no from competitors c where c.project_id = r.project_id and not c.is_own_brand) n
                         on n.id = u.id where n.no < 31)), 0) as b
                from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
-              where r.project_id = $1 group by 1, 2, 3, 4`),
+              where r.project_id = $1 group by 1, 2, 3, 4, 5`),
   );
 }

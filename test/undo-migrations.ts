@@ -100,6 +100,35 @@ async function undo0018(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0018_project_buckets')]);
 }
 
+/** The key of each table before 0027 (the market is its last column since). */
+const KEYS_BEFORE_0027: Array<[index: string, table: string, columns: string]> = [
+  ['responses_prompt_provider_day_sample_key', 'responses', 'prompt_id, provider, day, sample'],
+  ['credit_holds_key', 'credit_holds', 'prompt_id, provider, day, sample'],
+  ['prompt_daily_key', 'prompt_daily', 'prompt_id, provider, day'],
+  ['prompt_weekly_key', 'prompt_weekly', 'prompt_id, provider, week'],
+  ['prompt_monthly_key', 'prompt_monthly', 'prompt_id, provider, month'],
+  ['prompt_domain_monthly_key', 'prompt_domain_monthly', 'prompt_id, provider, month, domain'],
+  ['theme_daily_key', 'theme_daily', 'prompt_id, brand_id, theme, day'],
+  ['project_daily_key', 'project_daily', 'project_id, provider, day'],
+  ['project_weekly_key', 'project_weekly', 'project_id, provider, week'],
+  ['project_monthly_key', 'project_monthly', 'project_id, provider, month'],
+  ['project_domain_daily_key', 'project_domain_daily', 'project_id, provider, day'],
+  ['project_theme_daily_key', 'project_theme_daily', 'project_id, brand_id, day, theme'],
+];
+
+/** The store as it was before 0027: no markets (a store of one market per key, as the old write path left it). */
+async function undo0027(store: Store): Promise<void> {
+  for (const [index, table, columns] of KEYS_BEFORE_0027) {
+    await store.query(`drop index ${index}`);
+    await store.query(`alter table ${table} drop column market`);
+    await store.query(`create unique index ${index} on ${table} using btree (${columns})`);
+  }
+  await store.query(`alter table prompts drop column markets, drop column persona`);
+  await store.query(`drop table rollup_rebuilds`);
+  await store.query(`drop function market_code(text, text)`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0027_markets')]);
+}
+
 /** Undoes a migration that only added tables and columns: drops them and forgets the migration. */
 function dropAdded(tag: string, tables: string[], columns: Array<[table: string, column: string]>) {
   return async (store: Store): Promise<void> => {
@@ -127,6 +156,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0024_favicons', dropAdded('0024_favicons', ['favicons'], [])],
   ['0025_engine_model_daily', dropAdded('0025_engine_model_daily', ['engine_model_daily'], [])],
   ['0026_project_sampling_margin', dropAdded('0026_project_sampling_margin', [], [['projects', 'sampling_margin']])],
+  ['0027_markets', undo0027],
 ];
 
 /**

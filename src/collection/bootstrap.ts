@@ -14,7 +14,8 @@ import { activePromptQuota } from '../modules/prompts/service.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import { loadProjectWithPlan, type ProjectWithPlan } from '../modules/projects/project-row.js';
 import { trackedProviders } from '../modules/projects/service.js';
-import { collectAnswers } from './collect.js';
+import { collectAnswers, seriesOf } from './collect.js';
+import type { Market } from '../lib/markets.js';
 import { reanalyseProject } from './reanalyse.js';
 
 /** docs/decisions.md: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
@@ -45,8 +46,8 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
     const { rows: team } = await ctx.store.query<{ plan: string }>(`select plan from teams where id = $1`, [project.team_id]);
     const promptCount = team[0]?.plan === 'skip_trial' ? 3 : 5;
     await writePrompts(ctx, project, promptCount);
-    const { rows: prompts } = await ctx.store.query<{ id: string }>(
-      `select id from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id limit $2`,
+    const { rows: prompts } = await ctx.store.query<{ id: string; country: string | null; markets: Market[] | null }>(
+      `select id, country, markets from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id limit $2`,
       [projectId, promptCount],
     );
     const day = utcDay();
@@ -58,7 +59,7 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
     const providers = bootstrapProviders(project.providers).filter((p) => p in ctx.ports.providers);
     // One sample each, whatever samples_per_run says: the bootstrap's budget is fixed
     // (docs/decisions.md: 15 credits, 9 on skip_trial); the daily runs take the repeats.
-    const keys = prompts.flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day, sample: 1 })));
+    const keys = seriesOf(prompts, project).flatMap((s) => providers.map((provider) => ({ promptId: s.promptId, market: s.market, provider, day, sample: 1 })));
     const tally = await collectAnswers(ctx, project, keys, runId);
     if (tally.stored + tally.alreadyStored === 0 && tally.failed > 0) {
       const error = new Error(`No AI provider answered: ${tally.errors.slice(0, 3).join('; ')}`);

@@ -6,6 +6,7 @@ import { loadBrandSpecs } from '../modules/projects/brands.js';
 import type { ProjectWithPlan } from '../modules/projects/project-row.js';
 import { answerKeyOf, reserveCredits, settleCredits, type AnswerKey } from './credits.js';
 import { storeAnswers } from '../modules/answers/store-answers.js';
+import { marketCode, parseMarketCode, promptMarkets, type Market } from '../lib/markets.js';
 
 export interface RunTally {
   planned: number;
@@ -33,8 +34,22 @@ export function projectProviders(ctx: ServiceContext, project: ProjectWithPlan):
   return known.filter((p) => wanted.includes(p));
 }
 
+/** A prompt's series: the prompt in each of its markets (lib/markets.ts). */
+export interface Series {
+  promptId: string;
+  market: string;
+}
+
+/** The series of the given prompts, in the prompts' order, each prompt's markets in theirs. */
+export function seriesOf(
+  prompts: Array<{ id: string; country: string | null; markets: Market[] | null }>,
+  project: Pick<ProjectWithPlan, 'location' | 'language'>,
+): Series[] {
+  return prompts.flatMap((p) => promptMarkets(p, project).map((m) => ({ promptId: p.id, market: marketCode(m) })));
+}
+
 /**
- * Asks the providers for the given (prompt, provider, day, sample) answers and stores them,
+ * Asks the providers for the given (prompt, provider, day, sample, market) answers and stores them,
  * analysed, with their rollups. Idempotent: answers already stored are not asked again,
  * credits are held before asking and spent in the transaction that stores the answer, so
  * a run killed at any point and run again loses nothing and counts nothing twice.
@@ -48,12 +63,14 @@ export async function collectAnswers(
   const tally: RunTally = { planned: keys.length, stored: 0, skippedNoCredits: 0, alreadyStored: 0, failed: 0, retryableFailures: 0, errors: [] };
   if (keys.length === 0) return tally;
 
-  const done = await ctx.store.query<{ prompt_id: string; provider: string; day: string; sample: number }>(
-    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample from responses
+  const done = await ctx.store.query<{ prompt_id: string; provider: string; day: string; sample: number; market: string }>(
+    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample, market from responses
       where prompt_id = any($1::uuid[]) and day = any($2::date[])`,
     [[...new Set(keys.map((k) => k.promptId))], [...new Set(keys.map((k) => k.day))]],
   );
-  const doneSet = new Set(done.rows.map((r) => answerKeyOf({ promptId: r.prompt_id, provider: r.provider, day: r.day, sample: r.sample })));
+  const doneSet = new Set(
+    done.rows.map((r) => answerKeyOf({ promptId: r.prompt_id, provider: r.provider, day: r.day, sample: r.sample, market: r.market })),
+  );
   const todo = keys.filter((k) => !doneSet.has(answerKeyOf(k)));
   tally.alreadyStored = keys.length - todo.length;
 
@@ -61,8 +78,8 @@ export async function collectAnswers(
   tally.skippedNoCredits = todo.length - granted.length;
   if (granted.length === 0) return finishRun(ctx, runId, tally);
 
-  const prompts = await ctx.store.query<{ id: string; content: string; country: string | null }>(
-    `select id, content, country from prompts where id = any($1::uuid[])`,
+  const prompts = await ctx.store.query<{ id: string; content: string; persona: string | null }>(
+    `select id, content, persona from prompts where id = any($1::uuid[])`,
     [[...new Set(granted.map((k) => k.promptId))]],
   );
   const promptById = new Map(prompts.rows.map((p) => [p.id, p]));
@@ -79,7 +96,8 @@ export async function collectAnswers(
     granted.map(async (key) => {
       const prompt = promptById.get(key.promptId);
       const adapter = ctx.ports.providers[key.provider as ProviderName];
-      if (!prompt || !adapter) {
+      const market = parseMarketCode(key.market);
+      if (!prompt || !adapter || !market) {
         // Prompt deleted meanwhile, or provider no longer configured: give the credit back.
         await ctx.store.tx((tx) => settleCredits(tx, project.team_id, [key], 0));
         return;
@@ -89,8 +107,9 @@ export async function collectAnswers(
           prompt: prompt.content,
           day: key.day,
           sample: key.sample,
-          country: prompt.country ?? project.location,
-          language: project.language,
+          country: market.country,
+          language: market.language,
+          persona: prompt.persona,
           context,
         });
         const analysis = analyse(answer.text, answer.references);

@@ -65,7 +65,10 @@ describe('bootstrap end to end over HTTP', () => {
     );
     expect(stored.rows).toHaveLength(9);
     const by = (p: string) => stored.rows.filter((r) => r.provider === p);
-    for (const r of stored.rows) expect(r.sent).toEqual({ country: null, language: null });
+    // A project naming no location or language is tracked in US-en, and the engines are told so.
+    for (const r of by('chatgpt')) expect(r.sent).toEqual({ country: 'US', language: null, persona: null });
+    for (const r of by('perplexity')) expect(r.sent).toEqual({ country: 'US', language: null, persona: null });
+    for (const r of by('google_ai_overview')) expect(r.sent).toEqual({ country: 'us', language: 'en' });
     expect(by('chatgpt').map((r) => r.usage)).toEqual(Array(3).fill({ input_tokens: 8213, output_tokens: 312, searches: 1 }));
     expect(by('perplexity').map((r) => r.usage)).toEqual(Array(3).fill({ input_tokens: 12, output_tokens: 180, cost_usd: 0.005 }));
     expect(by('google_ai_overview').map((r) => r.usage)).toEqual(Array(3).fill({ searches: 1 }));
@@ -150,7 +153,7 @@ describe('credits and scheduling', () => {
     const ctx = t.runtime.ctx;
     const project = (await loadProjectWithPlan(ctx.store, projectId))!;
     const day = utcDay();
-    const keys = ids.flatMap((promptId) => ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'].map((provider) => ({ promptId, provider, day, sample: 1 })));
+    const keys = ids.flatMap((promptId) => ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'].map((provider) => ({ promptId, provider, day, sample: 1, market: 'US-en' })));
     const runs = await Promise.all([0, 1, 2, 3].map((i) => collectAnswers(ctx, project, i % 2 ? [...keys].reverse() : keys, null)));
     const stored = runs.reduce((s, r) => s + r.stored, 0);
     const state = await creditState(ctx.store, acct.teamId);
@@ -176,7 +179,7 @@ describe('credits and scheduling', () => {
     const providers = projectProviders(ctx, chosen);
     expect(providers).toEqual(['chatgpt', 'google_ai_mode', 'grok', 'copilot']);
     const day = utcDay();
-    const tally = await collectAnswers(ctx, chosen, providers.map((provider) => ({ promptId: ids[0], provider, day, sample: 1 })), null);
+    const tally = await collectAnswers(ctx, chosen, providers.map((provider) => ({ promptId: ids[0], provider, day, sample: 1, market: 'US-en' })), null);
     expect(tally).toMatchObject({ stored: 4, failed: 0 });
     const rows = await ctx.store.query<{ provider: string }>(`select provider from responses where project_id = $1 order by provider`, [projectId]);
     expect(rows.rows.map((r) => r.provider)).toEqual(['chatgpt', 'copilot', 'google_ai_mode', 'grok']);

@@ -8,10 +8,12 @@ export interface AnswerKey {
   day: string;
   /** Which sample of the day (1 to the project's samples_per_run). */
   sample: number;
+  /** The market asked in, `US-en` (lib/markets.ts). */
+  market: string;
 }
 
-/** The identity of one answer: a response is one (prompt, provider, UTC day, sample). */
-export const answerKeyOf = (k: AnswerKey) => `${k.promptId}|${k.provider}|${k.day}|${k.sample}`;
+/** The identity of one answer: a response is one (prompt, provider, UTC day, sample, market). */
+export const answerKeyOf = (k: AnswerKey) => `${k.promptId}|${k.provider}|${k.day}|${k.sample}|${k.market}`;
 
 /**
  * Credits (docs/decisions.md): one per stored answer, monthly allowance per plan.
@@ -40,12 +42,12 @@ export async function reserveCredits(tx: Tx, teamId: string, keys: AnswerKey[]):
   if (keys.length === 0) return [];
   const month = utcMonth();
   await tx.query(`select id from teams where id = $1 for update`, [teamId]);
-  const existing = await tx.query<{ prompt_id: string; provider: string; day: string; sample: number }>(
-    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample from credit_holds
+  const existing = await tx.query<{ prompt_id: string; provider: string; day: string; sample: number; market: string }>(
+    `select prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample, market from credit_holds
       where prompt_id = any($1::uuid[]) and team_id = $2`,
     [[...new Set(keys.map((k) => k.promptId))], teamId],
   );
-  const held = new Set(existing.rows.map((r) => answerKeyOf({ promptId: r.prompt_id, provider: r.provider, day: r.day, sample: r.sample })));
+  const held = new Set(existing.rows.map((r) => answerKeyOf({ promptId: r.prompt_id, provider: r.provider, day: r.day, sample: r.sample, market: r.market })));
   const { available } = await creditState(tx, teamId, month);
   const granted: AnswerKey[] = [];
   const fresh: AnswerKey[] = [];
@@ -58,10 +60,10 @@ export async function reserveCredits(tx: Tx, teamId: string, keys: AnswerKey[]):
   }
   if (fresh.length) {
     await tx.query(
-      `insert into credit_holds (team_id, month, prompt_id, provider, day, sample)
-       select $1, $2, p, v, d::date, s from unnest($3::uuid[], $4::text[], $5::text[], $6::int[]) as x(p, v, d, s)
+      `insert into credit_holds (team_id, month, prompt_id, provider, day, sample, market)
+       select $1, $2, p, v, d::date, s, m from unnest($3::uuid[], $4::text[], $5::text[], $6::int[], $7::text[]) as x(p, v, d, s, m)
        on conflict do nothing`,
-      [teamId, month, fresh.map((k) => k.promptId), fresh.map((k) => k.provider), fresh.map((k) => k.day), fresh.map((k) => k.sample)],
+      [teamId, month, fresh.map((k) => k.promptId), fresh.map((k) => k.provider), fresh.map((k) => k.day), fresh.map((k) => k.sample), fresh.map((k) => k.market)],
     );
   }
   return granted;
@@ -71,9 +73,9 @@ export async function reserveCredits(tx: Tx, teamId: string, keys: AnswerKey[]):
 export async function settleCredits(tx: Tx, teamId: string, keys: AnswerKey[], spent: number): Promise<void> {
   if (keys.length) {
     await tx.query(
-      `delete from credit_holds h using unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) as x(p, v, d, s)
-        where h.prompt_id = x.p and h.provider = x.v and h.day = x.d::date and h.sample = x.s`,
-      [keys.map((k) => k.promptId), keys.map((k) => k.provider), keys.map((k) => k.day), keys.map((k) => k.sample)],
+      `delete from credit_holds h using unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::text[]) as x(p, v, d, s, m)
+        where h.prompt_id = x.p and h.provider = x.v and h.day = x.d::date and h.sample = x.s and h.market = x.m`,
+      [keys.map((k) => k.promptId), keys.map((k) => k.provider), keys.map((k) => k.day), keys.map((k) => k.sample), keys.map((k) => k.market)],
     );
   }
   if (spent > 0) {

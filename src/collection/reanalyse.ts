@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { touchAnalytics } from '../store/analytics-version.js';
+import { reanalyseJob } from '../jobs/catalog.js';
 import type { Tx } from '../store/index.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import { loadProjectWithPlan } from '../modules/projects/project-row.js';
@@ -30,8 +31,8 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {
-      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; body: Uint8Array }>(
-        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, body
+      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; market: string; body: Uint8Array }>(
+        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, market, body
            from responses where project_id = $1 and id > $2 order by id limit ${BATCH}`,
         [projectId, after],
       );
@@ -39,7 +40,7 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
       after = rows[rows.length - 1].id;
       const batch: RollupInput[] = rows.map((r) => {
         const { text, references } = decodeAnswerBody(r.body);
-        return { responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, analysis: analyse(text, references) };
+        return { responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, market: r.market, analysis: analyse(text, references) };
       });
       await updateAnalyses(tx, batch, await citedIds(tx, projectId, batch.map((b) => b.analysis)));
       await addToRollups(tx, projectId, batch);
@@ -68,4 +69,17 @@ async function updateAnalyses(tx: Tx, batch: RollupInput[], cited: number[][]): 
       cited.map(pgArray),
     ],
   );
+}
+
+/**
+ * Sends a re-analysis for every project listed in rollup_rebuilds (projects whose rollups
+ * a migration could not split by market: migration 0027), and empties the list in the same
+ * transaction, so each is sent once however many processes start at once.
+ */
+export async function sendPendingRollupRebuilds(ctx: ServiceContext): Promise<number> {
+  return ctx.store.tx(async (tx) => {
+    const { rows } = await tx.query<{ project_id: string }>(`delete from rollup_rebuilds returning project_id`);
+    for (const row of rows) await ctx.jobs.send(reanalyseJob, { projectId: row.project_id }, { tx, singletonKey: row.project_id });
+    return rows.length;
+  });
 }

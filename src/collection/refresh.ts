@@ -7,7 +7,8 @@ import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { promptSumsAndBrands } from '../modules/rollups/prompt-reads.js';
 import { addDays } from '../modules/analytics/window.js';
 import { adaptiveSampleCounts, EVIDENCE_DAYS, type PromptEvidence } from './adaptive-sampling.js';
-import { collectAnswers, projectProviders, type RunTally } from './collect.js';
+import { collectAnswers, projectProviders, seriesOf, type RunTally, type Series } from './collect.js';
+import type { Market } from '../lib/markets.js';
 
 export type RefreshKind = 'daily' | 'manual' | 'new_prompts';
 
@@ -23,8 +24,8 @@ export async function runRefresh(
 ): Promise<RunTally | null> {
   const project = await loadProjectWithPlan(ctx.store, input.projectId);
   if (!project) return null;
-  const { rows: prompts } = await ctx.store.query<{ id: string }>(
-    `select id from prompts where project_id = $1 and prompt_type = 'active'
+  const { rows: prompts } = await ctx.store.query<{ id: string; country: string | null; markets: Market[] | null }>(
+    `select id, country, markets from prompts where project_id = $1 and prompt_type = 'active'
         and ($2::uuid[] is null or id = any($2::uuid[]))
       order by created_at, id`,
     [project.id, input.promptIds ?? null],
@@ -36,17 +37,19 @@ export async function runRefresh(
   const providers = projectProviders(ctx, project);
   const maxSamples = planOf(project.plan).samplesPerRun;
   const samples = Math.max(1, Math.min(project.samples_per_run, maxSamples));
-  const perPrompt =
+  // Each prompt in each of its markets is a series of its own, with its own samples.
+  const series = seriesOf(prompts, project);
+  const perSeries =
     project.sampling === 'adaptive'
-      ? adaptiveSampleCounts(await promptEvidence(ctx, project.id, prompts, input.day), providers.length, samples, maxSamples, project.sampling_margin)
-      : new Map(prompts.map((p) => [p.id, samples]));
-  const most = Math.max(0, ...perPrompt.values());
-  // Sample by sample: when credits run short, every (prompt, provider) gets its first answer
+      ? adaptiveSampleCounts(await seriesEvidence(ctx, project.id, series, input.day), providers.length, samples, maxSamples, project.sampling_margin)
+      : new Map(series.map((s) => [seriesKey(s), samples]));
+  const most = Math.max(0, ...perSeries.values());
+  // Sample by sample: when credits run short, every (series, provider) gets its first answer
   // before any gets a second (credits are granted in this order).
   const keys = Array.from({ length: most }, (_, i) => i + 1).flatMap((sample) =>
-    prompts
-      .filter((p) => (perPrompt.get(p.id) ?? 1) >= sample)
-      .flatMap((p) => providers.map((provider) => ({ promptId: p.id, provider, day: input.day, sample }))),
+    series
+      .filter((s) => (perSeries.get(seriesKey(s)) ?? 1) >= sample)
+      .flatMap((s) => providers.map((provider) => ({ promptId: s.promptId, market: s.market, provider, day: input.day, sample }))),
   );
   const tally = await collectAnswers(ctx, project, keys, input.runId);
   // The run is over: its alerts are evaluated apart, so a failing rule never fails the run.
@@ -55,13 +58,17 @@ export async function runRefresh(
   return tally;
 }
 
-/** The run's prompts' answers and mentions over the EVIDENCE_DAYS before the run's day, every engine. */
-async function promptEvidence(ctx: ServiceContext, projectId: string, prompts: Array<{ id: string }>, day: string): Promise<PromptEvidence[]> {
+const seriesKey = (s: Series) => `${s.promptId}|${s.market}`;
+
+/** The run's series' answers and mentions over the EVIDENCE_DAYS before the run's day, every engine (a series is planned under seriesKey). */
+async function seriesEvidence(ctx: ServiceContext, projectId: string, series: Series[], day: string): Promise<PromptEvidence[]> {
   const to = addDays(day, -1);
-  const sums = await promptSumsAndBrands(ctx.store, projectId, ['*'], { from: addDays(to, 1 - EVIDENCE_DAYS), to });
-  return prompts.map((p) => {
-    const s = sums.get(p.id)?.sums;
-    return { promptId: p.id, responses: s?.responses ?? 0, mentioned: s?.mentioned ?? 0 };
+  const window = { from: addDays(to, 1 - EVIDENCE_DAYS), to };
+  const byMarket = new Map<string, Awaited<ReturnType<typeof promptSumsAndBrands>>>();
+  for (const market of new Set(series.map((s) => s.market))) byMarket.set(market, await promptSumsAndBrands(ctx.store, projectId, ['*'], window, market));
+  return series.map((s) => {
+    const sums = byMarket.get(s.market)?.get(s.promptId)?.sums;
+    return { promptId: seriesKey(s), responses: sums?.responses ?? 0, mentioned: sums?.mentioned ?? 0 };
   });
 }
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { FALLBACK_MARKET, marketCode, parseMarketCode } from '../lib/markets.js';
 import type { ServiceContext } from '../context.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { createKey } from '../modules/keys/service.js';
@@ -17,6 +18,8 @@ export interface SeedOptions {
   providers: ProviderName[];
   days: number;
   competitors: number;
+  /** The markets every prompt runs in (`US-en`, ...): each a series of its own; default the project's, US-en. */
+  markets?: string[];
   /** Last day of history (UTC), default today. */
   endDay?: string;
   log?: (line: string) => void;
@@ -104,9 +107,10 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
     const round = Math.floor(i / (ASKS.length * SUBJECTS.length));
     return `${ask} ${subject}${round ? ` (${round + 1})` : ''}?`;
   });
+  const markets = (opts.markets ?? ['US-en']).map((code) => parseMarketCode(code) ?? FALLBACK_MARKET);
   const { rows: prompts } = await store.query<{ id: string; content: string }>(
-    `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, intent, created_at)
-     select $1, $2, t, c, k, 'active', i, $6::timestamptz
+    `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, intent, created_at, markets)
+     select $1, $2, t, c, k, 'active', i, $6::timestamptz, $8::jsonb
        from unnest($3::uuid[], $4::text[], $5::text[], $7::text[]) as x(t, c, k, i)
      returning id, content`,
     [
@@ -117,6 +121,7 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
       promptTexts.map(textKey),
       `${firstDay}T00:00:00Z`,
       promptTexts.map(classifyIntent),
+      opts.markets ? JSON.stringify(markets) : null,
     ],
   );
 
@@ -137,9 +142,11 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
     const day = addDays(firstDay, d);
     const batch: AnalysedAnswer[] = [];
     for (const p of prompts) {
-      for (const provider of opts.providers) {
-        const answer = await ctx.ports.providers[provider].ask({ prompt: p.content, day, country: 'US', language: 'en', context });
-        batch.push({ promptId: p.id, provider, day, answer, analysis: analyse(answer.text, answer.references) });
+      for (const market of markets) {
+        for (const provider of opts.providers) {
+          const answer = await ctx.ports.providers[provider].ask({ prompt: p.content, day, country: market.country, language: market.language, context });
+          batch.push({ promptId: p.id, provider, day, market: marketCode(market), answer, analysis: analyse(answer.text, answer.references) });
+        }
       }
     }
     await writing;

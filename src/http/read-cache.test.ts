@@ -127,7 +127,7 @@ describe('cached analytics responses follow every change', () => {
     // gemini: no answer yet for this prompt today
     const stored = await ctx.store.tx((tx) =>
       storeAnswers(tx, seed.projectId, [
-        { promptId: target.id, provider: 'gemini', day: utcDay(), answer: { text, references, model: 'gemini-test', simulated: true, raw: null } as any, analysis: analyse(text, references as any) },
+        { promptId: target.id, provider: 'gemini', day: utcDay(), market: 'US-en', answer: { text, references, model: 'gemini-test', simulated: true, raw: null } as any, analysis: analyse(text, references as any) },
       ]),
     );
     expect(stored).toHaveLength(1);

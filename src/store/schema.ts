@@ -130,6 +130,10 @@ export const prompts = pgTable(
     promptType: text('prompt_type').notNull().default('active'),
     country: text('country'),
     intent: text('intent'),
+    /** The markets the prompt runs in ([{country, language}], lib/markets.ts); null: one, from its country (or the project's location) and the project's language. */
+    markets: jsonb('markets').$type<Array<{ country: string; language: string }>>(),
+    /** The asker's context, sent with the prompt where the engine takes instructions. */
+    persona: text('persona'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -236,6 +240,8 @@ const promptKey = () => ({
   promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
   provider: text('provider').notNull(),
 });
+/** The market of a rollup row (`US-en`): the last column of every rollup's key (migration 0027). */
+const marketKey = () => ({ market: text('market').notNull() });
 
 export const responses = pgTable(
   'responses',
@@ -245,6 +251,8 @@ export const responses = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     /** Which of the run's samples this answer is (1 to the project's samples_per_run). */
     sample: smallint('sample').notNull().default(1),
+    /** The market the answer was asked in, `US-en` (lib/markets.ts): (prompt, market) is a series. */
+    market: text('market').notNull(),
     collectedAt: timestamp('collected_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     model: text('model').notNull(),
     simulated: boolean('simulated').notNull(),
@@ -270,7 +278,7 @@ export const responses = pgTable(
     usage: jsonb('usage'),
   },
   (t) => [
-    uniqueIndex('responses_prompt_provider_day_sample_key').on(t.promptId, t.provider, t.day, t.sample),
+    uniqueIndex('responses_prompt_provider_day_sample_key').on(t.promptId, t.provider, t.day, t.sample, t.market),
     index('responses_project_day_idx').on(t.projectId, t.day),
     // Empty once the start after migration 0013 has compressed the bodies it wrote plain (store/answer-bodies.ts).
     index('responses_plain_body_idx').on(t.id).where(sql`get_byte(${t.body}, 0) = 0`),
@@ -300,13 +308,14 @@ export const citedPages = pgTable(
 export const promptDaily = pgTable(
   'prompt_daily',
   {
+    ...marketKey(),
     ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
     ...answerSums(),
     ...brandArrays(),
   },
   (t) => [
-    uniqueIndex('prompt_daily_key').on(t.promptId, t.provider, t.day),
+    uniqueIndex('prompt_daily_key').on(t.promptId, t.provider, t.day, t.market),
     index('prompt_daily_project_idx').on(t.projectId, t.provider, t.day),
   ],
 );
@@ -320,13 +329,14 @@ export const promptDaily = pgTable(
 export const promptWeekly = pgTable(
   'prompt_weekly',
   {
+    ...marketKey(),
     ...promptKey(),
     week: date('week', { mode: 'string' }).notNull(),
     ...answerSums(),
     ...brandArrays(),
   },
   (t) => [
-    uniqueIndex('prompt_weekly_key').on(t.promptId, t.provider, t.week),
+    uniqueIndex('prompt_weekly_key').on(t.promptId, t.provider, t.week, t.market),
     index('prompt_weekly_project_idx').on(t.projectId, t.provider, t.week),
   ],
 );
@@ -335,13 +345,14 @@ export const promptWeekly = pgTable(
 export const promptMonthly = pgTable(
   'prompt_monthly',
   {
+    ...marketKey(),
     ...promptKey(),
     month: date('month', { mode: 'string' }).notNull(),
     ...answerSums(),
     ...brandArrays(),
   },
   (t) => [
-    uniqueIndex('prompt_monthly_key').on(t.promptId, t.provider, t.month),
+    uniqueIndex('prompt_monthly_key').on(t.promptId, t.provider, t.month, t.market),
     index('prompt_monthly_project_idx').on(t.projectId, t.provider, t.month),
   ],
 );
@@ -366,11 +377,12 @@ const promptDomainColumns = () => ({
 export const promptDomainMonthly = pgTable(
   'prompt_domain_monthly',
   {
+    ...marketKey(),
     ...promptKey(),
     month: date('month', { mode: 'string' }).notNull(),
     ...promptDomainColumns(),
   },
-  (t) => [uniqueIndex('prompt_domain_monthly_key').on(t.promptId, t.provider, t.month, t.domain)],
+  (t) => [uniqueIndex('prompt_domain_monthly_key').on(t.promptId, t.provider, t.month, t.domain, t.market)],
 );
 
 /**
@@ -393,13 +405,14 @@ export const analyticsVersions = pgTable('analytics_versions', {
 export const projectDaily = pgTable(
   'project_daily',
   {
+    ...marketKey(),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     ...answerSums(),
     ...projectBrandArrays(),
   },
-  (t) => [uniqueIndex('project_daily_key').on(t.projectId, t.provider, t.day)],
+  (t) => [uniqueIndex('project_daily_key').on(t.projectId, t.provider, t.day, t.market)],
 );
 
 /**
@@ -419,25 +432,27 @@ const brandDays = () => ({ brandDays: integer('brand_days').array().notNull().de
 export const projectWeekly = pgTable(
   'project_weekly',
   {
+    ...marketKey(),
     ...projectBucketColumns(),
     week: date('week', { mode: 'string' }).notNull(),
     ...answerSums(),
     ...projectBrandArrays(),
     ...brandDays(),
   },
-  (t) => [uniqueIndex('project_weekly_key').on(t.projectId, t.provider, t.week)],
+  (t) => [uniqueIndex('project_weekly_key').on(t.projectId, t.provider, t.week, t.market)],
 );
 
 export const projectMonthly = pgTable(
   'project_monthly',
   {
+    ...marketKey(),
     ...projectBucketColumns(),
     month: date('month', { mode: 'string' }).notNull(),
     ...answerSums(),
     ...projectBrandArrays(),
     ...brandDays(),
   },
-  (t) => [uniqueIndex('project_monthly_key').on(t.projectId, t.provider, t.month)],
+  (t) => [uniqueIndex('project_monthly_key').on(t.projectId, t.provider, t.month, t.market)],
 );
 
 /**
@@ -467,12 +482,13 @@ export const projectDomains = pgTable(
 export const projectDomainDaily = pgTable(
   'project_domain_daily',
   {
+    ...marketKey(),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     domains: text('domains').notNull(),
   },
-  (t) => [uniqueIndex('project_domain_daily_key').on(t.projectId, t.provider, t.day)],
+  (t) => [uniqueIndex('project_domain_daily_key').on(t.projectId, t.provider, t.day, t.market)],
 );
 
 /** Credits spent per team and UTC month: one per stored answer. */
@@ -485,9 +501,10 @@ export const creditHolds = pgTable(
     provider: text('provider').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     sample: smallint('sample').notNull().default(1),
+    market: text('market').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('credit_holds_key').on(t.promptId, t.provider, t.day, t.sample), index('credit_holds_team_idx').on(t.teamId, t.month)],
+  (t) => [uniqueIndex('credit_holds_key').on(t.promptId, t.provider, t.day, t.sample, t.market), index('credit_holds_team_idx').on(t.teamId, t.month)],
 );
 
 /** Collection runs (bootstrap, daily refresh, on-demand): what was asked, stored and skipped. */
@@ -920,11 +937,12 @@ const themeCounts = () => ({
 export const themeDaily = pgTable(
   'theme_daily',
   {
+    ...marketKey(),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
     ...themeCounts(),
   },
-  (t) => [uniqueIndex('theme_daily_key').on(t.promptId, t.brandId, t.theme, t.day), index('theme_daily_project_idx').on(t.projectId)],
+  (t) => [uniqueIndex('theme_daily_key').on(t.promptId, t.brandId, t.theme, t.day, t.market), index('theme_daily_project_idx').on(t.projectId)],
 );
 
 /**
@@ -934,9 +952,17 @@ export const themeDaily = pgTable(
 export const projectThemeDaily = pgTable(
   'project_theme_daily',
   {
+    ...marketKey(),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     ...themeCounts(),
     examples: jsonb('examples').notNull().default(sql`'[]'::jsonb`),
   },
-  (t) => [uniqueIndex('project_theme_daily_key').on(t.projectId, t.brandId, t.day, t.theme)],
+  (t) => [uniqueIndex('project_theme_daily_key').on(t.projectId, t.brandId, t.day, t.theme, t.market)],
 );
+
+/** Projects whose rollups mix markets (stored before migration 0027): re-analysed at the next start (src/runtime.ts). */
+export const rollupRebuilds = pgTable('rollup_rebuilds', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+});

@@ -43,6 +43,7 @@ describe.skipIf(browserTestsOff)('themes on the competitors page', () => {
         provider: 'chatgpt',
         day: today,
         sample: i + 1,
+        market: 'US-en',
         answer: { provider: 'chatgpt', model: 'gpt-4o', text, references: [], raw: null, simulated: false },
         analysis: analyse(text, []),
       }));

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { MarketParam } from '../../modules/analytics/window.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ctxOf, servicesOf } from '../request.js';
@@ -24,7 +25,7 @@ const ReportCreated = successEnvelopeSchema(
 const ReportList = successEnvelopeSchema(z.array(z.object({ report_id: z.uuid(), window_days: z.number().int(), expires_at: IsoDate, created_at: IsoDate, status: z.enum(['active', 'expired', 'revoked']) })));
 const ReportParams = z.strictObject({ project_id: Uuid, report_id: Uuid });
 const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date in the form YYYY-MM-DD`).optional();
-const ExportQuery = z.strictObject({ start_date: day('start_date'), end_date: day('end_date'), token: z.string().max(100).optional() });
+const ExportQuery = z.strictObject({ start_date: day('start_date'), end_date: day('end_date'), market: MarketParam, token: z.string().max(100).optional() });
 
 /** Shared reports and the BI export (issue 27). */
 export default async function reportRoutes(base: FastifyInstance) {

@@ -404,6 +404,7 @@ describe('GET /prompts/{id}/chats', () => {
       // the fixture's answers carry no provider body: no searches to read
       search_queries: [],
       surface: PROVIDER_SURFACE[s.provider],
+      market: s.market ?? 'US-en',
     };
   }
 
@@ -440,6 +441,7 @@ describe('GET /prompts/{id}/chats', () => {
         sentiment_by_brands: { Acme: 80, Rival: 40 },
         search_queries: [],
         surface: 'api_search',
+        market: 'US-en',
       },
     ]);
   });
@@ -1288,8 +1290,11 @@ describe('window and metric definitions (unit)', () => {
       prevFrom: '2025-02-25',
       prevTo: '2025-03-03',
       providers: null,
+      market: null,
       period: '2025-03-04 to 2025-03-10',
     });
+    expect(resolveWindow({ market: ' de-DE ' }, '2025-03-10').market).toBe('DE-de');
+    expect(() => resolveWindow({ market: 'Germany' }, '2025-03-10')).toThrow('market must be a country code and a language code, such as US-en');
     expect(resolveWindow({ duration_days: 1 }, '2025-03-10')).toMatchObject({ from: '2025-03-10', to: '2025-03-10', days: 1, prevFrom: '2025-03-09', prevTo: '2025-03-09' });
     expect(resolveWindow({ date_from: '2025-02-27', date_to: '2025-03-01', duration_days: 30 }, '2025-06-01')).toMatchObject({ from: '2025-02-27', to: '2025-03-01', days: 3, prevFrom: '2025-02-24', prevTo: '2025-02-26' });
     expect(resolveWindow({ date_from: '2025-03-08' }, '2025-03-10')).toMatchObject({ from: '2025-03-08', to: '2025-03-10', days: 3 });

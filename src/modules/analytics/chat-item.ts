@@ -12,6 +12,7 @@ export interface ChatRow {
   at: Date;
   provider: string;
   sample: number;
+  market: string;
   model: string;
   body: Uint8Array;
   mentioned: boolean;
@@ -23,7 +24,7 @@ export interface ChatRow {
 }
 
 /** The SQL select list of a ChatRow (`responses` columns). */
-export const CHAT_COLUMNS = `id, provider, sample, model, body, mentioned, position, sentiment,
+export const CHAT_COLUMNS = `id, provider, sample, market, model, body, mentioned, position, sentiment,
               array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats`;
 
 const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
@@ -58,5 +59,6 @@ export function chatItem(r: ChatRow, brands: Map<string, BrandInfo>, promptConte
     sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
     search_queries: searchQueriesOf(provider, raw),
     surface: PROVIDER_SURFACE[provider],
+    market: r.market,
   };
 }

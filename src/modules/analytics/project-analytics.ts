@@ -23,7 +23,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         order by p.created_at, p.id`,
       [projectId, promptType],
     ),
-    promptSumsAndBrands(ctx.store, projectId, providers, w),
+    promptSumsAndBrands(ctx.store, projectId, providers, w, w.market),
     brandInfo(ctx.store, projectId),
     loadBrandNumbers(ctx.store, projectId),
   ]);
@@ -65,7 +65,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
 /** Daily visibility, sentiment and position per active brand, aligned to every day of the window. */
 export async function visibilitySeries(ctx: RequestContext, projectId: string, w: Window) {
   const project: ProjectRow = await requireProject(ctx, projectId);
-  const [rows, days] = await Promise.all([activeCompetitors(ctx.store, project), projectDays(ctx.store, projectId, providerFilter(w), w.from, w.to)]);
+  const [rows, days] = await Promise.all([activeCompetitors(ctx.store, project), projectDays(ctx.store, projectId, providerFilter(w), w.from, w.to, w.market)]);
   const dates = daysOf(w);
   const responses = new Array<number>(dates.length).fill(0);
   for (const [i, d] of days) responses[i] = d.responses;

@@ -44,7 +44,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
   const { rows } = await ctx.store.query<FeedRow>(
     // `at` as in the per-prompt chats: an answer stored after its (UTC) day shows at the day's start.
     `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
-            r.provider, r.sample, r.model, r.body, r.mentioned, r.position, r.sentiment,
+            r.provider, r.sample, r.market, r.model, r.body, r.mentioned, r.position, r.sentiment,
             array_to_string(r.brand_ids, ',') as brand_ids, array_to_string(r.brand_stats, ',') as brand_stats,
             case when (r.collected_at at time zone 'UTC')::date = r.day then r.collected_at
                  else r.day::timestamp at time zone 'UTC' end as at
@@ -55,6 +55,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
         and ($5::uuid is null or r.prompt_id = $5::uuid)
         and ($6::uuid is null or p.topic_id = $6::uuid)
         and ($7::uuid is null or ($7::uuid = any(r.brand_ids)) = $8::boolean)
+        and ($11::text is null or r.market = $11)
       order by r.day desc, at desc, r.prompt_id, r.provider, r.sample, r.id
       limit $9 offset $10`,
     [
@@ -68,6 +69,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
       filters.brandNamed,
       pageSize + 1,
       (page - 1) * pageSize,
+      w.market,
     ],
   );
   const items = rows.slice(0, pageSize).map((r) => ({

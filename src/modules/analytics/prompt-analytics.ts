@@ -24,7 +24,7 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const rows = await promptProviderDays(ctx.store, promptId, realProviders(w), w.from, w.to);
+  const rows = await promptProviderDays(ctx.store, promptId, realProviders(w), w.from, w.to, w.market);
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
@@ -81,13 +81,14 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
-        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($8::text is null or market = $8)
           and day >= coalesce((select day from responses
                                 where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+                                  and ($8::text is null or market = $8)
                                 order by day desc offset $7 limit 1), $3::date)
-        order by day desc, at desc, provider, sample, id
+        order by day desc, at desc, provider, sample, market, id
         limit $5 offset $6`,
-      [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize, page * pageSize - 1],
+      [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize, page * pageSize - 1, w.market],
     ),
     brandInfo(ctx.store, projectId),
   ]);

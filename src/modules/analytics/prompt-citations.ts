@@ -29,7 +29,8 @@ const citingAnswersSql = (days: string, bitIds: string[]) => {
   return `a as materialized (
          select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited, (${tests.join(' | ') || '0'}) as mask
            from responses r
-          where r.prompt_id = $1 and r.provider = any($2::text[]) and ${days} and cardinality(r.cited) > 0)`;
+          where r.prompt_id = $1 and r.provider = any($2::text[]) and ${days} and cardinality(r.cited) > 0
+            and ($6::text is null or r.market = $6))`;
 };
 
 /** The brands of a mask, in uuid order (as SQL's array_agg(distinct uuid) gave them), as BrandInfo. */
@@ -84,13 +85,13 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
            from x join pages p on p.id = x.page
           group by p.domain, x.id
          union all
-         ${promptDomainMonthsSql(1, 2, 5)})
+         ${promptDomainMonthsSql(1, 2, 5, 6)})
        select domain, min(category)::int as category, sum(n)::int as n, sum(responses)::int as responses,
               sum(mentioned) > 0 as mentioned, bit_or(mask) as mask
          from counted group by domain`,
-      [promptId, realProviders(w), days, bitIds, months],
+      [promptId, realProviders(w), days, bitIds, months, w.market],
     ),
-    promptResponses(ctx.store, promptId, providerFilter(w), w.from, w.to),
+    promptResponses(ctx.store, promptId, providerFilter(w), w.from, w.to, w.market),
   ]);
   const items = rows
     .map((r) => {
@@ -175,7 +176,7 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
             to_char(max(r.day), 'YYYY-MM-DD') as last, min(r.rank)::int as rank
        from ranked r cross join unnest(r.cited) as k(id)
       group by k.id`,
-    [promptId, realProviders(w), w.from, bitIds, w.to],
+    [promptId, realProviders(w), w.from, bitIds, w.to, w.market],
   );
   const pages = await pagesById(ctx, counted.map((r) => r.page));
   const rows: PageRow[] = counted.map((r) => ({ ...pages.get(r.page)!, n: r.n, mask: r.mask, first: r.first, last: r.last, rank: r.rank }));

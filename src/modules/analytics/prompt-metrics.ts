@@ -22,7 +22,7 @@ export interface PromptMetrics {
  * window's visibility for the trend, and the uncertainty of each figure.
  */
 export async function promptMetrics(tx: Tx, projectId: string, w: Window, promptIds?: string[]): Promise<Map<string, PromptMetrics>> {
-  const sums = await promptSums(tx, projectId, providerFilter(w), [w, { from: w.prevFrom, to: w.prevTo }], promptIds);
+  const sums = await promptSums(tx, projectId, providerFilter(w), [w, { from: w.prevFrom, to: w.prevTo }], promptIds, w.market);
   const out = new Map<string, PromptMetrics>();
   for (const [promptId, [cur, prev]] of sums) {
     out.set(promptId, {

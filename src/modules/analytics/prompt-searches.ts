@@ -22,8 +22,8 @@ export async function promptSearchQueries(ctx: RequestContext, projectId: string
     requirePrompt(ctx, projectId, promptId),
     ctx.store.query<{ provider: ProviderName; body: Uint8Array }>(
       `select provider, body from responses
-        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-      [promptId, realProviders(w), w.from, w.to],
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+      [promptId, realProviders(w), w.from, w.to, w.market],
     ),
   ]);
   const byQuery = new Map<string, Map<string, number>>();

@@ -34,7 +34,7 @@ export async function samplingPlan(ctx: RequestContext, projectId: string, w: Wi
       `select id, content from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id`,
       [projectId],
     ),
-    promptSumsAndBrands(ctx.store, projectId, providerFilter(w), w),
+    promptSumsAndBrands(ctx.store, projectId, providerFilter(w), w, w.market),
     loadProjectWithPlan(ctx.store, projectId),
   ]);
   const tracked: readonly string[] = facts?.providers.length ? facts.providers : DEFAULT_PROJECT_PROVIDERS;

@@ -78,6 +78,7 @@ export const ChatItem = z
     surface: z.enum(SURFACES).meta({
       description: 'Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)',
     }),
+    market: z.string().meta({ description: 'Extension: the market the answer was asked in, COUNTRY-language (`US-en`)' }),
   })
   .meta({ id: 'ChatItem' });
 export const Chats = successEnvelopeSchema(z.object({ items: z.array(ChatItem) }));

@@ -1,7 +1,25 @@
 import { z } from 'zod';
 import { Invalid } from '../../lib/errors.js';
+import { marketCode, parseMarketCode } from '../../lib/markets.js';
 import { DAY_MS, dayMs, dayOf, utcDay } from '../../lib/time.js';
 import { PROVIDER_SURFACE, PROVIDERS, SURFACES, type ProviderName, type Surface } from '../../ports/providers/types.js';
+
+/** The `market` query parameter of every analytics read (lib/markets.ts). */
+export const MarketParam = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      'Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market.',
+  });
+
+/** A `market` parameter as its code (`us-EN` → `US-en`); null when absent; a 400 when it is not a market. */
+export function resolveMarket(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const parsed = parseMarketCode(value);
+  if (!parsed) throw new Invalid('market must be a country code and a language code, such as US-en');
+  return marketCode(parsed);
+}
 
 /** The common query parameters (spec section 1): window and provider filter. */
 export const WindowQueryShape = {
@@ -20,6 +38,7 @@ export const WindowQueryShape = {
     .meta({
       description: `Extension: only the engines answering through these surfaces, comma-separated: ${SURFACES.join(', ')} (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both.`,
     }),
+  market: MarketParam,
 };
 export const WindowQuery = z.strictObject(WindowQueryShape);
 export type WindowQueryInput = z.infer<typeof WindowQuery>;
@@ -35,6 +54,8 @@ export interface Window {
   prevTo: string;
   /** Null: all providers. */
   providers: ProviderName[] | null;
+  /** The market asked for (`US-en`); null: every market. */
+  market: string | null;
   /** `<date> to <date>`. */
   period: string;
 }
@@ -85,9 +106,11 @@ export function resolveWindow(q: WindowQueryInput, today = utcDay()): Window {
     const surfaces = parseSurfaces(q.surface);
     providers = (providers ?? PROVIDERS).filter((p) => surfaces.has(PROVIDER_SURFACE[p]));
   }
+  const market = resolveMarket(q.market);
   const f = dayOf(from);
   const t = dayOf(to);
   return {
+    market,
     from: f,
     to: t,
     days,

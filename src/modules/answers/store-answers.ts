@@ -13,13 +13,15 @@ export interface AnalysedAnswer {
   day: string;
   /** Which sample of the day (1 to the project's samples_per_run); 1 when absent. */
   sample?: number;
+  /** The market asked in, `US-en` (lib/markets.ts). */
+  market: string;
   answer: ProviderAnswer;
   analysis: Analysis;
 }
 
 /**
  * Stores analysed answers and adds them to every rollup, in the caller's transaction.
- * An answer whose (prompt, provider, day, sample) is already stored is skipped, rollups included,
+ * An answer whose (prompt, provider, day, sample, market) is already stored is skipped, rollups included,
  * so a retried or duplicated run never double-counts. Returns the answers stored.
  */
 export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAnswer[]): Promise<AnalysedAnswer[]> {
@@ -34,16 +36,16 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   );
   const bodies = await packing;
   const brands = items.map((i) => brandColumns(i.analysis.brands));
-  const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number }>(
+  const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number; market: string }>(
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
-                            brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage)
-     select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb
+                            brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market)
+     select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk
        from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[],
                    $8::bool[], $9::int[], $10::int[], $11::text[], $12::text[], $13::bool[], $14::int[], $15::text[], $16::int[],
-                   $17::text[], $18::text[])
-            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us)
-     on conflict (prompt_id, provider, day, sample) do nothing
-     returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample`,
+                   $17::text[], $18::text[], $19::text[])
+            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us, mk)
+     on conflict (prompt_id, provider, day, sample, market) do nothing
+     returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample, market`,
     [
       projectId,
       items.map((i) => i.promptId),
@@ -63,13 +65,14 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.sample ?? 1),
       items.map((i) => (i.answer.sent ? JSON.stringify(i.answer.sent) : null)),
       items.map((i) => (i.answer.usage ? JSON.stringify(i.answer.usage) : null)),
+      items.map((i) => i.market),
     ],
   );
   if (ins.rows.length === 0) return [];
-  const keyOf = (promptId: string, provider: string, day: string, sample: number) => `${promptId}|${provider}|${day}|${sample}`;
-  const byKey = new Map(items.map((i) => [keyOf(i.promptId, i.provider, i.day, i.sample ?? 1), i]));
+  const keyOf = (promptId: string, provider: string, day: string, sample: number, market: string) => `${promptId}|${provider}|${day}|${sample}|${market}`;
+  const byKey = new Map(items.map((i) => [keyOf(i.promptId, i.provider, i.day, i.sample ?? 1, i.market), i]));
   const stored: Array<AnalysedAnswer & { responseId: string }> = ins.rows.map((r) => ({
-    ...byKey.get(keyOf(r.prompt_id, r.provider, r.day, r.sample))!,
+    ...byKey.get(keyOf(r.prompt_id, r.provider, r.day, r.sample, r.market))!,
     responseId: r.id,
   }));
   await addToRollups(tx, projectId, stored);

@@ -26,13 +26,13 @@ export function csvField(v: string | number | null): string {
  * rollups keep a competitor's position and sentiment per project only, so its rows leave
  * them empty. An unmeasured figure is an empty cell, never 0.
  */
-export async function dailyCsv(ctx: RequestContext, projectId: string, q: { start_date?: string; end_date?: string }): Promise<string> {
+export async function dailyCsv(ctx: RequestContext, projectId: string, q: { start_date?: string; end_date?: string; market?: string }): Promise<string> {
   const project = await requireProject(ctx, projectId);
   const today = utcDay(ctx.clock.now());
   const end = q.end_date ?? today;
-  const w = resolveWindow({ date_from: q.start_date ?? addDays(end, -29), date_to: end }, today);
+  const w = resolveWindow({ date_from: q.start_date ?? addDays(end, -29), date_to: end, market: q.market }, today);
   if (q.start_date && !q.end_date && w.from > today) throw new Invalid('start_date must not be after today');
-  const [brands, rows] = await Promise.all([activeCompetitors(ctx.store, project), dailyPromptRows(ctx.store, projectId, w.from, w.to)]);
+  const [brands, rows] = await Promise.all([activeCompetitors(ctx.store, project), dailyPromptRows(ctx.store, projectId, w.from, w.to, w.market)]);
   const lines = [DAILY_COLUMNS.join(',')];
   for (const r of rows) {
     for (const b of brands) {

@@ -53,12 +53,19 @@ export async function overviewChanges(ctx: RequestContext, project: ProjectRow, 
     activeCompetitors(ctx.store, project),
     brandSums(ctx.store, project.id, w),
     brandSums(ctx.store, project.id, previous),
-    promptSums(ctx.store, project.id, providers, [
-      { from: w.from, to: w.to },
-      { from: previous.from, to: previous.to },
-    ]),
-    domainWindow(ctx.store, project.id, providers, w.from, w.to),
-    domainWindow(ctx.store, project.id, providers, previous.from, previous.to),
+    promptSums(
+      ctx.store,
+      project.id,
+      providers,
+      [
+        { from: w.from, to: w.to },
+        { from: previous.from, to: previous.to },
+      ],
+      undefined,
+      w.market,
+    ),
+    domainWindow(ctx.store, project.id, providers, w.from, w.to, w.market),
+    domainWindow(ctx.store, project.id, providers, previous.from, previous.to, w.market),
   ]);
   const numbers = brands.map(brandNo);
   const allNow = mentionsOfTracked(now, numbers);

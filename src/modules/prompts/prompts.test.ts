@@ -15,6 +15,8 @@ const PROMPT_FIELDS = [
   'cvr',
   'id',
   'intent',
+  'markets',
+  'persona',
   'position',
   'position_ci',
   'project_id',
@@ -28,7 +30,7 @@ const PROMPT_FIELDS = [
   'visibility_ci',
   'volume',
 ];
-const CREATED_FIELDS = ['content', 'country', 'createdAt', 'id', 'projectId', 'promptType', 'topicId'];
+const CREATED_FIELDS = ['content', 'country', 'createdAt', 'id', 'markets', 'persona', 'projectId', 'promptType', 'topicId'];
 
 type Api = ReturnType<typeof client>;
 

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { successEnvelopeSchema, statusEnvelopeSchema } from '../../lib/envelope.js';
 import { IsoDate, TREND_DESCRIPTION, UncertaintyShape, Uuid } from '../common.js';
+import { MAX_MARKETS_PER_PROMPT, marketCode } from '../../lib/markets.js';
+
+const MarketShape = z
+  .object({ country: z.string().meta({ description: 'ISO 3166-1 alpha-2' }), language: z.string().meta({ description: 'ISO 639' }) })
+  .meta({ id: 'Market' });
 
 export const PROMPT_TYPES = ['active', 'suggested', 'pending', 'inactive', 'url_recommended'] as const;
 
@@ -12,6 +17,11 @@ export const Prompt = z
     prompt_type: z.enum(PROMPT_TYPES),
     topic_id: z.uuid().nullable(),
     country: z.string().nullable(),
+    markets: z.array(MarketShape).meta({
+      description:
+        "Extension: the markets the prompt runs in, each a series of its own (its own samples, credits and figures); by default one, from the prompt's country (or the project's location) and the project's language",
+    }),
+    persona: z.string().nullable().meta({ description: "Extension: the asker's context, sent with the prompt as the engine's instructions where it takes them" }),
     visibility: z.number().nullable(),
     sentiment: z.number().int().nullable(),
     position: z.number().nullable(),
@@ -32,6 +42,8 @@ export const PromptCreated = z
     promptType: z.string(),
     topicId: z.uuid().nullable(),
     country: z.string().nullable(),
+    markets: z.array(MarketShape),
+    persona: z.string().nullable(),
     createdAt: IsoDate,
   })
   .meta({ id: 'PromptCreated' });
@@ -44,6 +56,34 @@ const Country = z
 
 const Content = z.string().max(1000, 'prompt content must be at most 1000 characters');
 
+const MARKETS_ERROR = `markets must be a list of 1 to ${MAX_MARKETS_PER_PROMPT} {country, language} objects, such as [{"country": "US", "language": "en"}]`;
+const MarketInput = z.strictObject(
+  {
+    country: z
+      .string({ error: 'a market country must be a two-letter ISO country code' })
+      .trim()
+      .regex(/^[A-Za-z]{2}$/, 'a market country must be a two-letter ISO country code')
+      .transform((v) => v.toUpperCase()),
+    language: z
+      .string({ error: 'a market language must be a two- or three-letter ISO 639 language code' })
+      .trim()
+      .regex(/^[A-Za-z]{2,3}$/, 'a market language must be a two- or three-letter ISO 639 language code')
+      .transform((v) => v.toLowerCase()),
+  },
+  { error: MARKETS_ERROR },
+);
+/** A prompt's markets: 1 to MAX_MARKETS_PER_PROMPT, each once; null in a PATCH: back to the default. */
+const Markets = z
+  .array(MarketInput, { error: MARKETS_ERROR })
+  .min(1, MARKETS_ERROR)
+  .max(MAX_MARKETS_PER_PROMPT, MARKETS_ERROR)
+  .refine((list) => new Set(list.map(marketCode)).size === list.length, 'markets must not name the same market twice');
+const Persona = z
+  .string({ error: 'persona must be a string of at most 500 characters' })
+  .trim()
+  .max(500, 'persona must be a string of at most 500 characters')
+  .transform((v) => (v === '' ? null : v));
+
 export const CreatePromptsBody = z.strictObject({
   prompts: z
     .array(Content, { error: 'prompts must be an array of strings' })
@@ -52,6 +92,8 @@ export const CreatePromptsBody = z.strictObject({
     .refine((list) => list.every((p) => p.trim().length > 0), 'prompts must not contain empty or whitespace-only items'),
   topicId: z.uuid({ error: (iss) => (iss.input === undefined ? 'topicId is required' : 'topicId must be a UUID') }),
   country: Country.optional(),
+  markets: Markets.optional(),
+  persona: Persona.optional(),
 });
 
 export const PatchPromptBody = z.strictObject({
@@ -59,6 +101,8 @@ export const PatchPromptBody = z.strictObject({
   country: Country.optional(),
   topicId: z.uuid({ error: 'topicId must be a UUID' }).optional(),
   promptType: z.enum(['Active', 'Inactive', 'Suggested'], { error: "promptType must be 'Active', 'Inactive' or 'Suggested'" }).optional(),
+  markets: Markets.nullable().optional(),
+  persona: Persona.nullable().optional(),
 });
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.js';
+import { marketCode, promptMarkets, type Market } from '../../lib/markets.js';
 import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors.js';
 import { planOf } from '../../lib/plans.js';
 import { refreshJob } from '../../jobs/catalog.js';
@@ -20,6 +21,11 @@ export interface PromptRow {
   content: string;
   prompt_type: string;
   country: string | null;
+  markets: Market[] | null;
+  persona: string | null;
+  /** The project's location and language: a prompt without markets runs in the market they make. */
+  project_location: string | null;
+  project_language: string | null;
   intent: string | null;
   created_at: Date;
 }
@@ -39,7 +45,12 @@ export const NO_METRICS: PromptMetrics = {
   sentiment_ci: null,
 };
 
-const COLUMNS = 'id, project_id, topic_id, content, prompt_type, country, intent, created_at';
+const COLUMNS = `id, project_id, topic_id, content, prompt_type, country, markets, persona, intent, created_at,
+  (select location from projects pr where pr.id = project_id) as project_location,
+  (select language from projects pr where pr.id = project_id) as project_language`;
+
+/** The markets a prompt runs in (its own, or the one of its country and the project's language). */
+const marketsOf = (r: PromptRow): Market[] => promptMarkets(r, { location: r.project_location, language: r.project_language });
 
 export function presentPrompt(r: PromptRow, m: PromptMetrics = NO_METRICS) {
   return {
@@ -49,6 +60,8 @@ export function presentPrompt(r: PromptRow, m: PromptMetrics = NO_METRICS) {
     prompt_type: r.prompt_type as 'active',
     topic_id: r.topic_id,
     country: r.country,
+    markets: marketsOf(r),
+    persona: r.persona,
     ...m,
     intent: r.intent as 'informational' | null,
     created_at: iso(r.created_at),
@@ -121,7 +134,7 @@ async function withMetrics(tx: Tx, row: PromptRow) {
 export async function createPrompts(
   ctx: RequestContext,
   projectId: string,
-  input: { prompts: string[]; topicId: string; country?: string },
+  input: { prompts: string[]; topicId: string; country?: string; markets?: Market[]; persona?: string | null },
 ) {
   await requireProject(ctx, projectId);
   const contents = input.prompts.map((p) => p.trim().replace(/\s+/g, ' '));
@@ -143,8 +156,8 @@ export async function createPrompts(
     await checkQuota(ctx, tx, contents.length);
     const { rows } = await tx.query<PromptRow>(
       // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
-      `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent, created_at, updated_at)
-       select $1, $2, $3, c, k, 'active', $4, i, now() + (n - 1) * interval '1 microsecond', now()
+      `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent, created_at, updated_at, markets, persona)
+       select $1, $2, $3, c, k, 'active', $4, i, now() + (n - 1) * interval '1 microsecond', now(), $8::jsonb, $9
          from unnest($5::text[], $6::text[], $7::text[]) with ordinality as t(c, k, i, n)
         order by n
        returning ${COLUMNS}`,
@@ -156,6 +169,8 @@ export async function createPrompts(
         contents,
         contents.map(textKey),
         contents.map(classifyIntent),
+        input.markets ? JSON.stringify(input.markets) : null,
+        input.persona ?? null,
       ],
     ).catch((err) => {
       if (isUniqueViolation(err, 'prompts_project_content_key')) {
@@ -176,6 +191,8 @@ export async function createPrompts(
         promptType: capitalise(r.prompt_type),
         topicId: r.topic_id,
         country: r.country,
+        markets: marketsOf(r),
+        persona: r.persona,
         createdAt: iso(r.created_at),
       })),
     };
@@ -186,7 +203,14 @@ export async function updatePrompt(
   ctx: RequestContext,
   projectId: string,
   promptId: string,
-  input: { content?: string; country?: string; topicId?: string; promptType?: 'Active' | 'Inactive' | 'Suggested' },
+  input: {
+    content?: string;
+    country?: string;
+    topicId?: string;
+    promptType?: 'Active' | 'Inactive' | 'Suggested';
+    markets?: Market[] | null;
+    persona?: string | null;
+  },
 ) {
   if (Object.keys(input).length === 0) throw new Invalid('Request body must contain at least one field to change');
   await requireProject(ctx, projectId);
@@ -197,12 +221,18 @@ export async function updatePrompt(
       country: input.country !== undefined ? input.country : current.country,
       topic_id: input.topicId !== undefined ? input.topicId : current.topic_id,
       prompt_type: input.promptType !== undefined ? input.promptType.toLowerCase() : current.prompt_type,
+      markets: input.markets !== undefined ? input.markets : current.markets,
+      persona: input.persona !== undefined ? input.persona : current.persona,
     };
+    const marketsKey = (list: Market[] | null) => (list ? list.map(marketCode).join(',') : null);
+    const marketsChanged = marketsKey(next.markets) !== marketsKey(current.markets);
     const changed =
       next.content !== current.content ||
       next.country !== current.country ||
       next.topic_id !== current.topic_id ||
-      next.prompt_type !== current.prompt_type;
+      next.prompt_type !== current.prompt_type ||
+      marketsChanged ||
+      next.persona !== current.persona;
     if (!changed) throw new Invalid('No field changed: every value sent equals the current one');
     if (next.topic_id !== current.topic_id && next.topic_id && !(await topicInProject(tx, projectId, next.topic_id))) {
       throw new Invalid('topicId does not name a topic of this project');
@@ -211,7 +241,7 @@ export async function updatePrompt(
     try {
       const { rows } = await tx.query<PromptRow>(
         `update prompts set content = $3, content_key = $4, country = $5, topic_id = $6, prompt_type = $7,
-                intent = $8, updated_at = now()
+                intent = $8, markets = $9::jsonb, persona = $10, updated_at = now()
           where id = $1 and project_id = $2 returning ${COLUMNS}`,
         [
           promptId,
@@ -222,9 +252,13 @@ export async function updatePrompt(
           next.topic_id,
           next.prompt_type,
           next.content !== current.content ? classifyIntent(next.content) : current.intent,
+          next.markets ? JSON.stringify(next.markets) : null,
+          next.persona,
         ],
       );
-      if (next.prompt_type === 'active' && current.prompt_type !== 'active') {
+      // a prompt made active, or active in a market it had not run in: asked today, not tomorrow
+      const newMarket = marketsOf(rows[0]).some((m) => !marketsOf(current).some((c) => marketCode(c) === marketCode(m)));
+      if (next.prompt_type === 'active' && (current.prompt_type !== 'active' || newMarket)) {
         await enqueuePromptCollection(ctx, tx, projectId, [promptId]);
       }
       return withMetrics(tx, rows[0]);

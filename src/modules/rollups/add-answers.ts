@@ -61,6 +61,8 @@ export interface RollupInput {
   promptId: string;
   provider: string;
   day: string;
+  /** The market asked in (`US-en`): the last key column of every rollup. */
+  market: string;
   analysis: Analysis;
 }
 
@@ -95,11 +97,12 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const add = (t: sumsTables.SumsTable, key: unknown[]) => bump(rowsOf(t), key, main, named, t.arrays?.length ?? 0);
     const week = weekOf(answer.day);
     const month = `${answer.day.slice(0, 7)}-01`;
+    const market = answer.market;
     for (const provider of [answer.provider, ALL]) {
-      add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day]);
-      add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week]);
-      add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month]);
-      add(sumsTables.PROJECT_DAILY, [provider, answer.day]);
+      add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day, market]);
+      add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week, market]);
+      add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month, market]);
+      add(sumsTables.PROJECT_DAILY, [provider, answer.day, market]);
     }
     const mask = brandMask(analysis, numbers);
     const domainsSeen = new Set<string>();
@@ -111,9 +114,9 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       // (min(category)), so one domain shows one category everywhere.
       domainCategory.set(c.domain, Math.min(domainCategory.get(c.domain) ?? c.category, c.category));
       for (const provider of [answer.provider, ALL]) {
-        const k = `${provider}|${answer.day}`;
+        const k = `${provider}|${answer.day}|${market}`;
         let day = domainDays.get(k);
-        if (!day) domainDays.set(k, (day = { provider, day: answer.day, domains: new Map() }));
+        if (!day) domainDays.set(k, (day = { provider, day: answer.day, market, domains: new Map() }));
         const counts = day.domains.get(c.domain);
         if (!counts) day.domains.set(c.domain, [1, firstInResponse ? 1 : 0, analysis.mentioned ? 0 : 1]);
         else {
@@ -123,9 +126,9 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
         }
       }
       const once = firstInResponse ? 1 : 0;
-      const k = `${answer.promptId}|${answer.provider}|${month}|${c.domain}`;
+      const k = `${answer.promptId}|${answer.provider}|${month}|${c.domain}|${market}`;
       const r = promptDomains.get(k);
-      if (!r) promptDomains.set(k, { key: [answer.promptId, answer.provider, month, c.domain], category: c.category, citations: 1, responses: once, mentioned: once & mentioned, brands: mask });
+      if (!r) promptDomains.set(k, { key: [answer.promptId, answer.provider, month, c.domain, market], category: c.category, citations: 1, responses: once, mentioned: once & mentioned, brands: mask });
       else {
         r.category = Math.min(r.category, c.category);
         r.citations += 1;
@@ -138,10 +141,10 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 
   // the weeks and months from the batch's project day rows: the day's bit in its week (Monday = bit 0) and month (the 1st = bit 0)
   for (const day of rowsOf(sumsTables.PROJECT_DAILY).values()) {
-    const [provider, date] = day.key as [string, string];
+    const [provider, date, market] = day.key as [string, string, string];
     const week = weekOf(date);
-    fold(rowsOf(sumsTables.PROJECT_WEEKLY), [provider, week], day, 1 << ((Date.parse(date) - Date.parse(week)) / DAY_MS));
-    fold(rowsOf(sumsTables.PROJECT_MONTHLY), [provider, `${date.slice(0, 7)}-01`], day, 1 << (Number(date.slice(8, 10)) - 1));
+    fold(rowsOf(sumsTables.PROJECT_WEEKLY), [provider, week, market], day, 1 << ((Date.parse(date) - Date.parse(week)) / DAY_MS));
+    fold(rowsOf(sumsTables.PROJECT_MONTHLY), [provider, `${date.slice(0, 7)}-01`, market], day, 1 << (Number(date.slice(8, 10)) - 1));
   }
   for (const [table, tableRows] of rows) await sumsTables.upsertSums(tx, projectId, table, [...tableRows.values()]);
 
@@ -150,7 +153,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   await addThemes(tx, projectId, stored);
 }
 
-/** A row of prompt_domain_monthly; key: prompt, provider, month, domain. */
+/** A row of prompt_domain_monthly; key: prompt, provider, month, domain, market. */
 interface PromptDomainRow {
   key: string[];
   category: number;
@@ -173,11 +176,11 @@ function brandMask(a: Analysis, numbers: Map<string, number>): number {
 async function upsertPromptDomains(tx: Tx, projectId: string, rows: PromptDomainRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
-    `insert into prompt_domain_monthly (project_id, prompt_id, provider, month, domain, category, citations, responses, mentioned, brands)
-     select $1, p, v, d::date, dm, c, n, r, mn, b
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
-            as x(p, v, d, dm, c, n, r, mn, b)
-     on conflict (prompt_id, provider, month, domain) do update set
+    `insert into prompt_domain_monthly (project_id, prompt_id, provider, month, domain, market, category, citations, responses, mentioned, brands)
+     select $1, p, v, d::date, dm, mk, c, n, r, mn, b
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[])
+            as x(p, v, d, dm, mk, c, n, r, mn, b)
+     on conflict (prompt_id, provider, month, domain, market) do update set
        category = least(prompt_domain_monthly.category, excluded.category),
        citations = prompt_domain_monthly.citations + excluded.citations,
        responses = prompt_domain_monthly.responses + excluded.responses,
@@ -185,7 +188,7 @@ async function upsertPromptDomains(tx: Tx, projectId: string, rows: PromptDomain
        brands = prompt_domain_monthly.brands | excluded.brands`,
     [
       projectId,
-      ...[0, 1, 2, 3].map((i) => rows.map((r) => r.key[i])),
+      ...[0, 1, 2, 3, 4].map((i) => rows.map((r) => r.key[i])),
       rows.map((r) => r.category),
       rows.map((r) => r.citations),
       rows.map((r) => r.responses),

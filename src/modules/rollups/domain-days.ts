@@ -15,6 +15,7 @@ export type DomainCounts = [citations: number, responses: number, unmentioned: n
 export interface DomainDay {
   provider: string;
   day: string;
+  market: string;
   domains: Map<string, DomainCounts>;
 }
 
@@ -65,10 +66,10 @@ export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[]
     ),
   );
   await tx.query(
-    `insert into project_domain_daily (project_id, provider, day, domains)
-     select $1, v, d::date, x from unnest($2::text[], $3::text[], $4::text[]) as u(v, d, x)
-     on conflict (project_id, provider, day) do update set domains = domain_sums_add(project_domain_daily.domains, excluded.domains)`,
-    [projectId, days.map((d) => d.provider), days.map((d) => d.day), texts],
+    `insert into project_domain_daily (project_id, provider, day, market, domains)
+     select $1, v, d::date, m, x from unnest($2::text[], $3::text[], $4::text[], $5::text[]) as u(v, d, m, x)
+     on conflict (project_id, provider, day, market) do update set domains = domain_sums_add(project_domain_daily.domains, excluded.domains)`,
+    [projectId, days.map((d) => d.provider), days.map((d) => d.day), days.map((d) => d.market), texts],
   );
 }
 
@@ -82,22 +83,22 @@ export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[]
 export async function removePromptDomains(tx: Tx, projectId: string, promptId: string): Promise<void> {
   await tx.query(
     `with per_provider as (
-       select r.provider, r.day, p.domain, count(*)::int as n, count(distinct r.id)::int as r,
+       select r.provider, r.day, r.market, p.domain, count(*)::int as n, count(distinct r.id)::int as r,
               (count(*) filter (where not r.mentioned))::int as u
          from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
-        where r.prompt_id = $2 group by r.provider, r.day, p.domain),
+        where r.prompt_id = $2 group by r.provider, r.day, r.market, p.domain),
      deltas as (
-       select provider, day, domain, n, r, u from per_provider
+       select provider, day, market, domain, n, r, u from per_provider
        union all
-       select $3::text, day, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_provider group by day, domain),
+       select $3::text, day, market, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_provider group by day, market, domain),
      changes as (
-       select x.provider, x.day, string_agg(f.v::text, ',' order by d.no, f.j) as domains
+       select x.provider, x.day, x.market, string_agg(f.v::text, ',' order by d.no, f.j) as domains
          from deltas x join project_domains d on d.project_id = $1 and d.domain = x.domain
               cross join lateral unnest(array[d.no, 32767, -x.n, -x.r, -x.u]) with ordinality as f(v, j)
-        group by 1, 2)
+        group by 1, 2, 3)
      update project_domain_daily d set domains = domain_sums_add(d.domains, a.domains)
        from changes a
-      where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
+      where d.project_id = $1 and d.provider = a.provider and d.day = a.day and d.market = a.market`,
     [projectId, promptId, ALL],
   );
   await tx.query(`delete from project_domain_daily where project_id = $1 and domains = ''`, [projectId]);

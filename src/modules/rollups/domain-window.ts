@@ -28,15 +28,23 @@ export interface DomainWindow {
 
 /**
  * The domain rollup of a project over a window, for the given provider rows ('*' for all):
- * the day rows (one per provider and day) and the domain names in one read each, summed here.
+ * the day rows (one per provider, day and market) and the domain names in one read each, summed here.
  * The names come in a second statement, which may see a later state than the first: safe
  * as a domain's number never changes (project_domains only grows, re-analysis included).
  */
-export async function domainWindow(tx: Tx, projectId: string, providers: string[], from: string, to: string): Promise<DomainWindow> {
+export async function domainWindow(
+  tx: Tx,
+  projectId: string,
+  providers: string[],
+  from: string,
+  to: string,
+  market: string | null = null,
+): Promise<DomainWindow> {
   const { rows } = await tx.query<{ day_offset: number; domains: string }>(
     `select day - $3::date as day_offset, domains
-       from project_domain_daily where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-    [projectId, providers, from, to],
+       from project_domain_daily
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+    [projectId, providers, from, to, market],
   );
   const days: DomainDayRow[] = rows.map((r) => ({ dayOffset: r.day_offset, ints: parseDomainInts(r.domains) }));
   // by domain number: index into `found`

@@ -12,14 +12,14 @@ function fromDailySql(table: SumsTable, where: string): string {
   const unit = table.keys[1][0]; // week or month
   const bucket = `date_trunc('${unit}', d.day::timestamp)::date`;
   const cols = [...PROJECT_DAILY.sums, ...PROJECT_BRAND_ARRAYS];
-  return `insert into ${table.name} (project_id, provider, ${unit}, ${cols.join(', ')}, brand_days)
-    select d.project_id, d.provider, ${bucket}, ${PROJECT_DAILY.sums.map((c) => `sum(d.${c})::int`).join(', ')},
+  return `insert into ${table.name} (project_id, provider, ${unit}, market, ${cols.join(', ')}, brand_days)
+    select d.project_id, d.provider, ${bucket}, d.market, ${PROJECT_DAILY.sums.map((c) => `sum(d.${c})::int`).join(', ')},
            ${PROJECT_BRAND_ARRAYS.map((c) => `brand_sums_agg(d.${c})`).join(', ')}, brand_bits_agg(b.days)
       from project_daily d
            cross join lateral (select coalesce(array_agg(case when u.mentions > 0 then 1 << (d.day - ${bucket}) else 0 end order by u.i), '{}') as days
                                  from unnest(d.brand_mentions) with ordinality as u(mentions, i)) b
      where ${where}
-     group by 1, 2, 3`;
+     group by 1, 2, 3, 4`;
 }
 
 /** A project's bucket rows made again from its project_daily rows, in the caller's transaction. */

@@ -53,12 +53,19 @@ export interface ProjectDay {
  * The window's days from project_daily, the providers given summed: per day (as an offset
  * from `from`) the responses and the per-brand sums. A day without answers is absent.
  */
-export async function projectDays(tx: Tx, projectId: string, providers: string[], from: string, to: string): Promise<Map<number, ProjectDay>> {
+export async function projectDays(
+  tx: Tx,
+  projectId: string,
+  providers: string[],
+  from: string,
+  to: string,
+  market: string | null = null,
+): Promise<Map<number, ProjectDay>> {
   const { rows } = await tx.query<BrandArrayTexts & { day_offset: number; responses: number }>(
     `select day - $3::date as day_offset, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}
        from project_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-    [projectId, providers, from, to],
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+    [projectId, providers, from, to, market],
   );
   const days = new Map<number, ProjectDay>();
   for (const row of rows) {
@@ -79,20 +86,25 @@ export async function projectDays(tx: Tx, projectId: string, providers: string[]
  * the days around them from project_daily (wholeBuckets: nothing subtracted, as day bits
  * cannot be). A brand's days are, per bucket, the bits of its day masks OR'd over the
  * providers read (a day named by two providers counts once), a day row's bit being
- * whether it was named; the sums simply add up. Providers null: the '*' rows (all providers).
+ * whether it was named; the sums simply add up. Providers null: the '*' rows (all providers);
+ * market null: every market's rows (OR'd and added as the providers' are).
  */
-export async function brandSums(tx: Tx, projectId: string, window: { from: string; to: string; providers: readonly string[] | null }): Promise<ProjectBrandWindow> {
+export async function brandSums(
+  tx: Tx,
+  projectId: string,
+  window: { from: string; to: string; providers: readonly string[] | null; market?: string | null },
+): Promise<ProjectBrandWindow> {
   const whole = wholeBuckets(window.from, window.to);
   const { rows } = await tx.query<BrandArrayTexts & { bucket: string; responses: number; brand_days: string | null }>(
     `select 'm' || month as bucket, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, brand_days::text as brand_days
-       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[])
+       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[]) and ($6::text is null or market = $6)
      union all
      select 'w' || week, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, brand_days::text
-       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[])
+       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[]) and ($6::text is null or market = $6)
      union all
      select 'd' || day, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, null
-       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[])`,
-    [projectId, window.providers ?? [ALL], whole.months, whole.weeks, whole.days],
+       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[]) and ($6::text is null or market = $6)`,
+    [projectId, window.providers ?? [ALL], whole.months, whole.weeks, whole.days, window.market ?? null],
   );
   let responses = 0;
   const sums = emptyBrandArrays();
@@ -126,11 +138,17 @@ export async function brandSums(tx: Tx, projectId: string, window: { from: strin
 }
 
 /** The project's totals over a window from the '*' rows of project_daily: responses, those naming the brand, those citing its site. */
-export async function projectTotals(tx: Tx, projectId: string, from: string, to: string): Promise<{ responses: number; mentioned: number; citesOwn: number }> {
+export async function projectTotals(
+  tx: Tx,
+  projectId: string,
+  from: string,
+  to: string,
+  market: string | null = null,
+): Promise<{ responses: number; mentioned: number; citesOwn: number }> {
   const { rows } = await tx.query<{ responses: number; mentioned: number; cites_own: number }>(
     `select coalesce(sum(responses), 0)::int as responses, coalesce(sum(mentioned), 0)::int as mentioned, coalesce(sum(cites_own), 0)::int as cites_own
-       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date`,
-    [projectId, from, to],
+       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date and ($4::text is null or market = $4)`,
+    [projectId, from, to, market],
   );
   return { responses: rows[0].responses, mentioned: rows[0].mentioned, citesOwn: rows[0].cites_own };
 }

@@ -32,15 +32,16 @@ export async function promptSums(
   providers: string[],
   windows: Array<{ from: string; to: string }>,
   promptIds?: string[],
+  market: string | null = null,
 ): Promise<Map<string, Sums[]>> {
   // float8: the sums of squares of a long window can pass the int range (and node-postgres
   // would return a bigint as a string)
   const sums = windows.flatMap((_, j) => SUM_COLUMNS.map((c) => `sum(${c} * w${j + 1})::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}_${j}`));
   const { rows } = await tx.query<Record<string, number> & { prompt_id: string }>(
     `select prompt_id, ${sums.join(', ')}
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, 'project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[]))', 4, windows.length)}) x
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, 'project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[])) and ($4::text is null or market = $4)', 5, windows.length)}) x
       group by prompt_id`,
-    [projectId, providers, promptIds ?? null, ...windowParams(windows)],
+    [projectId, providers, promptIds ?? null, market, ...windowParams(windows)],
   );
   return new Map(
     rows.map((r) => [
@@ -70,11 +71,12 @@ export async function promptSumsAndBrands(
   projectId: string,
   providers: string[],
   window: { from: string; to: string },
+  market: string | null = null,
 ): Promise<Map<string, { sums: Sums; brandCounts: number[] }>> {
   const { rows } = await tx.query<SumColumns & { prompt_id: string; brand_counts: string; w1: number }>(
     `select prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts::text as brand_counts, w1
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, 'project_id = $1 and provider = any($2::text[])', 3, 1)}) x`,
-    [projectId, providers, ...windowParams([window])],
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, 'project_id = $1 and provider = any($2::text[]) and ($3::text is null or market = $3)', 4, 1)}) x`,
+    [projectId, providers, market, ...windowParams([window])],
   );
   const out = new Map<string, { sums: Sums; brandCounts: number[] }>();
   for (const row of rows) {
@@ -111,35 +113,44 @@ export interface PromptDay {
  * over the providers asked for ('*' rows: all providers). A (prompt, day) without answers
  * has no row.
  */
-export async function promptDays(tx: Tx, projectId: string, providers: string[], from: string, to: string): Promise<PromptDay[]> {
+export async function promptDays(tx: Tx, projectId: string, providers: string[], from: string, to: string, market: string | null = null): Promise<PromptDay[]> {
   const { rows } = await tx.query<PromptDay>(
     `select prompt_id, to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as responses, sum(mentioned)::int as mentioned
        from prompt_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)
       group by prompt_id, day`,
-    [projectId, providers, from, to],
+    [projectId, providers, from, to, market],
   );
   return rows;
 }
 
 /** One prompt's sums per provider and day of a window, by day then provider. */
-export async function promptProviderDays(tx: Tx, promptId: string, providers: string[], from: string, to: string): Promise<Array<{ provider: string; day: string; sums: Sums }>> {
+export async function promptProviderDays(
+  tx: Tx,
+  promptId: string,
+  providers: string[],
+  from: string,
+  to: string,
+  market: string | null = null,
+): Promise<Array<{ provider: string; day: string; sums: Sums }>> {
+  // a (provider, day) in several markets: their rows summed
   const { rows } = await tx.query<SumColumns & { provider: string; day: string }>(
-    `select provider, to_char(day, 'YYYY-MM-DD') as day, ${SUM_COLUMNS.join(', ')}
+    `select provider, to_char(day, 'YYYY-MM-DD') as day, ${SUM_COLUMNS.map((c) => `sum(${c})::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}`).join(', ')}
        from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)
+      group by day, provider
       order by day, provider`,
-    [promptId, providers, from, to],
+    [promptId, providers, from, to, market],
   );
   return rows.map((row) => ({ provider: row.provider, day: row.day, sums: sumsOf(row) }));
 }
 
 /** One prompt's responses over a window, the providers asked for summed. */
-export async function promptResponses(tx: Tx, promptId: string, providers: string[], from: string, to: string): Promise<number> {
+export async function promptResponses(tx: Tx, promptId: string, providers: string[], from: string, to: string, market: string | null = null): Promise<number> {
   const { rows } = await tx.query<{ responses: number }>(
     `select coalesce(sum(responses), 0)::int as responses from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date`,
-    [promptId, providers, from, to],
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+    [promptId, providers, from, to, market],
   );
   return rows[0].responses;
 }
@@ -161,16 +172,19 @@ export interface DailyPromptRow {
 
 /**
  * The export's one read of the rollups: prompt_daily per day, real provider (not the '*'
- * sums) and prompt, with the per-brand mention arrays, by day, provider and prompt creation.
+ * sums) and prompt, with the per-brand mention arrays, by day, provider and prompt creation;
+ * a prompt's markets summed (or only the market given).
  */
-export async function dailyPromptRows(tx: Tx, projectId: string, from: string, to: string): Promise<DailyPromptRow[]> {
+export async function dailyPromptRows(tx: Tx, projectId: string, from: string, to: string, market: string | null = null): Promise<DailyPromptRow[]> {
   const { rows } = await tx.query<Omit<DailyPromptRow, 'brandMentions'> & { brand_mentions: string }>(
-    `select to_char(d.day, 'YYYY-MM-DD') as day, d.provider, d.prompt_id, p.content as prompt, d.responses, d.mentioned,
-            d.position_sum, d.sentiment_sum, d.cites_own, d.brand_mentions::text as brand_mentions
+    `select to_char(d.day, 'YYYY-MM-DD') as day, d.provider, d.prompt_id, min(p.content) as prompt, sum(d.responses)::int as responses,
+            sum(d.mentioned)::int as mentioned, sum(d.position_sum)::int as position_sum, sum(d.sentiment_sum)::int as sentiment_sum,
+            sum(d.cites_own)::int as cites_own, brand_sums_agg(d.brand_mentions)::text as brand_mentions
        from prompt_daily d join prompts p on p.id = d.prompt_id
-      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date
+      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date and ($4::text is null or d.market = $4)
+      group by d.day, d.provider, d.prompt_id, p.created_at
       order by d.day, d.provider, p.created_at, d.prompt_id`,
-    [projectId, from, to],
+    [projectId, from, to, market],
   );
   return rows.map(({ brand_mentions, ...row }) => ({ ...row, brandMentions: addIntArrayText(brand_mentions, []) }));
 }
@@ -244,7 +258,8 @@ export async function competitorsNamedWhereBrandMissing(tx: Tx, projectId: strin
  * (`$providersParam`) and months (`$monthsParam`), as (domain, category, n, responses,
  * mentioned, mask): to be unioned with counts from the answers (analytics' prompt domains).
  */
-export function promptDomainMonthsSql(promptParam: number, providersParam: number, monthsParam: number): string {
+export function promptDomainMonthsSql(promptParam: number, providersParam: number, monthsParam: number, marketParam: number): string {
   return `select domain, category, citations, responses, mentioned, brands from prompt_domain_monthly
-          where prompt_id = $${promptParam} and provider = any($${providersParam}::text[]) and month = any($${monthsParam}::date[])`;
+          where prompt_id = $${promptParam} and provider = any($${providersParam}::text[]) and month = any($${monthsParam}::date[])
+            and ($${marketParam}::text is null or market = $${marketParam})`;
 }

@@ -20,7 +20,7 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
             cites_own = d.cites_own - p.cites_own, citations = d.citations - p.citations,
             position_sq = d.position_sq - p.position_sq, sentiment_sq = d.sentiment_sq - p.sentiment_sq
        from prompt_daily p
-      where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day`,
+      where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day and d.market = p.market`,
     [projectId, promptId],
   );
   // The prompt's brand sums of position and sentiment are not kept per prompt (only its
@@ -29,34 +29,34 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   // project rows' per-brand arrays (negated, added with brand_sums_add).
   await tx.query(
     `with per_provider as (
-       select r.provider, r.day, case when b.id = $3::uuid then 0 else c.brand_no end as brand_no, count(*)::int as mentions,
+       select r.provider, r.day, r.market, case when b.id = $3::uuid then 0 else c.brand_no end as brand_no, count(*)::int as mentions,
               sum(r.brand_stats[3 * b.i - 1])::int as times_named, sum(r.brand_stats[3 * b.i - 2])::int as position_sum,
               sum(r.brand_stats[3 * b.i])::int as sentiment_sum,
               sum(r.brand_stats[3 * b.i - 2] ^ 2)::int as position_sq, sum(r.brand_stats[3 * b.i] ^ 2)::int as sentiment_sq
          from responses r cross join unnest(r.brand_ids) with ordinality as b(id, i)
               left join competitors c on c.id = b.id and c.project_id = r.project_id and not c.is_own_brand
-        where r.prompt_id = $2 and (b.id = $3::uuid or c.id is not null) group by 1, 2, 3),
+        where r.prompt_id = $2 and (b.id = $3::uuid or c.id is not null) group by 1, 2, 3, 4),
      deltas as (
        select * from per_provider
        union all
-       select '${ALL}', day, brand_no, sum(mentions)::int, sum(times_named)::int, sum(position_sum)::int, sum(sentiment_sum)::int,
+       select '${ALL}', day, market, brand_no, sum(mentions)::int, sum(times_named)::int, sum(position_sum)::int, sum(sentiment_sum)::int,
               sum(position_sq)::int, sum(sentiment_sq)::int
-         from per_provider group by day, brand_no),
+         from per_provider group by day, market, brand_no),
      arrays as (
-       select k.provider, k.day,
+       select k.provider, k.day, k.market,
               array_agg(-coalesce(x.mentions, 0) order by g) as mentions, array_agg(-coalesce(x.times_named, 0) order by g) as times_named,
               array_agg(-coalesce(x.position_sum, 0) order by g) as position_sums, array_agg(-coalesce(x.sentiment_sum, 0) order by g) as sentiment_sums,
               array_agg(-coalesce(x.position_sq, 0) order by g) as position_sq, array_agg(-coalesce(x.sentiment_sq, 0) order by g) as sentiment_sq
-         from (select provider, day, max(brand_no) as top from deltas group by 1, 2) k
+         from (select provider, day, market, max(brand_no) as top from deltas group by 1, 2, 3) k
               cross join lateral generate_series(0, k.top) as g
-              left join deltas x on x.provider = k.provider and x.day = k.day and x.brand_no = g
-        group by 1, 2)
+              left join deltas x on x.provider = k.provider and x.day = k.day and x.market = k.market and x.brand_no = g
+        group by 1, 2, 3)
      update project_daily d set brand_mentions = brand_sums_add(d.brand_mentions, a.mentions), brand_counts = brand_sums_add(d.brand_counts, a.times_named),
             brand_position_sums = brand_sums_add(d.brand_position_sums, a.position_sums),
             brand_sentiment_sums = brand_sums_add(d.brand_sentiment_sums, a.sentiment_sums),
             brand_position_sq = brand_sums_add(d.brand_position_sq, a.position_sq), brand_sentiment_sq = brand_sums_add(d.brand_sentiment_sq, a.sentiment_sq)
        from arrays a
-      where d.project_id = $1 and d.provider = a.provider and d.day = a.day`,
+      where d.project_id = $1 and d.provider = a.provider and d.day = a.day and d.market = a.market`,
     [projectId, promptId, OWN_BRAND_ID],
   );
   await removePromptDomains(tx, projectId, promptId);

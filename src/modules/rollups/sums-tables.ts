@@ -37,10 +37,10 @@ export const PROJECT_BRAND_ARRAYS: string[] = [...PROJECT_BRAND_COLUMNS];
 // naming it and times named. The prompt × brand sums of position and sentiment are kept per
 // project only (project_daily).
 const BRAND_ARRAYS = PROJECT_BRAND_ARRAYS.slice(0, 2);
-export const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
-export const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
-export const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
-export const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provider', 'text'], ['day', 'date']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS };
+export const PROMPT_DAILY: SumsTable = { name: 'prompt_daily', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['day', 'date'], ['market', 'text']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
+export const PROMPT_WEEKLY: SumsTable = { name: 'prompt_weekly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['week', 'date'], ['market', 'text']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
+export const PROMPT_MONTHLY: SumsTable = { name: 'prompt_monthly', keys: [['prompt_id', 'uuid'], ['provider', 'text'], ['month', 'date'], ['market', 'text']], sums: MAIN_SUMS, arrays: BRAND_ARRAYS };
+export const PROJECT_DAILY: SumsTable = { name: 'project_daily', keys: [['provider', 'text'], ['day', 'date'], ['market', 'text']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS };
 
 /** Every rollup of sums kept per project (the citations and domain rollups aside), in the order they are written. */
 export const SUMS_ROLLUPS = [PROMPT_DAILY, PROMPT_WEEKLY, PROMPT_MONTHLY, PROJECT_DAILY];
@@ -48,8 +48,8 @@ export const SUMS_TABLES = SUMS_ROLLUPS.map((t) => t.name);
 
 // project_daily per week and month, with per brand number a bit per day of the bucket it was named on
 const BRAND_DAYS = ['brand_days'];
-export const PROJECT_WEEKLY: SumsTable = { name: 'project_weekly', keys: [['provider', 'text'], ['week', 'date']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS, masks: BRAND_DAYS };
-export const PROJECT_MONTHLY: SumsTable = { name: 'project_monthly', keys: [['provider', 'text'], ['month', 'date']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS, masks: BRAND_DAYS };
+export const PROJECT_WEEKLY: SumsTable = { name: 'project_weekly', keys: [['provider', 'text'], ['week', 'date'], ['market', 'text']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS, masks: BRAND_DAYS };
+export const PROJECT_MONTHLY: SumsTable = { name: 'project_monthly', keys: [['provider', 'text'], ['month', 'date'], ['market', 'text']], sums: MAIN_SUMS, arrays: PROJECT_BRAND_ARRAYS, masks: BRAND_DAYS };
 /** project_daily's calendar buckets (project-buckets.ts): written with the rollups of sums, rebuilt from project_daily when it loses answers. */
 export const PROJECT_BUCKETS = [PROJECT_WEEKLY, PROJECT_MONTHLY];
 

@@ -20,6 +20,7 @@ export interface ThemeInput {
   responseId: string;
   promptId: string;
   day: string;
+  market: string;
   analysis: Pick<Analysis, 'themes'>;
 }
 
@@ -45,29 +46,29 @@ export async function addThemes(tx: Tx, projectId: string, items: readonly Theme
   const perProject = new Map<string, Counts>();
   for (const item of items) {
     for (const t of item.analysis.themes ?? []) {
-      bump(perPrompt, [item.promptId, t.brandId, t.theme, item.day], t.band);
-      const row = bump(perProject, [t.brandId, t.theme, item.day], t.band);
+      bump(perPrompt, [item.promptId, t.brandId, t.theme, item.day, item.market], t.band);
+      const row = bump(perProject, [t.brandId, t.theme, item.day, item.market], t.band);
       if (row.examples.length < EXAMPLES_PER_ROW) row.examples.push({ c: item.responseId, p: item.promptId, b: t.band, e: t.excerpt });
     }
   }
   if (perPrompt.size === 0) return;
   const prompt = [...perPrompt.values()];
   await tx.query(
-    `insert into theme_daily (project_id, prompt_id, brand_id, theme, day, positive, neutral, negative)
-     select $1, p, b, t, d::date, po, ne, ng
-       from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[]) as u(p, b, t, d, po, ne, ng)
-     on conflict (prompt_id, brand_id, theme, day) do update set
+    `insert into theme_daily (project_id, prompt_id, brand_id, theme, day, market, positive, neutral, negative)
+     select $1, p, b, t, d::date, m, po, ne, ng
+       from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[]) as u(p, b, t, d, m, po, ne, ng)
+     on conflict (prompt_id, brand_id, theme, day, market) do update set
        positive = theme_daily.positive + excluded.positive, neutral = theme_daily.neutral + excluded.neutral,
        negative = theme_daily.negative + excluded.negative`,
-    [projectId, ...[0, 1, 2, 3].map((i) => prompt.map((r) => r.keys[i])), ...[0, 1, 2].map((i) => prompt.map((r) => r.counts[i]))],
+    [projectId, ...[0, 1, 2, 3, 4].map((i) => prompt.map((r) => r.keys[i])), ...[0, 1, 2].map((i) => prompt.map((r) => r.counts[i]))],
   );
   const project = [...perProject.values()];
   // the newest examples first, at most EXAMPLES_PER_ROW: a later batch's replace an earlier one's
   await tx.query(
-    `insert into project_theme_daily (project_id, brand_id, theme, day, positive, neutral, negative, examples)
-     select $1, b, t, d::date, po, ne, ng, ex::jsonb
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::text[]) as u(b, t, d, po, ne, ng, ex)
-     on conflict (project_id, brand_id, day, theme) do update set
+    `insert into project_theme_daily (project_id, brand_id, theme, day, market, positive, neutral, negative, examples)
+     select $1, b, t, d::date, m, po, ne, ng, ex::jsonb
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[]) as u(b, t, d, m, po, ne, ng, ex)
+     on conflict (project_id, brand_id, day, theme, market) do update set
        positive = project_theme_daily.positive + excluded.positive, neutral = project_theme_daily.neutral + excluded.neutral,
        negative = project_theme_daily.negative + excluded.negative,
        examples = (select coalesce(jsonb_agg(e), '[]'::jsonb) from (
@@ -75,7 +76,7 @@ export async function addThemes(tx: Tx, projectId: string, items: readonly Theme
                       order by o limit ${EXAMPLES_PER_ROW}) k)`,
     [
       projectId,
-      ...[0, 1, 2].map((i) => project.map((r) => r.keys[i])),
+      ...[0, 1, 2, 3].map((i) => project.map((r) => r.keys[i])),
       ...[0, 1, 2].map((i) => project.map((r) => r.counts[i])),
       project.map((r) => JSON.stringify(r.examples)),
     ],
@@ -91,7 +92,7 @@ export async function removePromptThemes(tx: Tx, projectId: string, promptId: st
     `update project_theme_daily d set positive = d.positive - p.positive, neutral = d.neutral - p.neutral, negative = d.negative - p.negative,
             examples = (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(d.examples) as x(e) where e->>'p' <> $2::text)
        from theme_daily p
-      where p.prompt_id = $2 and d.project_id = $1 and d.brand_id = p.brand_id and d.theme = p.theme and d.day = p.day`,
+      where p.prompt_id = $2 and d.project_id = $1 and d.brand_id = p.brand_id and d.theme = p.theme and d.day = p.day and d.market = p.market`,
     [projectId, promptId],
   );
   await tx.query(`delete from project_theme_daily where project_id = $1 and positive + neutral + negative <= 0`, [projectId]);
@@ -107,14 +108,15 @@ export async function themeCounts(
   brandId: string,
   from: string,
   to: string,
+  market: string | null = null,
 ): Promise<Array<{ theme: string; positive: number; neutral: number; negative: number }>> {
   // integers summed over at most 10 themes × the window's days
   const { rows } = await tx.query<{ theme: string; positive: number; neutral: number; negative: number }>(
     `select theme, sum(positive)::int as positive, sum(neutral)::int as neutral, sum(negative)::int as negative
        from project_theme_daily
-      where project_id = $1 and brand_id = $2 and day between $3::date and $4::date
+      where project_id = $1 and brand_id = $2 and day between $3::date and $4::date and ($5::text is null or market = $5)
       group by theme`,
-    [projectId, brandId, from, to],
+    [projectId, brandId, from, to, market],
   );
   return rows;
 }
@@ -131,7 +133,15 @@ export interface ThemeExample {
  * Per theme asked for, the examples of its newest row in the window that has some, newest
  * first: one index probe per theme (no jsonb aggregated).
  */
-export async function newestThemeExamples(tx: Tx, projectId: string, brandId: string, from: string, to: string, themes: string[]): Promise<Map<string, ThemeExample[]>> {
+export async function newestThemeExamples(
+  tx: Tx,
+  projectId: string,
+  brandId: string,
+  from: string,
+  to: string,
+  themes: string[],
+  market: string | null = null,
+): Promise<Map<string, ThemeExample[]>> {
   const out = new Map<string, ThemeExample[]>();
   if (themes.length === 0) return out;
   const { rows } = await tx.query<{ theme: string; examples: StoredExample[] }>(
@@ -140,8 +150,9 @@ export async function newestThemeExamples(tx: Tx, projectId: string, brandId: st
             cross join lateral (
               select examples from project_theme_daily
                where project_id = $1 and brand_id = $2 and theme = t.theme and day between $3::date and $4::date and examples <> '[]'::jsonb
+                 and ($6::text is null or market = $6)
                order by day desc limit 1) x`,
-    [projectId, brandId, from, to, themes],
+    [projectId, brandId, from, to, themes, market],
   );
   for (const row of rows) out.set(row.theme, row.examples.map((e) => ({ chatId: e.c, promptId: e.p, band: e.b, excerpt: e.e })));
   return out;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { THEMES } from '../../analysis/index.js';
 import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { Uuid } from '../common.js';
+import { MarketParam } from '../analytics/window.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = (name: string) =>
@@ -17,6 +18,7 @@ export const ThemesQuery = z.strictObject({
   }),
   start_date: day('start_date'),
   end_date: day('end_date'),
+  market: MarketParam,
 });
 export type ThemesQueryInput = z.infer<typeof ThemesQuery>;
 

@@ -3,7 +3,7 @@ import { Invalid, NotFound } from '../../lib/errors.js';
 import { utcDay } from '../../lib/time.js';
 import { requireProject } from '../projects/service.js';
 import { OWN_BRAND_ID } from '../projects/brands.js';
-import { addDays } from '../analytics/window.js';
+import { addDays, resolveMarket } from '../analytics/window.js';
 import { newestThemeExamples, themeCounts } from '../rollups/themes.js';
 import type { ThemeItemOut, ThemesQueryInput } from './schema.js';
 
@@ -16,6 +16,8 @@ export interface ThemesWindow {
   brandId: string;
   from: string;
   to: string;
+  /** Null: every market. */
+  market: string | null;
 }
 
 function validDay(value: string, name: string): string {
@@ -30,7 +32,7 @@ export function resolveThemesWindow(q: ThemesQueryInput, today = utcDay()): Them
   const from = q.start_date ? validDay(q.start_date, 'start_date') : addDays(to, 1 - DEFAULT_DAYS);
   if (from > to) throw new Invalid('start_date must not be after end_date');
   if (Date.parse(to) - Date.parse(from) >= MAX_DAYS * 86_400_000) throw new Invalid(`The window may span at most ${MAX_DAYS} days`);
-  return { brandId: (q.brand_id ?? OWN_BRAND_ID).toLowerCase(), from, to };
+  return { brandId: (q.brand_id ?? OWN_BRAND_ID).toLowerCase(), from, to, market: resolveMarket(q.market) };
 }
 
 /**
@@ -46,8 +48,16 @@ export async function listThemes(ctx: RequestContext, projectId: string, w: Them
     );
     if (rows.length === 0) throw new NotFound('Competitor not found in this project');
   }
-  const found = (await themeCounts(ctx.store, projectId, w.brandId, w.from, w.to)).filter((r) => r.positive + r.neutral + r.negative > 0);
-  const examples = await newestThemeExamples(ctx.store, projectId, w.brandId, w.from, w.to, found.map((r) => r.theme));
+  const found = (await themeCounts(ctx.store, projectId, w.brandId, w.from, w.to, w.market)).filter((r) => r.positive + r.neutral + r.negative > 0);
+  const examples = await newestThemeExamples(
+    ctx.store,
+    projectId,
+    w.brandId,
+    w.from,
+    w.to,
+    found.map((r) => r.theme),
+    w.market,
+  );
   return found
     .map((r) => ({
       theme: r.theme as ThemeItemOut['theme'],

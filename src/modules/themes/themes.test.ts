@@ -39,6 +39,7 @@ describe('GET /projects/{project_id}/themes', () => {
         promptId: f.promptIds[p],
         provider: 'chatgpt',
         day,
+        market: 'US-en',
         answer: { provider: 'chatgpt', model: 'gpt-4o', text, references: [], raw: null, simulated: false },
         analysis: analyse(text, []),
       }));

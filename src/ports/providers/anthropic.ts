@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { personaInstructions, type AskInput, type ProviderAdapter, type ProviderAnswer } from './types.js';
 import { anthropicUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
@@ -54,10 +54,11 @@ export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdap
       if (input.country) tool.user_location = { type: 'approximate', country: input.country.toUpperCase() };
       const messages: Anthropic.MessageParam[] = [{ role: 'user', content: input.prompt }];
       const bodies: MessagesBody[] = [];
+      const system = personaInstructions(input.persona);
       for (let turn = 0; ; turn++) {
         const res = await caller.run(
           'POST /messages',
-          async (sig) => (await client()).messages.create({ model, max_tokens: 2048, messages: [...messages], tools: [tool] }, { signal: sig }),
+          async (sig) => (await client()).messages.create({ model, max_tokens: 2048, messages: [...messages], tools: [tool], ...(system ? { system } : {}) }, { signal: sig }),
           signal,
         );
         const body = plainBody(res) as MessagesBody;
@@ -66,7 +67,7 @@ export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdap
         messages.push({ role: 'assistant', content: res.content });
       }
       const answer = parseAnthropicResponse(bodies, model);
-      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null }, usage: anthropicUsage(bodies) };
+      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null, persona: system && input.persona }, usage: anthropicUsage(bodies) };
     },
   };
 }

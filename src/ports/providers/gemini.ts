@@ -1,6 +1,6 @@
 import { createCaller, once, type HttpSettings, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { personaInstructions, type AskInput, type ProviderAdapter, type ProviderAnswer } from './types.js';
 import { geminiUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
@@ -54,20 +54,21 @@ export function createGeminiProvider(opts: GeminiProviderOptions): ProviderAdapt
     name: 'gemini',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
+      const systemInstruction = personaInstructions(input.persona);
       const res = await caller.run(
         `POST /models/${model}:generateContent`,
         async (sig) =>
           (await client()).models.generateContent({
             model,
             contents: [{ role: 'user', parts: [{ text: input.prompt }] }],
-            config: { tools: [{ googleSearch: {} }], abortSignal: sig },
+            config: { tools: [{ googleSearch: {} }], abortSignal: sig, ...(systemInstruction ? { systemInstruction } : {}) },
           }),
         signal,
       );
       // The SDK adds the HTTP headers as `sdkHttpResponse`; the stored body is the vendor's own.
       const answer = parseGeminiResponse(plainBody(res, ['sdkHttpResponse']) as GeminiBody, model);
       // The google_search tool takes no location or language.
-      answer.sent = { country: null, language: null };
+      answer.sent = { country: null, language: null, persona: systemInstruction && input.persona };
       answer.usage = geminiUsage(answer.raw);
       if (opts.resolveRedirects !== false && answer.references.length) {
         await resolveGroundingRedirects(answer, s, signal);

@@ -1,6 +1,6 @@
 import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { parseResponsesBody, type ResponsesBody } from './openai.js';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { personaInstructions, type AskInput, type ProviderAdapter, type ProviderAnswer } from './types.js';
 import { responsesUsage } from './usage.js';
 import { plainBody } from './wire.js';
 
@@ -34,13 +34,18 @@ export function createGrokProvider(opts: LiveProviderOptions): ProviderAdapter {
     name: 'grok',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
+      const instructions = personaInstructions(input.persona);
       const res = await caller.run(
         'POST /responses',
-        async (sig) => (await client()).responses.create({ model, input: input.prompt, tools: [{ type: 'web_search' }], store: false }, { signal: sig }),
+        async (sig) =>
+          (await client()).responses.create(
+            { model, input: input.prompt, tools: [{ type: 'web_search' }], store: false, ...(instructions ? { instructions } : {}) },
+            { signal: sig },
+          ),
         signal,
       );
       const answer = parseGrokResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
-      return { ...answer, sent: { country: null, language: null }, usage: responsesUsage(answer.raw) };
+      return { ...answer, sent: { country: null, language: null, persona: instructions && input.persona }, usage: responsesUsage(answer.raw) };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, sentenceBefore, type SourceRef } from './references.js';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { personaInstructions, type AskInput, type ProviderAdapter, type ProviderAnswer } from './types.js';
 import { responsesUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
@@ -57,14 +57,16 @@ export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
       const tool: OpenAI.Responses.WebSearchTool = { type: 'web_search' };
       if (input.country) tool.user_location = { type: 'approximate', country: input.country.toUpperCase() };
+      const instructions = personaInstructions(input.persona);
       const res = await caller.run(
         'POST /responses',
-        async (sig) => (await client()).responses.create({ model, input: input.prompt, tools: [tool], store: false }, { signal: sig }),
+        async (sig) =>
+          (await client()).responses.create({ model, input: input.prompt, tools: [tool], store: false, ...(instructions ? { instructions } : {}) }, { signal: sig }),
         signal,
       );
       // The SDK adds `output_text`; the stored body is the vendor's own.
       const answer = parseOpenAIResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
-      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null }, usage: responsesUsage(answer.raw) };
+      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null, persona: instructions && input.persona }, usage: responsesUsage(answer.raw) };
     },
   };
 }

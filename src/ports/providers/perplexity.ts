@@ -1,7 +1,7 @@
 import type Perplexity from '@perplexity-ai/perplexity_ai';
 import { createCaller, once, type LiveProviderOptions } from './call.js';
 import { numberReferences, type SourceRef } from './references.js';
-import type { AskInput, ProviderAdapter, ProviderAnswer } from './types.js';
+import { personaInstructions, type AskInput, type ProviderAdapter, type ProviderAnswer } from './types.js';
 import { perplexityUsage } from './usage.js';
 import { badBody, plainBody } from './wire.js';
 
@@ -40,12 +40,15 @@ export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAda
     name: 'perplexity',
     simulated: false,
     async ask(input: AskInput, signal?: AbortSignal): Promise<ProviderAnswer> {
-      const body: Perplexity.Chat.CompletionCreateParamsNonStreaming = { model, messages: [{ role: 'user', content: input.prompt }] };
+      const system = personaInstructions(input.persona);
+      const messages: Perplexity.Chat.CompletionCreateParamsNonStreaming['messages'] = [{ role: 'user', content: input.prompt }];
+      if (system) messages.unshift({ role: 'system', content: system });
+      const body: Perplexity.Chat.CompletionCreateParamsNonStreaming = { model, messages };
       if (input.country) body.web_search_options = { user_location: { country: input.country.toUpperCase() } };
       const res = await caller.run('POST /chat/completions', async (sig) => (await client()).chat.completions.create(body, { signal: sig }), signal);
       const answer = parsePerplexityResponse(plainBody(res) as SonarBody, model);
       const country = body.web_search_options?.user_location?.country ?? null;
-      return { ...answer, sent: { country, language: null }, usage: perplexityUsage(answer.raw) };
+      return { ...answer, sent: { country, language: null, persona: system && input.persona }, usage: perplexityUsage(answer.raw) };
     },
   };
 }

@@ -61,7 +61,7 @@ type Block =
 
 const WATCH_OUTS = ['price at scale', 'limited customization', 'steeper learning curve', 'add-on costs', 'basic reporting'];
 
-/** A provider that makes up answers: deterministic for (prompt, provider, day, sample), and says so. */
+/** A provider that makes up answers: deterministic for (prompt, provider, day, sample, market), and says so. */
 export function createSimulatedProvider(name: ProviderName): ProviderAdapter {
   return { name, simulated: true, ask: async (input: AskInput) => simulateAnswer(name, input) };
 }
@@ -69,7 +69,9 @@ export function createSimulatedProvider(name: ProviderName): ProviderAdapter {
 export function simulateAnswer(provider: ProviderName, input: AskInput): ProviderAnswer {
   // The first sample keeps the seed answers had before repeated samples existed.
   const sample = input.sample && input.sample > 1 ? `|${input.sample}` : '';
-  const seed = hash32(`${input.prompt}|${provider}|${input.day}${sample}`);
+  // Markets answer differently; the US-English one (and none named) keeps the seed answers had before markets.
+  const marketSeed = input.country && !(input.country.toUpperCase() === 'US' && (input.language ?? 'en').toLowerCase() === 'en') ? `|${input.country}-${input.language ?? ''}` : '';
+  const seed = hash32(`${input.prompt}|${provider}|${input.day}${sample}${marketSeed}`);
   const rng = mulberry32(seed);
   const style = STYLES[provider];
   const ctx = input.context;

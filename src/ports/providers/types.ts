@@ -47,6 +47,8 @@ export interface SentMarket {
   country: string | null;
   /** The answer language as sent (SerpApi `hl`). */
   language: string | null;
+  /** The persona sent as the asker's context (the engine's instructions); absent or null when none was sent. */
+  persona?: string | null;
 }
 
 /** What the vendor reported it used for the answer (absent fields: not reported). */
@@ -90,7 +92,20 @@ export interface AskInput {
   sample?: number;
   country?: string | null;
   language?: string | null;
+  /**
+   * The asker's context (a persona: "a procurement lead at a 200-person firm"), sent as the
+   * engine's instructions where its API takes them (OpenAI and xAI `instructions`, Anthropic
+   * `system`, Gemini `systemInstruction`, a Perplexity system message); the search-result
+   * engines take none.
+   */
+  persona?: string | null;
   context?: MarketContext;
+}
+
+/** A persona as the instructions sent to an engine that takes them (AskInput.persona); null for none. */
+export function personaInstructions(persona: string | null | undefined): string | null {
+  const text = persona?.trim();
+  return text ? `About the person asking: ${text}` : null;
 }
 
 export interface ProviderAdapter {

@@ -1714,6 +1714,8 @@ export interface components {
              * @enum {string}
              */
             surface: "api" | "api_search" | "serp" | "ui";
+            /** @description Extension: the market the answer was asked in, COUNTRY-language (`US-en`) */
+            market: string;
         };
         Competitor: {
             /** Format: uuid */
@@ -1915,6 +1917,12 @@ export interface components {
             created_at: string;
             completed_at: string | null;
         };
+        Market: {
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            /** @description ISO 639 */
+            language: string;
+        };
         ModelChange: {
             provider: string;
             /** @description The first day (UTC, YYYY-MM-DD) the engine answered with to_model */
@@ -2101,6 +2109,8 @@ export interface components {
              * @enum {string}
              */
             surface: "api" | "api_search" | "serp" | "ui";
+            /** @description Extension: the market the answer was asked in, COUNTRY-language (`US-en`) */
+            market: string;
             /** Format: uuid */
             prompt_id: string;
             topic_id: string | null;
@@ -2157,6 +2167,10 @@ export interface components {
             prompt_type: "active" | "suggested" | "pending" | "inactive" | "url_recommended";
             topic_id: string | null;
             country: string | null;
+            /** @description Extension: the markets the prompt runs in, each a series of its own (its own samples, credits and figures); by default one, from the prompt's country (or the project's location) and the project's language */
+            markets: components["schemas"]["Market"][];
+            /** @description Extension: the asker's context, sent with the prompt as the engine's instructions where it takes them */
+            persona: string | null;
             visibility: number | null;
             sentiment: number | null;
             position: number | null;
@@ -2194,6 +2208,8 @@ export interface components {
             promptType: string;
             topicId: string | null;
             country: string | null;
+            markets: components["schemas"]["Market"][];
+            persona: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4176,6 +4192,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4232,6 +4250,11 @@ export interface operations {
                     /** Format: uuid */
                     topicId: string;
                     country?: string;
+                    markets?: {
+                        country: string;
+                        language: string;
+                    }[];
+                    persona?: string;
                 };
             };
         };
@@ -4282,6 +4305,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4379,6 +4404,11 @@ export interface operations {
                     topicId?: string;
                     /** @enum {string} */
                     promptType?: "Active" | "Inactive" | "Suggested";
+                    markets?: {
+                        country: string;
+                        language: string;
+                    }[] | null;
+                    persona?: string | null;
                 };
             };
         };
@@ -4424,6 +4454,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4530,6 +4562,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 limit?: number;
             };
             header?: never;
@@ -4667,6 +4701,8 @@ export interface operations {
                 start_date?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 end_date?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4714,6 +4750,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4782,6 +4820,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4829,6 +4869,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 page?: number;
                 page_size?: number;
             };
@@ -4881,6 +4923,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4931,6 +4975,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -4981,6 +5027,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 prompt_type?: "active" | "suggested";
             };
             header?: never;
@@ -5031,6 +5079,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -5109,6 +5159,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -5157,6 +5209,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -5204,6 +5258,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 /** @description The wanted half-width of the 95% interval, in percentage points (default 5) */
                 margin?: number;
             };
@@ -5253,6 +5309,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -5300,6 +5358,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 page?: number;
                 page_size?: number;
                 /** @description Only the answers to this prompt of the project. */
@@ -5363,6 +5423,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 page?: number;
                 page_size?: number;
             };
@@ -5412,6 +5474,8 @@ export interface operations {
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
             };
             header?: never;
             path: {
@@ -7466,6 +7530,8 @@ export interface operations {
             query?: {
                 start_date?: string;
                 end_date?: string;
+                /** @description Extension: only the answers asked in this market, written COUNTRY-language (`US-en`, `DE-de`): a prompt in several markets is a series per market. Absent: every market. */
+                market?: string;
                 token?: string;
             };
             header?: never;
