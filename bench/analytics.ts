@@ -78,7 +78,7 @@ async function seedStore(env: Record<string, string>, overrides: Record<string, 
 }
 
 /** `p`: the project; `q`: one of its prompts (the first). `ten`: also measured at 10 connections. */
-const ENDPOINTS = [
+export const ENDPOINTS = [
   { name: 'overview', ten: true, path: (p: string) => `/v1/projects/${p}/overview` },
   { name: 'visibility', ten: true, path: (p: string) => `/v1/projects/${p}/visibility` },
   { name: 'sources/analytics', ten: true, path: (p: string) => `/v1/projects/${p}/sources/analytics` },
@@ -93,7 +93,7 @@ const ENDPOINTS = [
 type Endpoint = { name: string; ten: boolean; path: (p: string, q: string) => string };
 
 /** The first prompt of a project (the prompt endpoints' subject). */
-async function firstPrompt(server: ServerProcess, key: string, projectId: string): Promise<string> {
+export async function firstPrompt(server: ServerProcess, key: string, projectId: string): Promise<string> {
   const r = await http('GET', `${server.url}/v1/projects/${projectId}/prompts`, { headers: { 'x-api-key': key }, expect: 200 });
   return r.body.data.prompts[0].id;
 }

@@ -42,7 +42,7 @@ describe('MCP over Streamable HTTP', { timeout: 60_000 }, () => {
       expect(t.annotations?.readOnlyHint, t.name).toBe(READ_TOOLS.includes(t.name) || ['enrich_content', 'enrich_forum', 'draft_action'].includes(t.name));
     }
     // the input schema is the route's params + query (+ body), from the same zod schemas
-    expect(Object.keys(byName.get('get_overview')!.inputSchema.properties!)).toEqual(['project_id', 'duration_days', 'date_from', 'date_to', 'providers', 'surface', 'prompt_type']);
+    expect(Object.keys(byName.get('get_overview')!.inputSchema.properties!)).toEqual(['project_id', 'duration_days', 'date_from', 'date_to', 'providers', 'surface', 'market', 'prompt_type']);
     expect(byName.get('create_prompts')!.inputSchema.required).toEqual(['project_id', 'prompts', 'topic_id']);
     expect(byName.get('delete_prompt')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(byName.get('add_competitors')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });

@@ -124,6 +124,18 @@ export const projectTools = [
     summary: ({ data }) => `${data.message}${data.moved_prompts ? ` ${plural(data.moved_prompts, 'prompt')} moved.` : ''}`,
   }),
   tool({
+    name: 'list_markets',
+    title: 'List markets',
+    description:
+      "The markets (country and language) the project's active prompts run in, each with its number of prompts. Each prompt in each market is a series of its own; pass a market's code (e.g. US-en) as `market` to any analytics tool to read that market alone.",
+    scope: 'read',
+    hints: READ,
+    params: ProjectParams,
+    output: promptSchemas.ProjectMarketsEnvelope,
+    run: async (ctx, { params }) => successEnvelope(await prompts.listProjectMarkets(ctx, params.project_id)),
+    summary: ({ data }) => `${plural(data.length, 'market')}${data.map((m) => `\n- ${m.market}: ${plural(m.prompts, 'prompt')}`).join('')}`,
+  }),
+  tool({
     name: 'list_prompts',
     title: 'List prompts',
     description: `The project's tracked prompts (questions asked of the AI engines) by creation date, each with the window's metrics: visibility (percent of answers that mention the brand, with a 95% CI), sentiment (0-100), position (mean rank among brands named, 1 is first), trend against the window before. ${WINDOW_NOTE}`,

@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { get } from './api';
 import { setQuery, useLocation } from './router';
 import { projectOf } from './sidebar';
 import { SimulatedNotice } from './simulated-notice';
@@ -60,6 +62,7 @@ export function TopBar(props: { title: ComponentChildren; actions?: ComponentChi
               </div>
             ) : null}
             <EngineChips />
+            {projectId ? <MarketSelect projectId={projectId} /> : null}
           </div>
         ) : null}
       </div>
@@ -114,6 +117,50 @@ function WindowSegment({ current, from, to }: { current: string; from: string; t
         );
       })}
     </div>
+  );
+}
+
+/** A market of the project as GET /projects/{id}/markets lists it. */
+interface ProjectMarket {
+  market: string;
+  country: string;
+  language: string;
+  prompts: number;
+}
+
+const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+const languageNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : null;
+
+/** `DE-de` as people say it: "Germany · German". */
+export function marketName(market: Pick<ProjectMarket, 'country' | 'language'>): string {
+  const country = regionNames?.of(market.country) ?? market.country;
+  const language = languageNames?.of(market.language) ?? market.language;
+  return `${country} · ${language}`;
+}
+
+/**
+ * The market filter (?market=US-en): shown when the project's prompts run in more than one
+ * market (or a link names one), so a single-market project never sees it.
+ */
+function MarketSelect({ projectId }: { projectId: string }) {
+  const viewWindow = useWindow();
+  const markets = useQuery({ queryKey: ['markets', projectId], queryFn: () => get<ProjectMarket[]>(`/projects/${projectId}/markets`) });
+  const list = markets.data ?? [];
+  if (list.length < 2 && !viewWindow.market) return null;
+  const known = list.some((market) => market.market === viewWindow.market);
+  return (
+    <label class="inline market-select">
+      <span>Market</span>
+      <select value={viewWindow.market ?? ''} onChange={(event) => setQuery({ market: (event.currentTarget as HTMLSelectElement).value || null })}>
+        <option value="">All markets</option>
+        {list.map((market) => (
+          <option key={market.market} value={market.market}>
+            {marketName(market)} ({market.market})
+          </option>
+        ))}
+        {viewWindow.market && !known ? <option value={viewWindow.market}>{viewWindow.market}</option> : null}
+      </select>
+    </label>
   );
 }
 

@@ -28,6 +28,8 @@ export interface ViewWindow {
   prevFrom: string;
   prevTo: string;
   providers: string[];
+  /** The market asked for (`US-en`), null for every market. */
+  market: string | null;
   /** The query string of the window for the API. */
   query: string;
   prevQuery: string;
@@ -50,6 +52,8 @@ export function windowOf(query: URLSearchParams): ViewWindow {
   const prevFrom = day(Date.parse(prevTo) - (days - 1) * DAY);
   const providers = (query.get('providers') ?? '').split(',').filter((provider) => (PROVIDERS as readonly string[]).includes(provider));
   const providerParam = providers.length ? providers.join(',') : undefined;
+  const marketParam = query.get('market');
+  const market = marketParam && /^[A-Z]{2}-[a-z]{2,3}$/.test(marketParam) ? marketParam : null;
   return {
     from,
     to,
@@ -57,7 +61,8 @@ export function windowOf(query: URLSearchParams): ViewWindow {
     prevFrom,
     prevTo,
     providers,
-    query: queryString({ date_from: from, date_to: to, providers: providerParam }),
-    prevQuery: queryString({ date_from: prevFrom, date_to: prevTo, providers: providerParam }),
+    market,
+    query: queryString({ date_from: from, date_to: to, providers: providerParam, market }),
+    prevQuery: queryString({ date_from: prevFrom, date_to: prevTo, providers: providerParam, market }),
   };
 }

@@ -22,6 +22,20 @@ export default async function promptRoutes(base: FastifyInstance) {
   );
 
   app.get(
+    '/projects/:project_id/markets',
+    {
+      schema: {
+        operationId: 'listProjectMarkets',
+        tags,
+        summary: "Extension: the markets the project's active prompts run in, with their prompts (the codes `market=` takes)",
+        params: ProjectParams,
+        response: { 200: schemas.ProjectMarketsEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req, reply) => cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await prompts.listProjectMarkets(ctxOf(req), req.params.project_id))),
+  );
+
+  app.get(
     '/projects/:project_id/prompts/:prompt_id',
     { schema: { operationId: 'getPrompt', tags, summary: "One prompt, with the window's metrics", params: schemas.PromptParams, querystring: WindowQuery, response: { 200: schemas.PromptEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (req, reply) => {

@@ -143,10 +143,10 @@ describe('POST /actions/{id}/enrich-content', { timeout: 20_000 }, () => {
     // Salesforce named in 100,000 answers: its brand number's slot of the per-brand arrays
     const named = Array.from({ length: sf.rows[0].brand_no + 1 }, (_, i) => (i === sf.rows[0].brand_no ? 100000 : 0));
     await store.query(
-      `insert into prompt_daily (project_id, prompt_id, provider, day, responses, mentioned, position_sum, sentiment_sum, cites_own, citations,
+      `insert into prompt_daily (project_id, prompt_id, provider, day, market, responses, mentioned, position_sum, sentiment_sum, cites_own, citations,
                                  brand_mentions, brand_counts)
-       values ($1, $2, 'chatgpt', current_date - 1, 4, 1, 0, 0, 0, 0, $3::int[], $3::int[])
-       on conflict (prompt_id, provider, day) do update set responses = prompt_daily.responses + 4, brand_mentions = $3::int[], brand_counts = $3::int[]`,
+       values ($1, $2, 'chatgpt', current_date - 1, 'US-en', 4, 1, 0, 0, 0, 0, $3::int[], $3::int[])
+       on conflict (prompt_id, provider, day, market) do update set responses = prompt_daily.responses + 4, brand_mentions = $3::int[], brand_counts = $3::int[]`,
       [projectId, rows[0].id, named],
     );
     try {
@@ -193,8 +193,8 @@ describe('POST /actions/{id}/enrich-forum', { timeout: 20_000 }, () => {
       [projectId, url],
     );
     await store.query(
-      `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, cites_own, citation_count, cited)
-       values ($1, $2, 'perplexity', '2020-01-01', 'sonar', true, decode($3, 'base64'), false, false, 1, $4::int[])`,
+      `insert into responses (project_id, prompt_id, provider, day, market, model, simulated, body, mentioned, cites_own, citation_count, cited)
+       values ($1, $2, 'perplexity', '2020-01-01', 'US-en', 'sonar', true, decode($3, 'base64'), false, false, 1, $4::int[])`,
       [projectId, rows[0].id, encodeAnswerBody('answer', [], null).toString('base64'), [page.rows[0].id]],
     );
     const id = await insertAction('forum_engagement', [{ type: 'url', value: url }]);

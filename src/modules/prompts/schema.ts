@@ -107,6 +107,16 @@ export const PatchPromptBody = z.strictObject({
 
 export const PromptParams = z.strictObject({ project_id: Uuid, prompt_id: Uuid });
 
+export const ProjectMarket = z
+  .object({
+    market: z.string().meta({ description: 'COUNTRY-language, as the `market` query parameter takes it (`US-en`)' }),
+    country: z.string(),
+    language: z.string(),
+    prompts: z.number().int().meta({ description: 'Active prompts running in this market' }),
+  })
+  .meta({ id: 'ProjectMarket' });
+export const ProjectMarketsEnvelope = successEnvelopeSchema(z.array(ProjectMarket));
+
 export const PromptListEnvelope = successEnvelopeSchema(z.object({ project_id: z.uuid(), total: z.number().int(), prompts: z.array(Prompt) }));
 export const PromptEnvelope = successEnvelopeSchema(Prompt);
 export const PromptsCreatedEnvelope = statusEnvelopeSchema(

@@ -289,3 +289,19 @@ async function enqueuePromptCollection(ctx: RequestContext, tx: Tx, projectId: s
   const runId = stableUuid('new-prompts', projectId, day, ...[...promptIds].sort());
   await ctx.jobs.send(refreshJob, { projectId, day, runId, kind: 'new_prompts', promptIds }, { tx, id: runId });
 }
+
+/** The markets the project's active prompts run in, the most prompts first (then by code): what `market=` can name. */
+export async function listProjectMarkets(ctx: RequestContext, projectId: string) {
+  await requireProject(ctx, projectId);
+  const { rows } = await ctx.store.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 and prompt_type = 'active'`, [projectId]);
+  const counts = new Map<string, { market: string; country: string; language: string; prompts: number }>();
+  for (const row of rows) {
+    for (const market of marketsOf(row)) {
+      const code = marketCode(market);
+      const entry = counts.get(code) ?? { market: code, ...market, prompts: 0 };
+      entry.prompts += 1;
+      counts.set(code, entry);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.prompts - a.prompts || a.market.localeCompare(b.market));
+}

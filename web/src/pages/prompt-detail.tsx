@@ -1,14 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'preact/hooks';
-import { get } from '../api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'preact/hooks';
+import { data, get } from '../api';
 import { AnswerArticle, useTrackedBrands } from '../answer';
 import type { Data } from '../api-types';
 import { type Line, LineChart } from '../chart';
 import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
-import { Empty, ErrorBox, Loading, Section } from '../ui';
+import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 import { PROVIDER_NAMES, useWindow } from '../window';
-import { TopBar } from '../top-bar';
+import { TopBar, marketName } from '../top-bar';
+import { useCanWrite } from '../session';
 
 type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
 
@@ -48,6 +49,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         {analytics.data && chart.dates.length === 0 ? <Empty>No answers in this window yet.</Empty> : null}
         {chart.dates.length ? <LineChart title="Prompt visibility by provider" dates={chart.dates} lines={chart.lines} yLabel="%" yRange={[0, 100]} /> : null}
       </Section>
+      <PromptMarkets projectId={projectId} promptId={promptId} />
       <Section title="Answers">
         {chats.isPending ? <Loading /> : null}
         <ErrorBox error={chats.error} />
@@ -88,5 +90,81 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         ) : null}
       </Section>
     </>
+  );
+}
+
+type PromptRecord = Data<'/v1/projects/{project_id}/prompts/{prompt_id}'>;
+
+/** `US-en, de-DE` → the markets the API takes; null when a part is not COUNTRY-language. */
+function parseMarkets(text: string): Array<{ country: string; language: string }> | null {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  const markets = parts.map((part) => /^([A-Za-z]{2})-([A-Za-z]{2,3})$/.exec(part));
+  if (parts.length === 0 || markets.some((match) => !match)) return null;
+  return markets.map((match) => ({ country: match![1].toUpperCase(), language: match![2].toLowerCase() }));
+}
+
+/**
+ * Where the prompt is asked and for whom: its markets (each a series of its own) and the
+ * persona sent with it; an admin edits both here.
+ */
+function PromptMarkets({ projectId, promptId }: { projectId: string; promptId: string }) {
+  const path = `/projects/${projectId}/prompts/${promptId}`;
+  const queryClient = useQueryClient();
+  const canWrite = useCanWrite();
+  const prompt = useQuery({ queryKey: ['prompt', promptId], queryFn: () => get<PromptRecord>(path) });
+  const [editing, setEditing] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (body: unknown) => data('PATCH', path, body),
+    onSuccess: () => {
+      setEditing(false);
+      queryClient.invalidateQueries({ queryKey: ['prompt', promptId] });
+      queryClient.invalidateQueries({ queryKey: ['markets', projectId] });
+    },
+  });
+  if (!prompt.data) return <ErrorBox error={prompt.error} />;
+  const record = prompt.data;
+  const codes = record.markets.map((market) => `${market.country}-${market.language}`).join(', ');
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const markets = parseMarkets(String(form.get('markets') ?? ''));
+    if (!markets) return setProblem('Write each market as a country and a language code, such as US-en, DE-de.');
+    setProblem(null);
+    const persona = String(form.get('persona') ?? '').trim();
+    save.mutate({ markets, persona: persona || null });
+  };
+  return (
+    <Section title="Markets and persona" actions={canWrite && !editing ? <button type="button" class="secondary" onClick={() => setEditing(true)}>Edit</button> : null}>
+      {editing ? (
+        <form class="grid-form" onSubmit={onSubmit} aria-label="Markets and persona" data-prompt-markets-form>
+          <Field label="Markets" hint="Country and language codes, comma-separated (US-en, DE-de). Each market is asked and counted on its own.">
+            <input name="markets" defaultValue={codes} required />
+          </Field>
+          <Field label="Persona (optional)" hint="Sent as the asker's context to the engines that take one.">
+            <input name="persona" maxLength={500} defaultValue={record.persona ?? ''} placeholder="A procurement lead at a 200-person firm" />
+          </Field>
+          {problem ? (
+            <p class="error" role="alert">
+              {problem}
+            </p>
+          ) : null}
+          <ErrorBox error={save.error} />
+          <button type="submit" disabled={save.isPending}>
+            Save
+          </button>
+          <button type="button" class="secondary" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <dl class="facts" data-prompt-markets>
+          <dt>Markets</dt>
+          <dd>{record.markets.map((market) => `${marketName(market)} (${market.country}-${market.language})`).join(', ')}</dd>
+          <dt>Persona</dt>
+          <dd>{record.persona ?? <span class="muted">None: the engines answer an anonymous asker.</span>}</dd>
+        </dl>
+      )}
+    </Section>
   );
 }

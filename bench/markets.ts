@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { createRuntime } from '../src/runtime.js';
+import { seedProject, type SeedResult } from '../src/collection/seed.js';
+import { CONTRACT_PROVIDERS as PROVIDERS } from '../src/ports/providers/types.js';
+import { ENDPOINTS, firstPrompt } from './analytics.js';
+import {
+  ADMIN_URL,
+  APP_DIR,
+  describeMachine,
+  fmt,
+  machineInfo,
+  revision,
+  runLoad,
+  serviceEntry,
+  startServer,
+  table,
+  updateReadmeSection,
+  waitForQuiet,
+  type Suite,
+  withAdmin,
+} from './lib/index.js';
+
+// Issue 29: the analytics bench at a year with every prompt in 3 markets (each a series of
+// its own: three times the answers and rollup rows of the one-market project), against the
+// same project in one market seeded and measured in the same run. Every figure computed
+// (READ_CACHE_MB=0); p50/p99 at 1 connection. Goals ("Analytics at the limit"): p99 ≤ 10 ms
+// at 90 days and ≤ 15 ms at 365 days, with 3 markets, read whole and one market at a time.
+
+const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 100);
+const DAYS = Number(process.env.BENCH_DAYS ?? 365);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+const MARKETS = ['US-en', 'DE-de', 'FR-fr'];
+const DB = process.env.BENCH_MARKETS_DB ?? 'sightline_bench_markets';
+const ALL_STORES = ['postgres', 'embedded'] as const;
+const STORES = (process.env.BENCH_STORES ?? 'postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is (typeof ALL_STORES)[number] => (ALL_STORES as readonly string[]).includes(s));
+
+interface Row {
+  store: string;
+  project: string;
+  endpoint: string;
+  days: number;
+  p50: number;
+  p99: number;
+  rps: number;
+  load: number;
+}
+
+async function seed(env: Record<string, string>, overrides: Record<string, unknown>): Promise<{ one: SeedResult; three: SeedResult }> {
+  const config = loadConfig({ ...env, PROVIDERS_MODE: 'simulated' }, { role: 'api', ...overrides } as never);
+  const runtime = await createRuntime(config, pino({ level: 'warn' }));
+  try {
+    const log = (line: string) => console.log(`   ${line}`);
+    console.log(`   seeding ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days, one market…`);
+    const one = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days: DAYS, competitors: 10, log });
+    console.log(`   seeding the same in ${MARKETS.length} markets (${MARKETS.join(', ')})…`);
+    const three = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days: DAYS, competitors: 10, markets: MARKETS, log });
+    if (runtime.ctx.store.kind === 'pglite') await runtime.ctx.store.query('vacuum analyze');
+    return { one, three };
+  } finally {
+    await runtime.stop();
+  }
+}
+
+async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; one: SeedResult; three: SeedResult }> {
+  let env: Record<string, string>;
+  let overrides: Record<string, unknown>;
+  let dataDir: string | null = null;
+  let dbUrl = '';
+  if (store === 'embedded') {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-markets-'));
+    env = { DATA_DIR: dataDir };
+    overrides = { dataDir, memoryStore: false };
+  } else {
+    await withAdmin(async (c) => {
+      await c.query(`drop database if exists ${DB} with (force)`);
+      await c.query(`create database ${DB}`);
+    });
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${DB}`;
+    dbUrl = url.toString();
+    env = { DATABASE_URL: dbUrl, SECRET_KEY: 'bench-secret-key-0123456789abcdef' };
+    overrides = { databaseUrl: dbUrl, secretKey: env.SECRET_KEY };
+  }
+  const { one, three } = await seed(env, overrides);
+  if (store === 'postgres') await withAdmin((c) => c.query(`vacuum analyze`).catch(() => {}), dbUrl);
+  const server = await startServer({
+    name: `sightline-markets-${store}`,
+    entry: serviceEntry(APP_DIR),
+    cwd: APP_DIR,
+    env: { ...env, ROLE: 'api', LOG_LEVEL: 'warn', RATE_LIMIT_WINDOW_MS: '100', READ_CACHE_MB: '0' },
+  });
+  const label = store === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL';
+  const rows: Row[] = [];
+  try {
+    const subjects = [
+      { project: '1 market', seeded: one, market: null },
+      { project: '3 markets, all', seeded: three, market: null },
+      { project: '3 markets, market=DE-de', seeded: three, market: 'DE-de' },
+    ];
+    for (const subject of subjects) {
+      const ids = { projectId: subject.seeded.projectId, promptId: await firstPrompt(server, subject.seeded.apiKey, subject.seeded.projectId) };
+      for (const endpoint of ENDPOINTS) {
+        for (const days of [90, 365]) {
+          const url = `${server.url}${endpoint.path(ids.projectId, ids.promptId)}?duration_days=${days}${subject.market ? `&market=${subject.market}` : ''}`;
+          const load = os.loadavg()[0];
+          const result = await runLoad({ url, connections: 1, warmupSeconds: WARMUP, seconds: SECONDS, headers: { 'x-api-key': subject.seeded.apiKey }, serverPid: server.pid });
+          if (result.non2xx) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
+          rows.push({ store: label, project: subject.project, endpoint: endpoint.name, days, p50: result.p50, p99: result.p99, rps: result.rps, load });
+          console.log(`   ${label} ${subject.project} ${endpoint.name} ${days}d: p50 ${fmt.ms(result.p50)} p99 ${fmt.ms(result.p99)} (load ${load.toFixed(2)})`);
+        }
+      }
+    }
+  } finally {
+    await server.stop();
+    if (process.env.BENCH_KEEP_DATA !== '1') {
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      else await withAdmin((c) => c.query(`drop database if exists ${DB} with (force)`));
+    }
+  }
+  return { rows, one, three };
+}
+
+export const marketsSuite: Suite = {
+  name: 'markets',
+  description: 'a year of answers with every prompt in 3 markets: analytics p50/p99, whole and per market, beside one market',
+  async run() {
+    const quiet = await waitForQuiet();
+    const machine = machineInfo();
+    const started = new Date().toISOString();
+    console.log(`\n== markets: ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days × ${MARKETS.length} markets, ${describeMachine(machine)}`);
+    const results: Array<Awaited<ReturnType<typeof runStore>>> = [];
+    for (const store of STORES) results.push(await runStore(store));
+    const rows = results.flatMap((r) => r.rows);
+    const goals: string[] = [];
+    for (const store of new Set(rows.map((r) => r.store))) {
+      for (const project of ['3 markets, all', '3 markets, market=DE-de']) {
+        const over = rows.filter((r) => r.store === store && r.project === project && r.p99 > (r.days === 90 ? 10 : 15));
+        goals.push(
+          `- ${store}, ${project}: p99 ≤ 10 ms at 90 days and ≤ 15 ms at 365 days on every endpoint: ${
+            over.length ? `over on ${over.map((r) => `${r.endpoint} ${r.days} d (${fmt.ms(r.p99)})`).join(', ')}` : 'every endpoint'
+          } — **${over.length ? 'not met' : 'met'}**.`,
+        );
+      }
+    }
+    // per endpoint and window: the 3-market p99s beside the one-market run's
+    const byKey = new Map<string, Row[]>();
+    for (const r of rows) {
+      const key = `${r.store}|${r.endpoint}|${r.days}`;
+      byKey.set(key, [...(byKey.get(key) ?? []), r]);
+    }
+    const compared = [...byKey.values()].map((group) => {
+      const of = (project: string) => group.find((r) => r.project === project);
+      const cell = (r: Row | undefined) => (r ? `${fmt.ms(r.p50)} / ${fmt.ms(r.p99)}` : '–');
+      return [group[0].store, group[0].endpoint, group[0].days, cell(of('1 market')), cell(of('3 markets, all')), cell(of('3 markets, market=DE-de')), Math.max(...group.map((r) => r.load)).toFixed(2)];
+    });
+    const seeding = results.map((r) => [
+      r.rows[0]?.store ?? '',
+      `${fmt.int(r.one.answers)} in ${r.one.seconds.toFixed(0)} s (${fmt.int(r.one.answersPerSecond)}/s)`,
+      `${fmt.int(r.three.answers)} in ${r.three.seconds.toFixed(0)} s (${fmt.int(r.three.answersPerSecond)}/s)`,
+    ]);
+    const text = [
+      '## Markets at a year (`npm run bench -- markets`)',
+      '',
+      `Measured ${started} on ${describeMachine(machine)}${quiet ? `; ${quiet}` : ''}; Sightline at ${revision()}. Two projects seeded in the same run through the real path: ${PROMPTS} prompts × ${PROVIDERS.length} engines × ${DAYS} days in one market (the yardstick), and the same prompts in ${MARKETS.length} markets (${MARKETS.join(', ')}), each prompt in each market a series of its own. Every figure computed (READ_CACHE_MB=0), through HTTP with a valid key, 1 connection, ${SECONDS} s after ${WARMUP} s warm-up; the prompt endpoints on the first prompt. Cells are p50 / p99; the last column is the highest 1-minute load average of the row's three measurements.`,
+      '',
+      table(['store', 'answers, 1 market', 'answers, 3 markets'], seeding),
+      '',
+      table(['store', 'endpoint', 'window (days)', '1 market', '3 markets, all', '3 markets, market=DE-de', 'load'], compared),
+      '',
+      '**Goals** (issue 29, the limits of "Analytics at the limit"):',
+      '',
+      ...goals,
+    ].join('\n');
+    console.log(`\n${text}`);
+    updateReadmeSection('markets', text);
+  },
+};
