@@ -2223,15 +2223,15 @@ export interface components {
             ] | null;
         };
         /**
-         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
          * @enum {string}
          */
-        ProviderName: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        ProviderName: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui";
         /**
-         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
          * @enum {string}
          */
-        ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui";
         ProviderUsageDay: {
             /** @description UTC day, YYYY-MM-DD */
             day: string;
@@ -4172,7 +4172,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4278,7 +4278,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4420,7 +4420,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4526,7 +4526,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4710,7 +4710,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4778,7 +4778,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4825,7 +4825,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4877,7 +4877,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4927,7 +4927,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4977,7 +4977,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5027,7 +5027,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5105,7 +5105,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5153,7 +5153,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5200,7 +5200,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5249,7 +5249,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5296,7 +5296,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5359,7 +5359,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5408,7 +5408,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -6869,7 +6869,7 @@ export interface operations {
                     threshold?: number | null;
                     /** @description Extension: days of each window compared (this window against the one before it). Default 7. */
                     window_days?: number;
-                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot")[] | null;
+                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui")[] | null;
                     prompt_ids?: string[] | null;
                     /** @description A competitor_id as /competitors lists it (the own brand is the all-zero id); default the own brand. */
                     brand_id?: string | null;
@@ -7060,7 +7060,7 @@ export interface operations {
                     threshold?: number | null;
                     /** @description Extension: days of each window compared (this window against the one before it). Default 7. */
                     window_days?: number;
-                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot")[] | null;
+                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui")[] | null;
                     prompt_ids?: string[] | null;
                     /** @description A competitor_id as /competitors lists it (the own brand is the all-zero id); default the own brand. */
                     brand_id?: string | null;
