@@ -92,6 +92,7 @@ const PROVIDER_DELAY_MS: Record<ProviderName, number> = {
   google_ai_mode: 400,
   grok: 500,
   copilot: 400,
+  chatgpt_ui: 600,
 };
 /** Calls in flight at once per provider in each process (src/ports/providers/call.ts, p-limit). */
 const ADAPTER_CONCURRENCY = DEFAULT_HTTP_SETTINGS.concurrency;

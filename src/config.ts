@@ -92,6 +92,9 @@ const EnvSchema = z.object({
   COPILOT_BASE_URL: z.string().url().optional(),
   XAI_API_KEY: z.string().optional(),
   XAI_BASE_URL: z.string().url().optional(),
+  /** chatgpt_ui (ChatGPT's web app through Oxylabs' Web Scraper API): the API user as `username:password`. */
+  OXYLABS_CREDENTIALS: z.string().regex(/^[^:]+:.+$/s, 'must be username:password').optional(),
+  OXYLABS_BASE_URL: z.string().url().optional(),
   LLM_PROVIDER: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   // The writer model's endpoint (any OpenAI-compatible Chat Completions API) and key;

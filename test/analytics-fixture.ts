@@ -43,6 +43,7 @@ export const MODELS: Record<ProviderName, string> = {
   google_ai_mode: 'google-ai-mode',
   grok: 'grok-4-fast-reasoning',
   copilot: 'bing-copilot',
+  chatgpt_ui: 'gpt-4o',
 };
 
 export const textOf = (s: AnswerSpec) => s.text ?? `Answer from ${s.provider} on ${s.day}. More detail follows here.`;

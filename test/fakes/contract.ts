@@ -102,7 +102,8 @@ export function liveAdapterContract(kind: ProviderName, make: MakeAdapter, expec
       const e = await rejection(make(f, fastHttp().http, 'a-wrong-key').ask(ASK));
       expect(e.retryable).toBe(false);
       expect(e.status).toBe(expected.authStatus);
-      expect(e.message).toMatch(/key/i);
+      // The key, or the credentials where the service takes a username and password (Oxylabs).
+      expect(e.message).toMatch(/key|credential/i);
       expect(e.message).not.toContain('a-wrong-key');
       expect(f.apiRequests()).toHaveLength(1);
     });

@@ -5,6 +5,7 @@ import { anthropicWire } from './anthropic.js';
 import { DEFAULT_ANSWER, type FakeAnswer } from './answer.js';
 import { geminiWire } from './gemini.js';
 import { openAIWire } from './openai.js';
+import { oxylabsChatGptWire } from './oxylabs.js';
 import { perplexityWire } from './perplexity.js';
 import { serpApiWire } from './serpapi.js';
 import { aiModeWire, copilotWire } from './serpapi-ai.js';
@@ -20,6 +21,7 @@ export const WIRES: Record<ProviderName, FakeWire> = {
   google_ai_mode: aiModeWire,
   grok: xaiWire,
   copilot: copilotWire,
+  chatgpt_ui: oxylabsChatGptWire,
 };
 
 /**
@@ -29,10 +31,10 @@ export const WIRES: Record<ProviderName, FakeWire> = {
  * - 'server_error' (500), 'unavailable' (503; Anthropic 529 overloaded);
  * - 'bad_request' (400), 'unauthorized' (401; Gemini 400 API_KEY_INVALID), in the provider's error JSON;
  * - 'hang': never answers (the client must time out);
- * - 'page_token', 'no_overview' (SerpApi), 'pause_turn' (Anthropic);
+ * - 'page_token', 'no_overview' (SerpApi), 'pause_turn' (Anthropic), 'faulted' (Oxylabs: the job fails);
  * - or any reply of your own.
  */
-export type FakeReply = 'ok' | ErrorKind | 'hang' | 'page_token' | 'no_overview' | 'pause_turn' | Reply;
+export type FakeReply = 'ok' | ErrorKind | 'hang' | 'page_token' | 'no_overview' | 'pause_turn' | 'faulted' | Reply;
 
 export interface FakeBehaviour {
   /** Consumed one per request to the answering endpoint; afterwards `then` answers. */
@@ -98,7 +100,7 @@ export async function startFakeProvider(kind: ProviderName, behaviour: FakeBehav
     const answerFor = () => (typeof b.answer === 'function' ? b.answer(wire.prompt(rec, state)) : (b.answer ?? DEFAULT_ANSWER));
 
     if (!wire.isApi(rec)) {
-      const extra = wire.extra?.(rec, answerFor());
+      const extra = wire.extra?.(rec, answerFor(), state);
       return send(res, extra ?? { status: 404, body: { error: { message: `Not found: ${rec.method} ${rec.path}` } } });
     }
     inFlight++;
@@ -115,7 +117,7 @@ export async function startFakeProvider(kind: ProviderName, behaviour: FakeBehav
   function reply(step: FakeReply, rec: RecordedRequest, answer: FakeAnswer): Reply {
     if (typeof step === 'object') return step;
     if (step === 'ok') return wire.ok(rec, answer, state, b.model);
-    if (step === 'page_token' || step === 'no_overview' || step === 'pause_turn') {
+    if (step === 'page_token' || step === 'no_overview' || step === 'pause_turn' || step === 'faulted') {
       return wire.special?.(step, rec, answer, state, b.model) ?? { status: 500, body: { error: `${kind} fake has no '${step}' reply` } };
     }
     if (step === 'hang') throw new Error('unreachable');
@@ -130,7 +132,7 @@ export async function startFakeProvider(kind: ProviderName, behaviour: FakeBehav
     kind,
     origin: state.origin,
     baseUrl,
-    env: { [wire.env.key]: FAKE_API_KEY, [wire.env.baseUrl]: baseUrl },
+    env: { [wire.env.key]: wire.env.value ?? FAKE_API_KEY, [wire.env.baseUrl]: baseUrl },
     requests,
     apiRequests: () => requests.filter((r) => wire.isApi(r)),
     behave(next) {

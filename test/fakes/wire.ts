@@ -16,7 +16,7 @@ export interface Reply {
 
 export type ErrorKind = 'rate_limit' | 'server_error' | 'unavailable' | 'bad_request' | 'unauthorized';
 
-/** Per-fake state that lives across requests (SerpApi page tokens, Anthropic paused turns). */
+/** Per-fake state that lives across requests (SerpApi page tokens, Anthropic paused turns, Oxylabs jobs). */
 export interface WireState {
   origin: string;
   tokens: Map<string, string>;
@@ -27,7 +27,8 @@ export interface WireState {
 export interface FakeWire {
   /** Path prefix the adapter's base URL carries ('/v1' for https://api.openai.com/v1). */
   basePath: string;
-  env: { key: string; baseUrl: string };
+  /** The key's variable and the base URL's; `value`: the key the env carries when FAKE_API_KEY is not of its form. */
+  env: { key: string; baseUrl: string; value?: string };
   /** True for requests to the answering endpoint (they consume the scripted replies). */
   isApi(req: RecordedRequest): boolean;
   /** The provider's own reply to a missing or wrong key, or null when the key is good. */
@@ -35,10 +36,10 @@ export interface FakeWire {
   prompt(req: RecordedRequest, state: WireState): string;
   ok(req: RecordedRequest, answer: FakeAnswer, state: WireState, model?: string): Reply;
   error(kind: ErrorKind, retryAfterSeconds: number): Reply;
-  /** Provider-specific replies (page_token, no_overview, pause_turn); null when not supported. */
+  /** Provider-specific replies (page_token, no_overview, pause_turn, faulted); null when not supported. */
   special?(name: string, req: RecordedRequest, answer: FakeAnswer, state: WireState, model?: string): Reply | null;
-  /** Other routes the fake serves (Gemini's grounding redirects). */
-  extra?(req: RecordedRequest, answer: FakeAnswer): Reply | null;
+  /** Other routes the fake serves (Gemini's grounding redirects, Oxylabs' job status and results). */
+  extra?(req: RecordedRequest, answer: FakeAnswer, state?: WireState): Reply | null;
 }
 
 export const bearer = (req: RecordedRequest) => (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');

@@ -22,6 +22,7 @@ export const ENGINE_MARKS: Record<string, { glyph: string; color: string }> = {
   google_ai_mode: { glyph: 'AM', color: '#1e7a3a' },
   grok: { glyph: 'Gr', color: '#3b3f46' },
   copilot: { glyph: 'Co', color: '#0b63b0' },
+  chatgpt_ui: { glyph: 'Cu', color: '#0a5c47' },
 };
 
 export function EngineMark({ provider }: { provider: string }) {

@@ -5,7 +5,7 @@ import { useLocation } from './router';
 // ?from=2026-01-01&to=2026-01-31), so a copied link shows the same view.
 
 /** Every engine the API knows (src/ports/providers/types.ts): the five of the contract, then the extensions. */
-export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude', 'google_ai_mode', 'grok', 'copilot'] as const;
+export const PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude', 'google_ai_mode', 'grok', 'copilot', 'chatgpt_ui'] as const;
 /** What a new project tracks unless the user chooses: the five of the contract. */
 export const DEFAULT_PROVIDERS: readonly string[] = PROVIDERS.slice(0, 5);
 export const PROVIDER_NAMES: Record<string, string> = {
@@ -17,6 +17,7 @@ export const PROVIDER_NAMES: Record<string, string> = {
   google_ai_mode: 'Google AI Mode',
   grok: 'Grok',
   copilot: 'Copilot',
+  chatgpt_ui: 'ChatGPT (web app)',
 };
 const DAY = 86_400_000;
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);

@@ -20,6 +20,10 @@ export interface HttpSettings {
   maxRetryAfterMs: number;
   /** Calls in flight at once per provider (p-limit). */
   concurrency: number;
+  /** Services that answer through a job (Oxylabs): how often the job is asked about... */
+  pollIntervalMs: number;
+  /** ...and how long it may take from submission to results (then it fails, retryable). */
+  maxJobMs: number;
   /** Waits out the part of a Retry-After longer than the backoff (injectable for tests). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Told of each retry and how long it waits (logs, tests). */
@@ -35,6 +39,8 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   maxDelayMs: 30_000,
   maxRetryAfterMs: 120_000,
   concurrency: 4,
+  pollIntervalMs: 2_000,
+  maxJobMs: 180_000,
   sleep: abortableSleep,
   fetch: (...args) => globalThis.fetch(...args),
 };

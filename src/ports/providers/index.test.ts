@@ -28,6 +28,7 @@ describe('createProviders (PROVIDERS_MODE)', () => {
       google_ai_mode: 'live',
       copilot: 'live',
       grok: 'simulated',
+      chatgpt_ui: 'simulated',
     });
     const providers = createProviders(config({ ANTHROPIC_API_KEY: 'sk-ant-x' }));
     expect(providers.claude.simulated).toBe(false);
@@ -50,6 +51,7 @@ describe('createProviders (PROVIDERS_MODE)', () => {
       google_ai_mode: 'SERPAPI_API_KEY',
       grok: 'XAI_API_KEY',
       copilot: 'SERPAPI_API_KEY',
+      chatgpt_ui: 'OXYLABS_CREDENTIALS',
     };
     for (const p of PROVIDERS) {
       expect(providers[p].simulated).toBe(false);
@@ -71,6 +73,8 @@ describe('createProviders (PROVIDERS_MODE)', () => {
       copilot: { country: null, language: null },
       google_ai_overview: { country: 'us', language: 'en' },
       google_ai_mode: { country: 'us', language: 'en' },
+      // Oxylabs takes the country (as its English name, geo_location) and no language.
+      chatgpt_ui: { country: 'US', language: null },
     };
     const fakes = {} as Record<ProviderName, FakeProvider>;
     beforeAll(async () => {
@@ -82,7 +86,7 @@ describe('createProviders (PROVIDERS_MODE)', () => {
 
     it('asks each real service through its configured base URL', async () => {
       const env = Object.assign({ PROVIDERS_MODE: 'live' }, ...PROVIDERS.map((p) => fakes[p].env));
-      const providers = createProviders(config(env), { http: { timeoutMs: 2_000 } });
+      const providers = createProviders(config(env), { http: { timeoutMs: 2_000, pollIntervalMs: 10 } });
       for (const p of PROVIDERS) {
         const a = await providers[p].ask(ASK);
         expect(a.provider).toBe(p);

@@ -7,6 +7,7 @@ import { createPerplexityProvider } from './perplexity.js';
 import { createSerpApiProvider } from './serpapi.js';
 import { createAiModeProvider, createCopilotProvider } from './serpapi-ai.js';
 import { createGrokProvider } from './grok.js';
+import { createChatGptUiProvider } from './oxylabs-chatgpt.js';
 import { createSimulatedProvider } from './simulated.js';
 import { PROVIDERS, ProviderError, type ProviderAdapter, type ProviderName } from './types.js';
 
@@ -22,11 +23,13 @@ export {
   createAiModeProvider,
   createCopilotProvider,
   createGrokProvider,
+  createChatGptUiProvider,
 };
 
 /**
  * The environment variables of each provider (docs/self-hosting.md). The SerpApi engines share
- * SERPAPI_API_KEY; each has its own base URL, falling back to SERPAPI_BASE_URL.
+ * SERPAPI_API_KEY; each has its own base URL, falling back to SERPAPI_BASE_URL. chatgpt_ui's
+ * key is an Oxylabs Web Scraper API user as `username:password`.
  */
 export const PROVIDER_ENV = {
   chatgpt: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
@@ -37,6 +40,7 @@ export const PROVIDER_ENV = {
   google_ai_mode: { key: 'SERPAPI_API_KEY', baseUrl: 'GOOGLE_AI_MODE_BASE_URL', fallbackBaseUrl: 'SERPAPI_BASE_URL' },
   grok: { key: 'XAI_API_KEY', baseUrl: 'XAI_BASE_URL' },
   copilot: { key: 'SERPAPI_API_KEY', baseUrl: 'COPILOT_BASE_URL', fallbackBaseUrl: 'SERPAPI_BASE_URL' },
+  chatgpt_ui: { key: 'OXYLABS_CREDENTIALS', baseUrl: 'OXYLABS_BASE_URL' },
 } as const satisfies Record<ProviderName, { key: keyof Config['env']; baseUrl: keyof Config['env']; fallbackBaseUrl?: keyof Config['env'] }>;
 
 const LIVE: Record<ProviderName, (opts: LiveProviderOptions) => ProviderAdapter> = {
@@ -48,6 +52,7 @@ const LIVE: Record<ProviderName, (opts: LiveProviderOptions) => ProviderAdapter>
   google_ai_mode: createAiModeProvider,
   grok: createGrokProvider,
   copilot: createCopilotProvider,
+  chatgpt_ui: createChatGptUiProvider,
 };
 
 export interface ProvidersOptions {

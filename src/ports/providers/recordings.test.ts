@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWER } from '../../../test/fakes/answer.js';
 import { messagesResponse } from '../../../test/fakes/anthropic.js';
 import { geminiResponse } from '../../../test/fakes/gemini.js';
+import { oxylabsChatGptWire, oxylabsJob, oxylabsResult } from '../../../test/fakes/oxylabs.js';
 import { openAIResponse } from '../../../test/fakes/openai.js';
 import { sonarResponse } from '../../../test/fakes/perplexity.js';
 import { serpAiBody } from '../../../test/fakes/serpapi-ai.js';
@@ -13,6 +14,7 @@ import { parseGeminiResponse } from './gemini.js';
 import { parseOpenAIResponse } from './openai.js';
 import { parsePerplexityResponse } from './perplexity.js';
 import { parseGrokResponse } from './grok.js';
+import { parseChatGptUi } from './oxylabs-chatgpt.js';
 import { parseAiOverview } from './serpapi.js';
 import { anthropicUsage, geminiUsage, perplexityUsage, responsesUsage } from './usage.js';
 
@@ -153,6 +155,22 @@ describe('google_ai_overview reads a recorded SerpApi Google search with an inli
   });
 });
 
+describe("chatgpt_ui reads Oxylabs' recorded capture of ChatGPT's web app", () => {
+  const body = recording('chatgpt_ui/oxylabs-chatgpt-scraper-output.json');
+  const answer = parseChatGptUi(body);
+
+  it('the markdown (its indented first paragraph trimmed), the model the app named, no sources', () => {
+    expect(answer.provider).toBe('chatgpt_ui');
+    expect(answer.model).toBe('gpt-4o');
+    expect(answer.text).toBe(body.results[0].content.markdown_text.trim());
+    expect(answer.text.startsWith('Improving sleep through supplements can be helpful')).toBe(true);
+    expect(answer.text).toContain('### 1. **Melatonin**');
+    // This answer cited nothing: the recording has no citations or links (both conditional).
+    expect(answer.references).toEqual([]);
+    expect(answer.raw).toBe(body);
+  });
+});
+
 describe('the usage each vendor reports, read from the recordings', () => {
   it('tokens, searches and a stated price where there is one', () => {
     expect(responsesUsage(recording('chatgpt/openai-web-search-tool.1.json'))).toEqual({ input_tokens: 327, output_tokens: 770, searches: 2 });
@@ -208,6 +226,23 @@ const SERPAPI_DOCUMENTED: Record<string, string[]> = {
 };
 
 /**
+ * Oxylabs' ChatGPT fields the recording lacks (returned only when the answer has them), as
+ * github.com/oxylabs/chatgpt-scraper's README ("JSON output structure") lists them.
+ */
+const OXYLABS_CHATGPT_DOCUMENTED = [
+  'results[].content.citations',
+  'results[].content.citations[].title',
+  'results[].content.citations[].url',
+  'results[].content.citations[].text',
+  'results[].content.citations[].description',
+  'results[].content.citations[].section',
+  'results[].content.search_queries',
+  'results[].content.links',
+  'results[].content.links[].url',
+  'results[].content.links[].text',
+];
+
+/**
  * Fields the vendors declare (their SDKs' response types) that the recordings happen not to
  * carry; a fake may send these and nothing else the recordings lack.
  */
@@ -237,6 +272,14 @@ describe('each fake sends only fields the real service sends', () => {
   }
 
   const req = { method: 'GET', path: '/search', query: { q: 'best crm', gl: 'us', hl: 'en' }, headers: {}, body: undefined };
+  it('chatgpt_ui: no field outside the recording and Oxylabs\' documented ChatGPT fields', () => {
+    const real = [recording('chatgpt_ui/oxylabs-chatgpt-scraper-output.json')];
+    const job = oxylabsJob('7352996936896485378', { prompt: 'best crm', geo_location: 'United States', polls: 2 }, 'http://127.0.0.1:1');
+    const result = oxylabsResult('7352996936896485378', 'best crm', DEFAULT_ANSWER);
+    // The job as Submit and Status answer it, and the results as Results does: together, the recording's shape.
+    expect(unknownPaths({ job, results: [result] }, real, OXYLABS_CHATGPT_DOCUMENTED)).toEqual([]);
+    expect(oxylabsChatGptWire.env.key).toBe('OXYLABS_CREDENTIALS');
+  });
   it('copilot: no field outside SerpApi\'s documented Bing Copilot JSON', () => {
     expect(unknownPaths(serpAiBody('bing_copilot', req, DEFAULT_ANSWER), [], SERPAPI_DOCUMENTED.copilot)).toEqual([]);
   });

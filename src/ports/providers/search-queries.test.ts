@@ -34,6 +34,14 @@ describe('the searches behind an answer, read from the recorded bodies', () => {
     expect(searchQueriesOf('grok', recording('grok/xai-web-search-tool.1.json'))).toEqual([]);
   });
 
+  it("ChatGPT's web app through Oxylabs: results[].content.search_queries (absent from the recorded answer)", () => {
+    expect(searchQueriesOf('chatgpt_ui', recording('chatgpt_ui/oxylabs-chatgpt-scraper-output.json'))).toEqual([]);
+    // The shape of Oxylabs' documented example (github.com/oxylabs/chatgpt-scraper README, "Output samples").
+    const documented = { results: [{ content: { search_queries: ['best supplements for sleep evidence melatonin magnesium valerian 2025'] } }] };
+    expect(searchQueriesOf('chatgpt_ui', documented)).toEqual(['best supplements for sleep evidence melatonin magnesium valerian 2025']);
+    expect(searchQueriesOf('chatgpt_ui', { results: [{ content: 'raw html' }] })).toEqual([]);
+  });
+
   it('engines whose API does not report searches, and bodies of another shape, give none', () => {
     expect(searchQueriesOf('perplexity', recording('perplexity/perplexity-citations.json'))).toEqual([]);
     expect(searchQueriesOf('google_ai_overview', recording('google_ai_overview/serpapi-tutorials-google-coffee.json'))).toEqual([]);
@@ -70,8 +78,10 @@ describe('simulated answers', () => {
 });
 
 describe('surfaces', () => {
-  it('every engine has one: the SerpApi engines are search-result pages, the rest search-grounded APIs', () => {
+  it('every engine has one: the SerpApi engines are search-result pages, chatgpt_ui a consumer interface, the rest search-grounded APIs', () => {
     expect(PROVIDERS.filter((p) => PROVIDER_SURFACE[p] === 'serp')).toEqual(['google_ai_overview', 'google_ai_mode', 'copilot']);
     expect(PROVIDERS.filter((p) => PROVIDER_SURFACE[p] === 'api_search')).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude', 'grok']);
+    // A capture service's engine of a consumer interface is an engine of its own.
+    expect(PROVIDERS.filter((p) => PROVIDER_SURFACE[p] === 'ui')).toEqual(['chatgpt_ui']);
   });
 });

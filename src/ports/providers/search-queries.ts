@@ -1,4 +1,5 @@
 import type { ProviderName } from './types.js';
+import { searchQueries as oxylabsChatGptQueries } from './oxylabs-chatgpt.js';
 import { at } from './usage.js';
 
 // The web searches an engine ran for an answer ("query fan-out"), read from the body it
@@ -38,12 +39,14 @@ function geminiQueries(body: unknown): string[] {
 /**
  * The engines whose API reports the searches it ran. Perplexity's Sonar returns the results
  * it found but not the queries; the SerpApi engines are themselves one search of the prompt.
+ * chatgpt_ui: the searches Oxylabs read off ChatGPT's web app (`results[].content.search_queries`).
  */
 const READERS: Partial<Record<ProviderName, (body: unknown) => string[]>> = {
   chatgpt: responsesQueries,
   grok: responsesQueries,
   claude: anthropicQueries,
   gemini: geminiQueries,
+  chatgpt_ui: oxylabsChatGptQueries,
 };
 
 /** Each query once, in the order the engine ran them, trimmed; empty ones dropped. */

@@ -44,6 +44,7 @@ const STYLES: Record<ProviderName, Style> = {
   google_ai_mode: { brands: [4, 6], refs: [5, 8], sentences: [1, 2], intro: 1, cite: 0.6, list: 'bullets', heading: '### Top options', outro: 'factors', tight: false },
   grok: { brands: [3, 5], refs: [4, 7], sentences: [1, 2], intro: 1, cite: 0.5, list: 'numbered', heading: null, outro: 'bottom-line', tight: true },
   copilot: { brands: [3, 5], refs: [4, 6], sentences: [1, 2], intro: 2, cite: 0.5, list: 'bullets', heading: '## Options', outro: 'considerations', tight: false },
+  chatgpt_ui: { brands: [4, 7], refs: [4, 8], sentences: [1, 2], intro: 1, cite: 0.5, list: 'numbered', heading: '### Top picks', outro: 'bottom-line', tight: false },
 };
 
 const MIN_REFS = 4;

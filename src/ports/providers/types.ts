@@ -1,7 +1,7 @@
 /** The five answer engines of the contract (spec: provider names seen in responses). */
 export const CONTRACT_PROVIDERS = ['chatgpt', 'perplexity', 'google_ai_overview', 'gemini', 'claude'] as const;
 /** Engines beyond the contract (extension provider names); a project tracks them when it asks to. */
-export const EXTENSION_PROVIDERS = ['google_ai_mode', 'grok', 'copilot'] as const;
+export const EXTENSION_PROVIDERS = ['google_ai_mode', 'grok', 'copilot', 'chatgpt_ui'] as const;
 /** Every engine Sightline can ask. */
 export const PROVIDERS = [...CONTRACT_PROVIDERS, ...EXTENSION_PROVIDERS] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -12,7 +12,8 @@ export const DEFAULT_PROJECT_PROVIDERS: readonly ProviderName[] = CONTRACT_PROVI
  * How an answer was obtained: `api` a model's API without search, `api_search` a model's API
  * with its web search tool (every API engine here), `serp` a search-result page read through
  * SerpApi (AI Overviews, AI Mode, Copilot), `ui` a consumer interface captured by a capture
- * service. API and consumer answers can differ completely, so figures filter by it.
+ * service (chatgpt_ui: ChatGPT's web app through Oxylabs). API and consumer answers can differ
+ * completely, so figures filter by it.
  */
 export const SURFACES = ['api', 'api_search', 'serp', 'ui'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -31,6 +32,7 @@ export const PROVIDER_SURFACE: Record<ProviderName, Surface> = {
   google_ai_overview: 'serp',
   google_ai_mode: 'serp',
   copilot: 'serp',
+  chatgpt_ui: 'ui',
 };
 
 /** A citation as the spec's ReferenceItem: position of the citation in the answer. */

@@ -2264,15 +2264,15 @@ export interface components {
             ] | null;
         };
         /**
-         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
          * @enum {string}
          */
-        ProviderName: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        ProviderName: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui";
         /**
-         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
+         * @description An answer engine: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui (the five of the contract are chatgpt, perplexity, google_ai_overview, gemini, claude)
          * @enum {string}
          */
-        ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot";
+        ProviderNameInput: "chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui";
         ProviderUsageDay: {
             /** @description UTC day, YYYY-MM-DD */
             day: string;
@@ -4213,7 +4213,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4363,7 +4363,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4512,7 +4512,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4620,7 +4620,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4808,7 +4808,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4878,7 +4878,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4927,7 +4927,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -4981,7 +4981,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5033,7 +5033,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5085,7 +5085,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5137,7 +5137,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5217,7 +5217,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5267,7 +5267,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5316,7 +5316,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5367,7 +5367,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5416,7 +5416,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5481,7 +5481,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -5532,7 +5532,7 @@ export interface operations {
                 date_from?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 date_to?: string;
-                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot */
+                /** @description Comma-separated: chatgpt, perplexity, google_ai_overview, gemini, claude, google_ai_mode, grok, copilot, chatgpt_ui */
                 providers?: string;
                 /** @description Extension: only the engines answering through these surfaces, comma-separated: api, api_search, serp, ui (api_search: search-grounded APIs; serp: search-result pages through SerpApi). Combined with providers, the engines in both. */
                 surface?: string;
@@ -6995,7 +6995,7 @@ export interface operations {
                     threshold?: number | null;
                     /** @description Extension: days of each window compared (this window against the one before it). Default 7. */
                     window_days?: number;
-                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot")[] | null;
+                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui")[] | null;
                     prompt_ids?: string[] | null;
                     /** @description A competitor_id as /competitors lists it (the own brand is the all-zero id); default the own brand. */
                     brand_id?: string | null;
@@ -7186,7 +7186,7 @@ export interface operations {
                     threshold?: number | null;
                     /** @description Extension: days of each window compared (this window against the one before it). Default 7. */
                     window_days?: number;
-                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot")[] | null;
+                    providers?: ("chatgpt" | "perplexity" | "google_ai_overview" | "gemini" | "claude" | "google_ai_mode" | "grok" | "copilot" | "chatgpt_ui")[] | null;
                     prompt_ids?: string[] | null;
                     /** @description A competitor_id as /competitors lists it (the own brand is the all-zero id); default the own brand. */
                     brand_id?: string | null;
