@@ -4,6 +4,7 @@ import { get } from './api';
 import type { Data, Schemas } from './api-types';
 import { answerHtml, markBrands, type TrackedBrand } from './answer-markdown';
 import { PROVIDER_NAMES } from './window';
+import { marketName, parseMarket } from './markets';
 import './answer.css';
 
 // One way to show an AI answer, wherever it appears (the answers feed, a prompt's page):
@@ -97,6 +98,12 @@ export function AnswerArticle({ chat, brands, showPrompt = false }: { chat: Chat
           {chat.model ? `${chat.model} · ` : ''}
           {when(chat.date)}
           {chat.sample > 1 ? ` · sample ${chat.sample}` : ''}
+          {chat.market ? (
+            <>
+              {' · '}
+              <span title={marketName(parseMarket(chat.market))}>{chat.market}</span>
+            </>
+          ) : null}
         </span>
         <MentionChip chat={chat} />
       </header>

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { get } from './api';
+import { marketName, type ProjectMarket } from './markets';
 import { setQuery, useLocation } from './router';
 import { projectOf } from './sidebar';
 import { SimulatedNotice } from './simulated-notice';
@@ -119,24 +120,6 @@ function WindowSegment({ current, from, to }: { current: string; from: string; t
       })}
     </div>
   );
-}
-
-/** A market of the project as GET /projects/{id}/markets lists it. */
-interface ProjectMarket {
-  market: string;
-  country: string;
-  language: string;
-  prompts: number;
-}
-
-const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
-const languageNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : null;
-
-/** `DE-de` as people say it: "Germany · German". */
-export function marketName(market: Pick<ProjectMarket, 'country' | 'language'>): string {
-  const country = regionNames?.of(market.country) ?? market.country;
-  const language = languageNames?.of(market.language) ?? market.language;
-  return `${country} · ${language}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { type Competitor, type OverviewSummary, type Visibility, overviewQueries
 import { ShareReport } from '../share-report';
 import { Skeleton } from '../skeleton';
 import { TopBar } from '../top-bar';
+import { marketName, parseMarket } from '../markets';
 
 export type { Competitor, Metrics } from './overview-data';
 
@@ -72,7 +73,7 @@ function Story(props: { summary: OverviewSummary; w: ViewWindow; custom: boolean
           since {previousWords(viewWindow, custom)} — {significant ? 'significant' : 'inside the noise'}
         </>
       )}
-      ; you rank <strong>{ordinal(rank)}</strong> of {brands.length} brands.
+      {viewWindow.market ? <> in {marketName(parseMarket(viewWindow.market))}</> : null}; you rank <strong>{ordinal(rank)}</strong> of {brands.length} brands.
     </p>
   );
 }

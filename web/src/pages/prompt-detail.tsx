@@ -8,7 +8,8 @@ import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
 import { Empty, ErrorBox, Field, Loading, Section } from '../ui';
 import { PROVIDER_NAMES, useWindow } from '../window';
-import { TopBar, marketName } from '../top-bar';
+import { TopBar } from '../top-bar';
+import { marketName } from '../markets';
 import { useCanWrite } from '../session';
 
 type Analytics = Data<'/v1/projects/{project_id}/prompts/{prompt_id}/analytics'>;
@@ -34,6 +35,7 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
   return (
     <>
       <TopBar title={<>Prompt: {analytics.data?.prompt_content ?? '…'}</>} filters />
+      <PromptMarkets projectId={projectId} promptId={promptId} />
       <Section
         title="Visibility by provider"
         actions={
@@ -49,7 +51,6 @@ export function PromptDetail({ projectId, promptId }: { projectId: string; promp
         {analytics.data && chart.dates.length === 0 ? <Empty>No answers in this window yet.</Empty> : null}
         {chart.dates.length ? <LineChart title="Prompt visibility by provider" dates={chart.dates} lines={chart.lines} yLabel="%" yRange={[0, 100]} /> : null}
       </Section>
-      <PromptMarkets projectId={projectId} promptId={promptId} />
       <Section title="Answers">
         {chats.isPending ? <Loading /> : null}
         <ErrorBox error={chats.error} />
