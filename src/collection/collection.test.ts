@@ -66,8 +66,8 @@ describe('bootstrap end to end over HTTP', () => {
     expect(stored.rows).toHaveLength(9);
     const by = (p: string) => stored.rows.filter((r) => r.provider === p);
     // A project naming no location or language is tracked in US-en, and the engines are told so.
-    for (const r of by('chatgpt')) expect(r.sent).toEqual({ country: 'US', language: null, persona: null });
-    for (const r of by('perplexity')) expect(r.sent).toEqual({ country: 'US', language: null, persona: null });
+    for (const r of by('chatgpt')) expect(r.sent).toEqual({ country: 'US', language: null });
+    for (const r of by('perplexity')) expect(r.sent).toEqual({ country: 'US', language: null });
     for (const r of by('google_ai_overview')) expect(r.sent).toEqual({ country: 'us', language: 'en' });
     expect(by('chatgpt').map((r) => r.usage)).toEqual(Array(3).fill({ input_tokens: 8213, output_tokens: 312, searches: 1 }));
     expect(by('perplexity').map((r) => r.usage)).toEqual(Array(3).fill({ input_tokens: 12, output_tokens: 180, cost_usd: 0.005 }));

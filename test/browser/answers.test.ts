@@ -113,7 +113,7 @@ describe.skipIf(browserTestsOff)('answers feed in Chromium', () => {
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}/answers`);
     await page.getByRole('group', { name: 'Engines' }).getByLabel('ChatGPT', { exact: true }).hover();
-    await page.getByRole('group', { name: 'Engines' }).getByRole('button', { name: 'Only ChatGPT' }).click();
+    await page.getByRole('group', { name: 'Engines' }).getByRole('button', { name: 'Only ChatGPT', exact: true }).click();
     await page.locator(`[data-answer="${chats[0].id}"]`).or(page.locator('.feed-item').first()).first().waitFor();
     const searches = page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Searches the engine ran' });
     await expect.poll(() => searches.count()).toBe(1);

@@ -108,7 +108,7 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     await chips.getByLabel('ChatGPT', { exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('providers'));
     expect(await chips.getByLabel('All engines').isChecked()).toBe(true);
-    for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude', 'Google AI Mode', 'Grok', 'Copilot']) {
+    for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude', 'Google AI Mode', 'Grok', 'Copilot', 'ChatGPT (web app)']) {
       expect(await chips.getByLabel(name, { exact: true }).isChecked()).toBe(true);
     }
     // Each chip shows its engine's mark.
@@ -116,7 +116,7 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     await chips.getByLabel('Claude', { exact: true }).hover();
     await chips.getByRole('button', { name: 'Only Claude' }).click();
     await page.waitForURL((url) => url.searchParams.get('providers') === 'claude');
-    expect(await chips.locator('[data-engine] .engine-mark').count()).toBe(8);
+    expect(await chips.locator('[data-engine] .engine-mark').count()).toBe(9);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

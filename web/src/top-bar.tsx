@@ -64,7 +64,7 @@ export function TopBar(props: { title: ComponentChildren; actions?: ComponentChi
               </div>
             ) : null}
             <EngineChips />
-            {projectId ? <MarketSelect projectId={projectId} /> : null}
+            {projectId ? <MarketSelect projectId={projectId} fromSummary={loc.path === `/projects/${projectId}`} /> : null}
           </div>
         ) : null}
       </div>
@@ -124,11 +124,13 @@ function WindowSegment({ current, from, to }: { current: string; from: string; t
 
 /**
  * The market filter (?market=US-en): shown when the project's prompts run in more than one
- * market (or a link names one), so a single-market project never sees it.
+ * market (or a link names one), so a single-market project never sees it. On the overview
+ * the list comes with the overview's summary (put in this query's cache by the page), so
+ * the overview asks for nothing more.
  */
-function MarketSelect({ projectId }: { projectId: string }) {
+function MarketSelect({ projectId, fromSummary }: { projectId: string; fromSummary: boolean }) {
   const viewWindow = useWindow();
-  const markets = useQuery({ queryKey: ['markets', projectId], queryFn: () => get<ProjectMarket[]>(`/projects/${projectId}/markets`) });
+  const markets = useQuery({ queryKey: ['markets', projectId], queryFn: () => get<ProjectMarket[]>(`/projects/${projectId}/markets`), enabled: !fromSummary });
   const list = markets.data ?? [];
   if (list.length < 2 && !viewWindow.market) return null;
   const known = list.some((market) => market.market === viewWindow.market);

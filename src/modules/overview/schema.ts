@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProjectMarket } from '../prompts/schema.js';
 import { successEnvelopeSchema } from '../../lib/envelope.js';
 import { ModelChangeItem } from '../analytics/schema.js';
 import { Competitor, CompetitorMetrics } from '../competitors/schema.js';
@@ -58,6 +59,9 @@ export const OverviewSummary = z
     model_changes: z
       .array(ModelChangeItem)
       .meta({ description: 'Extension: the days in the window an engine changed model (GET /projects/{project_id}/model-changes), for the chart to mark' }),
+    markets: z
+      .array(ProjectMarket)
+      .meta({ description: "Extension: the markets the project's active prompts run in (GET /projects/{project_id}/markets), for the market filter" }),
   })
   .meta({ id: 'OverviewSummary' });
 

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.js';
+import { listProjectMarkets } from '../prompts/service.js';
 import { PROVIDER_ENV, PROVIDERS, providerModes } from '../../ports/providers/index.js';
 import { competitorsWithMetrics } from '../competitors/metrics.js';
 import { resolveWindow, type Window } from '../analytics/window.js';
@@ -31,9 +32,10 @@ export async function overviewSummary(ctx: RequestContext, projectId: string, w:
   const perProvider = w.providers ?? engines.map((e) => e.provider);
   // Resolved as GET /competitors?date_from&date_to would resolve it (its own trend window included).
   const previous = resolveWindow({ date_from: w.prevFrom, date_to: w.prevTo, ...(w.providers ? { providers: w.providers.join(',') } : {}) });
-  const [changes, modelChanges, current, before, ...byProvider] = await Promise.all([
+  const [changes, modelChanges, markets, current, before, ...byProvider] = await Promise.all([
     overviewChanges(ctx, project, w, previous),
     modelChangeItems(ctx, projectId, w),
+    listProjectMarkets(ctx, projectId),
     competitorsWithMetrics(ctx, projectId, w),
     competitorsWithMetrics(ctx, projectId, previous),
     ...perProvider.map((p) => competitorsWithMetrics(ctx, projectId, { ...w, providers: [p] })),
@@ -46,5 +48,6 @@ export async function overviewSummary(ctx: RequestContext, projectId: string, w:
     engines,
     changes,
     model_changes: modelChanges,
+    markets,
   };
 }

@@ -67,7 +67,7 @@ export function createAnthropicProvider(opts: LiveProviderOptions): ProviderAdap
         messages.push({ role: 'assistant', content: res.content });
       }
       const answer = parseAnthropicResponse(bodies, model);
-      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null, persona: system && input.persona }, usage: anthropicUsage(bodies) };
+      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null, ...(system ? { persona: input.persona } : {}) }, usage: anthropicUsage(bodies) };
     },
   };
 }

@@ -68,7 +68,7 @@ export function createGeminiProvider(opts: GeminiProviderOptions): ProviderAdapt
       // The SDK adds the HTTP headers as `sdkHttpResponse`; the stored body is the vendor's own.
       const answer = parseGeminiResponse(plainBody(res, ['sdkHttpResponse']) as GeminiBody, model);
       // The google_search tool takes no location or language.
-      answer.sent = { country: null, language: null, persona: systemInstruction && input.persona };
+      answer.sent = { country: null, language: null, ...(systemInstruction ? { persona: input.persona } : {}) };
       answer.usage = geminiUsage(answer.raw);
       if (opts.resolveRedirects !== false && answer.references.length) {
         await resolveGroundingRedirects(answer, s, signal);

@@ -45,7 +45,7 @@ export function createGrokProvider(opts: LiveProviderOptions): ProviderAdapter {
         signal,
       );
       const answer = parseGrokResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
-      return { ...answer, sent: { country: null, language: null, persona: instructions && input.persona }, usage: responsesUsage(answer.raw) };
+      return { ...answer, sent: { country: null, language: null, ...(instructions ? { persona: input.persona } : {}) }, usage: responsesUsage(answer.raw) };
     },
   };
 }

@@ -70,6 +70,17 @@ describe('chatgpt adapter (OpenAI Responses API + web_search)', () => {
     });
   });
 
+  it('sends a persona as the instructions, and records it as sent', async () => {
+    fake = await startFakeProvider('chatgpt');
+    const answer = await createOpenAIProvider({ apiKey: FAKE_API_KEY, baseUrl: `${fake.baseUrl}/`, model: 'gpt-4.1', http: fastHttp().http }).ask({
+      ...ASK,
+      persona: '  a CFO at a 50-person firm ',
+    });
+    const [req] = fake.apiRequests();
+    expect((req.body as { instructions: string }).instructions).toBe('About the person asking: a CFO at a 50-person firm');
+    expect(answer.sent).toEqual({ country: ASK.country?.toUpperCase() ?? null, language: null, persona: '  a CFO at a 50-person firm ' });
+  });
+
   it('uses the configured model when the body names none', async () => {
     fake = await startFakeProvider('chatgpt', { model: '' });
     expect((await make(fake).ask(ASK)).model).toBe('gpt-4.1-mini');

@@ -66,7 +66,7 @@ export function createOpenAIProvider(opts: LiveProviderOptions): ProviderAdapter
       );
       // The SDK adds `output_text`; the stored body is the vendor's own.
       const answer = parseOpenAIResponse(plainBody(res, ['output_text']) as ResponsesBody, model);
-      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null, persona: instructions && input.persona }, usage: responsesUsage(answer.raw) };
+      return { ...answer, sent: { country: tool.user_location?.country ?? null, language: null, ...(instructions ? { persona: input.persona } : {}) }, usage: responsesUsage(answer.raw) };
     },
   };
 }

@@ -48,7 +48,7 @@ export function createPerplexityProvider(opts: LiveProviderOptions): ProviderAda
       const res = await caller.run('POST /chat/completions', async (sig) => (await client()).chat.completions.create(body, { signal: sig }), signal);
       const answer = parsePerplexityResponse(plainBody(res) as SonarBody, model);
       const country = body.web_search_options?.user_location?.country ?? null;
-      return { ...answer, sent: { country, language: null, persona: system && input.persona }, usage: perplexityUsage(answer.raw) };
+      return { ...answer, sent: { country, language: null, ...(system ? { persona: input.persona } : {}) }, usage: perplexityUsage(answer.raw) };
     },
   };
 }

@@ -2070,6 +2070,8 @@ export interface components {
             };
             /** @description Extension: the days in the window an engine changed model (GET /projects/{project_id}/model-changes), for the chart to mark */
             model_changes: components["schemas"]["ModelChange"][];
+            /** @description Extension: the markets the project's active prompts run in (GET /projects/{project_id}/markets), for the market filter */
+            markets: components["schemas"]["ProjectMarket"][];
         };
         Project: {
             /** Format: uuid */

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'preact/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { FirstDayBars, type Line, LineChart, Sparkline, lineTokens } from '../chart';
 import { CsvButton } from '../csv';
 import { ListTable } from '../list-table';
@@ -173,6 +173,11 @@ export function Overview({ projectId }: { projectId: string }) {
   const project = useQuery(queries.project);
   const summary = useQuery(queries.summary);
   const vis = useQuery(queries.vis);
+  const queryClient = useQueryClient();
+  // the markets come with the summary: the top bar's market filter reads them from the cache
+  useEffect(() => {
+    if (summary.data) queryClient.setQueryData(['markets', projectId], summary.data.markets);
+  }, [summary.data]);
   const [showAll, setShowAll] = useState(false);
   const now = summary.data?.current;
   const ownNow = own(now);
