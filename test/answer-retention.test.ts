@@ -62,7 +62,7 @@ it('drops the months past the retention: partitions gone, figures unchanged, cha
   expect(chats.statusCode).toBe(200);
   expect(chats.headers['x-retained-from']).toBe(first);
   const { rows: prompts } = await store.query<{ id: string }>(`select id from prompts where project_id = $1 limit 1`, [seeded.projectId]);
-  for (const path of ['chats', 'domains', 'urls']) {
+  for (const path of ['chats', 'domains', 'urls', 'search-queries']) {
     const res = await api.get(`/projects/${seeded.projectId}/prompts/${prompts[0].id}/${path}?${window}`);
     expect(res.statusCode, path).toBe(200);
     expect(res.headers['x-retained-from'], path).toBe(first);
