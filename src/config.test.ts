@@ -24,3 +24,15 @@ describe('PUBLIC_URL', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'sightline.example.com' })).toThrow(/PUBLIC_URL/);
   });
 });
+
+describe('RETENTION_MONTHS', () => {
+  it('keeps every answer unless set, takes whole months, and refuses anything else by name', () => {
+    expect(loadConfig({}).retentionMonths).toBe(0);
+    expect(loadConfig({ RETENTION_MONTHS: '' }).retentionMonths).toBe(0);
+    expect(loadConfig({ RETENTION_MONTHS: '0' }).retentionMonths).toBe(0);
+    expect(loadConfig({ RETENTION_MONTHS: '13' }).retentionMonths).toBe(13);
+    for (const bad of ['-1', '1.5', 'twelve', '12m', '1201']) {
+      expect(() => loadConfig({ RETENTION_MONTHS: bad }), bad).toThrow(/RETENTION_MONTHS: must be/);
+    }
+  });
+});

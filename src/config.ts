@@ -69,6 +69,14 @@ const EnvSchema = z.object({
   CRAWLER_RANGES_DIR: z.string().min(1).optional(),
   CRAWLER_LOG_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(20_480),
   // Site audit (docs/site-audit.md): the most pages one audit fetches (each as a browser and as every agent).
+  // Answers kept, in whole months (docs/retention.md): unset or 0 keeps every answer; a
+  // daily job drops the months before, the figures (rollups) of every month are kept.
+  RETENTION_MONTHS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of months (0 or unset: keep every answer), e.g. 13')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(1200, 'must be at most 1200 months (0 or unset: keep every answer)'))
+    .default(0),
   SITE_AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(200).default(10),
   // Prefix of the rate-limit keys in Redis: several deployments (or test runs) can share
   // one Redis without sharing windows.
@@ -162,6 +170,8 @@ export interface Config {
   redisKeyPrefix: string;
   /** pg-boss's job heartbeat and supervision interval. */
   jobTimings: JobTimings;
+  /** RETENTION_MONTHS: whole months of answers kept (0: every answer kept); docs/retention.md. */
+  retentionMonths: number;
   /** SMTP server and sender of outgoing mail (invitations); mail is off unless both are set. */
   smtpUrl?: string;
   mailFrom?: string;
@@ -263,6 +273,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     readCacheBytes: Math.round(env.READ_CACHE_MB * 1024 * 1024),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     jobTimings: { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, superviseSeconds: env.JOB_SUPERVISE_SECONDS },
+    retentionMonths: env.RETENTION_MONTHS,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),

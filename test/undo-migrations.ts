@@ -129,6 +129,30 @@ async function undo0027(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0027_markets')]);
 }
 
+/** The store as it was before 0028: responses a plain table again (primary key id), the same rows, indexes, keys and triggers. */
+async function undo0028(store: Store): Promise<void> {
+  await store.query(`create table responses_plain (like responses including defaults including storage)`);
+  await store.query(`insert into responses_plain select * from responses`);
+  await store.query(`drop table responses`);
+  await store.query(`drop function responses_month_partition(date)`);
+  await store.query(`alter table responses_plain rename to responses`);
+  for (const statement of [
+    `alter table responses add constraint responses_pkey primary key (id)`,
+    `create unique index responses_prompt_provider_day_sample_key on responses using btree (prompt_id, provider, day, sample, market)`,
+    `create index responses_project_day_idx on responses using btree (project_id, day)`,
+    `create index responses_plain_body_idx on responses using btree (id) where get_byte(body, 0) = 0`,
+    `alter table responses add constraint responses_project_id_projects_id_fk foreign key (project_id) references projects(id) on delete cascade`,
+    `alter table responses add constraint responses_prompt_id_prompts_id_fk foreign key (prompt_id) references prompts(id) on delete cascade`,
+    ...['insert', 'update', 'delete'].map(
+      (op) =>
+        `create trigger responses_${op === 'insert' ? 'inserted' : `${op}d`} after ${op} on responses referencing ${op === 'delete' ? 'old' : 'new'} table as changed for each statement execute function bump_analytics_version()`,
+    ),
+  ]) {
+    await store.query(statement);
+  }
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0028_responses_partitions')]);
+}
+
 /** Undoes a migration that only added tables and columns: drops them and forgets the migration. */
 function dropAdded(tag: string, tables: string[], columns: Array<[table: string, column: string]>) {
   return async (store: Store): Promise<void> => {
@@ -157,6 +181,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0025_engine_model_daily', dropAdded('0025_engine_model_daily', ['engine_model_daily'], [])],
   ['0026_project_sampling_margin', dropAdded('0026_project_sampling_margin', [], [['projects', 'sampling_margin']])],
   ['0027_markets', undo0027],
+  ['0028_responses_partitions', undo0028],
 ];
 
 /**

@@ -17,6 +17,7 @@ import { trackedProviders } from '../modules/projects/service.js';
 import { collectAnswers, seriesOf } from './collect.js';
 import type { Market } from '../lib/markets.js';
 import { reanalyseProject } from './reanalyse.js';
+import { Conflict } from '../lib/errors.js';
 
 /** docs/decisions.md: full bootstrap 5 prompts × these 3 providers; skip_trial 3 prompts. */
 export const BOOTSTRAP_PROVIDERS: ProviderName[] = ['chatgpt', 'perplexity', 'google_ai_overview'];
@@ -68,7 +69,11 @@ export async function runBootstrap(ctx: ServiceContext, projectId: string, isLas
       throw error;
     }
     await addDetectedCompetitors(ctx, project);
-    await reanalyseProject(ctx, projectId);
+    await reanalyseProject(ctx, projectId).catch((err) => {
+      // a project with figures past RETENTION_MONTHS keeps them as they are (docs/retention.md)
+      if (!(err instanceof Conflict)) throw err;
+      ctx.log.warn({ project: projectId, err: err.message }, 're-analysis refused');
+    });
     await finish(ctx, project, 'completed', null);
   } catch (err) {
     if (!isLastAttempt) throw err;

@@ -9,19 +9,23 @@ import { addToRollups, emptyProjectRollups, type RollupInput } from '../modules/
 import { decodeAnswerBody } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
 import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
+import { refuseReanalysisPastRetention } from '../modules/answers/retention.js';
 
 const BATCH = 1000;
 
 /**
  * Analyses every stored answer of a project again with its current brands and rebuilds
  * its rollups, in one transaction (analytics see the old figures or the new, never half).
- * Run when the tracked brands change (competitors added, renamed, removed).
+ * Run when the tracked brands change (competitors added, renamed, removed). Refused (a
+ * Conflict) when the project has figures of months past RETENTION_MONTHS: their answers are
+ * gone and the rebuild would empty them (docs/retention.md).
  */
 export async function reanalyseProject(ctx: ServiceContext, projectId: string): Promise<number> {
   return ctx.store.tx(async (tx) => {
     const project = await loadProjectWithPlan(tx, projectId);
     if (!project) return 0;
     await tx.query(`select id from projects where id = $1 for update`, [projectId]);
+    await refuseReanalysisPastRetention(ctx, tx, projectId);
     await touchAnalytics(tx, projectId); // the version row before any rollup row (read-cache.ts)
     const analyse = createAnalyzer(await loadBrandSpecs(tx, project));
     await emptyProjectRollups(tx, projectId);

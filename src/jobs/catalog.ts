@@ -93,6 +93,16 @@ export const auditRetentionJob = spec({
   cron: '17 3 * * *',
 });
 
+/** Daily (UTC): drops the answers' month partitions past RETENTION_MONTHS (docs/retention.md). */
+export const answerRetentionJob = spec({
+  name: 'answer-retention',
+  payload: z.looseObject({}),
+  retry: { limit: 2, delaySeconds: 300, backoff: false },
+  expireInSeconds: 30 * 60,
+  policy: 'singleton',
+  cron: '41 3 * * *',
+});
+
 export const reanalyseJob = spec({
   name: 'project-reanalyse',
   payload: z.object({ projectId: z.uuid() }),
@@ -173,4 +183,4 @@ export const weeklyDigestJob = spec({
 
 /** Every job the service knows, in the order their queues are created. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of specs of different payload types; each is checked by its own schema.
-export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, siteAuditJob, siteAuditWeeklyJob, alertsEvaluateJob, weeklyDigestJob];
+export const jobCatalog: JobSpec<any>[] = [bootstrapJob, refreshJob, dailyTickJob, reanalyseJob, answerRetentionJob, deliveryJob, workflowStepJob, recommendJob, auditRetentionJob, siteAuditJob, siteAuditWeeklyJob, alertsEvaluateJob, weeklyDigestJob];

@@ -9,6 +9,8 @@ import { evaluateProjectAlerts } from '../modules/alerts/evaluate.js';
 import { sendWeeklyDigests } from '../modules/digest/service.js';
 import { runStep } from '../modules/workflows/background/engine.js';
 import { runSiteAudit, scheduleWeeklyAudits } from '../modules/site-audit/service.js';
+import { Conflict } from '../lib/errors.js';
+import { dropPastRetention } from '../modules/answers/retention.js';
 import * as jobCatalog from './catalog.js';
 
 export interface JobMeta {
@@ -32,7 +34,17 @@ export const jobRegistry: BoundJob[] = [
   bind(jobCatalog.bootstrapJob, (ctx, p, meta) => runBootstrap(ctx, p.projectId, meta.retryCount >= jobCatalog.BOOTSTRAP_RETRIES)),
   bind(jobCatalog.refreshJob, (ctx, p) => runRefresh(ctx, p)),
   bind(jobCatalog.dailyTickJob, async (ctx) => ({ queued: await scheduleDailyRefreshes(ctx) })),
-  bind(jobCatalog.reanalyseJob, async (ctx, p) => ({ analysed: await reanalyseProject(ctx, p.projectId) })),
+  bind(jobCatalog.reanalyseJob, async (ctx, p) => {
+    try {
+      return { analysed: await reanalyseProject(ctx, p.projectId) };
+    } catch (err) {
+      // past the retention: not worth a retry, the answers will not come back (docs/retention.md)
+      if (!(err instanceof Conflict)) throw err;
+      ctx.log.warn({ projectId: p.projectId, err: err.message }, 're-analysis refused');
+      return { analysed: 0, refused: err.message };
+    }
+  }),
+  bind(jobCatalog.answerRetentionJob, async (ctx) => ({ dropped: await dropPastRetention(ctx) })),
   bind(jobCatalog.deliveryJob, (ctx, p) => attemptDelivery(ctx, p.deliveryId, p.attempt)),
   bind(jobCatalog.workflowStepJob, (ctx, p, meta) => runStep(ctx, p.workflowId, p.version, meta.retryCount >= jobCatalog.WORKFLOW_RETRIES)),
   bind(jobCatalog.auditRetentionJob, async (ctx) => ({ removed: await pruneAudit(ctx) })),

@@ -243,10 +243,15 @@ const promptKey = () => ({
 /** The market of a rollup row (`US-en`): the last column of every rollup's key (migration 0027). */
 const marketKey = () => ({ market: text('market').notNull() });
 
+/**
+ * Partitioned by month on `day` (migration 0028: a partition per month, made before its first
+ * answer; a month past the retention dropped whole, docs/retention.md). Hence the primary
+ * key (id, day): a partitioned table's unique keys hold the partition key.
+ */
 export const responses = pgTable(
   'responses',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     ...promptKey(),
     day: date('day', { mode: 'string' }).notNull(),
     /** Which of the run's samples this answer is (1 to the project's samples_per_run). */
@@ -278,6 +283,7 @@ export const responses = pgTable(
     usage: jsonb('usage'),
   },
   (t) => [
+    primaryKey({ name: 'responses_pkey', columns: [t.id, t.day] }),
     uniqueIndex('responses_prompt_provider_day_sample_key').on(t.promptId, t.provider, t.day, t.sample, t.market),
     index('responses_project_day_idx').on(t.projectId, t.day),
     // Empty once the start after migration 0013 has compressed the bodies it wrote plain (store/answer-bodies.ts).

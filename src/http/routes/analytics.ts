@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
 import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
+import { markRetention } from '../retained-from.js';
 import { ProjectParams } from '../../modules/common.js';
 import * as promptAnalytics from '../../modules/analytics/prompt-analytics.js';
 import * as promptCitations from '../../modules/analytics/prompt-citations.js';
@@ -62,6 +63,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { page, page_size, ...window } = req.query;
       const w = resolveWindow(window);
+      markRetention(req, reply, w.from);
       return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptAnalytics.promptChats(ctxOf(req), req.params.project_id, req.params.prompt_id, w, page, page_size)));
     },
   );
@@ -71,6 +73,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'listPromptDomains', tags, summary: "Domains cited in the prompt's answers, most cited first", params: schemas.PromptParams, querystring: WindowQuery, response: { 200: schemas.Domains, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
+      markRetention(req, reply, w.from);
       return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptCitations.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
@@ -80,6 +83,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'listPromptUrls', tags, summary: "URLs cited in the prompt's answers, most cited first", params: schemas.PromptParams, querystring: WindowQuery, response: { 200: schemas.Urls, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
+      markRetention(req, reply, w.from);
       return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptCitations.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );
@@ -117,6 +121,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
+      markRetention(req, reply, w.from);
       return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptSearchQueries(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { cachedRead } from '../cached-read.js';
+import { markRetention } from '../retained-from.js';
 import { ctxOf } from '../request.js';
 import { ProjectParams } from '../../modules/common.js';
 import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
@@ -55,6 +56,7 @@ export default async function projectChatsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { page, page_size, prompt_id, topic_id, brand_id, brand_named, ...window } = req.query;
       const w = resolveWindow(window);
+      markRetention(req, reply, w.from);
       const filters = { promptId: prompt_id, topicId: topic_id, brandId: brand_id, brandNamed: brand_named === 'true' };
       return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectChats(ctxOf(req), req.params.project_id, w, filters, page, page_size)));
     },

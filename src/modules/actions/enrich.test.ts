@@ -192,6 +192,7 @@ describe('POST /actions/{id}/enrich-forum', { timeout: 20_000 }, () => {
       `insert into cited_pages (project_id, url, domain, title, category) values ($1, $2, '127.0.0.1', 'Which CRM do small agencies use?', 0) returning id`,
       [projectId, url],
     );
+    await store.query(`select responses_month_partition('2020-01-01')`); // the month's partition, as storeAnswers makes it
     await store.query(
       `insert into responses (project_id, prompt_id, provider, day, market, model, simulated, body, mentioned, cites_own, citation_count, cited)
        values ($1, $2, 'perplexity', '2020-01-01', 'US-en', 'sonar', true, decode($3, 'base64'), false, false, 1, $4::int[])`,

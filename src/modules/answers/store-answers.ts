@@ -35,6 +35,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
     items.map((i) => i.analysis),
   );
   const bodies = await packing;
+  await ensureMonthPartitions(tx, items.map((i) => i.day));
   const brands = items.map((i) => brandColumns(i.analysis.brands));
   const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number; market: string }>(
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
@@ -84,4 +85,13 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   return stored;
 }
 
-
+/**
+ * Makes the partition of each month of `days` that has none yet (migration 0028): an answer
+ * of a month without its partition would be refused. Cheap once the month exists (a catalog
+ * lookup per month), and two first answers of a month at once make it once (a lock
+ * in responses_month_partition).
+ */
+export async function ensureMonthPartitions(tx: Tx, days: string[]): Promise<void> {
+  const months = [...new Set(days.map((d) => `${d.slice(0, 7)}-01`))];
+  await tx.query(`select responses_month_partition(m::date) from unnest($1::text[]) as m`, [months]);
+}

@@ -209,3 +209,9 @@ export async function emptyProjectRollups(tx: Tx, projectId: string): Promise<vo
   const tables = [...sumsTables.SUMS_TABLES, ...sumsTables.PROJECT_BUCKETS.map((t) => t.name), 'project_domain_daily', 'prompt_domain_monthly', ...THEME_TABLES];
   for (const table of tables) await tx.query(`delete from ${table} where project_id = $1`, [projectId]);
 }
+
+/** The first day of a project's rollups (project_daily), or null: what a re-analysis would rebuild from answers. */
+export async function firstRolledUpDay(tx: Pick<Tx, 'query'>, projectId: string): Promise<string | null> {
+  const { rows } = await tx.query<{ day: string | null }>(`select to_char(min(day), 'YYYY-MM-DD') as day from project_daily where project_id = $1`, [projectId]);
+  return rows[0]?.day ?? null;
+}
