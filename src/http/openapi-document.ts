@@ -8,6 +8,7 @@ import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 type JsonObject = Record<string, unknown>;
 type DocResponse = { description?: string; headers?: JsonObject; content?: JsonObject } | { $ref: string };
 interface DocOperation {
+  operationId?: string;
   requestBody?: unknown;
   responses?: Record<string, DocResponse>;
 }
@@ -34,7 +35,15 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   'Retry-After': { description: 'Seconds to wait before retrying (a 429 with code rate_limited, a 503)', schema: { type: 'integer', minimum: 0 } },
+  'X-Retained-From': {
+    description:
+      'Extension, on the reads of raw answers (chats, a prompt\'s domains, URLs and searches) whose window starts before the first day whose answers are kept under RETENTION_MONTHS: that day (YYYY-MM-DD). The figures of the same window (rollups) stay whole.',
+    schema: { type: 'string', format: 'date' },
+  },
 } as const;
+
+/** The operations that read raw answers, whose 200 may carry X-Retained-From (src/http/retained-from.ts). */
+const RETENTION_OPERATIONS = new Set(['listChats', 'listProjectChats', 'listPromptDomains', 'listPromptUrls', 'listPromptSearchQueries']);
 
 const headerRefs = (status: string) =>
   Object.fromEntries(
@@ -95,7 +104,7 @@ export const completeDocument: SwaggerTransformObject = (input) => {
       op.responses = Object.fromEntries(
         Object.keys(responses)
           .sort()
-          .map((status) => [status, completeResponse(status, responses[status])]),
+          .map((status) => [status, completeResponse(status, responses[status], RETENTION_OPERATIONS.has(op.operationId ?? ''))]),
       );
     }
   }
@@ -104,13 +113,14 @@ export const completeDocument: SwaggerTransformObject = (input) => {
   return doc as ReturnType<SwaggerTransformObject>;
 };
 
-function completeResponse(status: string, res: DocResponse): DocResponse {
+function completeResponse(status: string, res: DocResponse, readsAnswers = false): DocResponse {
   if ('$ref' in res) return res;
   const schema = (res.content?.['application/json'] as { schema?: { $ref?: string } } | undefined)?.schema;
   const plainError = !res.content || (schema?.$ref === ERROR_SCHEMA && Object.keys(schema).length === 1);
   if (status in ERROR_MEANINGS && plainError) return { $ref: `#/components/responses/${responseName(status)}` };
   const description = res.description && res.description !== 'Default Response' ? res.description : (STATUS_CODES[status] ?? status);
-  return { ...res, description, headers: { ...headerRefs(status), ...res.headers } };
+  const retention = readsAnswers && status === '200' ? { 'X-Retained-From': { $ref: '#/components/headers/X-Retained-From' } } : {};
+  return { ...res, description, headers: { ...headerRefs(status), ...retention, ...res.headers } };
 }
 
 /** components.schemas less those no operation reaches, directly or through another schema; sorted by id. */

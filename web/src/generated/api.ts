@@ -2805,6 +2805,8 @@ export interface components {
         "X-Credit-Available": number;
         /** @description Seconds to wait before retrying (a 429 with code rate_limited, a 503) */
         "Retry-After": number;
+        /** @description Extension, on the reads of raw answers (chats, a prompt's domains, URLs and searches) whose window starts before the first day whose answers are kept under RETENTION_MONTHS: that day (YYYY-MM-DD). The figures of the same window (rollups) stay whole. */
+        "X-Retained-From": string;
     };
     pathItems: never;
 }
@@ -4954,6 +4956,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    "X-Retained-From": components["headers"]["X-Retained-From"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +5009,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    "X-Retained-From": components["headers"]["X-Retained-From"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5058,6 +5062,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    "X-Retained-From": components["headers"]["X-Retained-From"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5242,6 +5247,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    "X-Retained-From": components["headers"]["X-Retained-From"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5450,6 +5456,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Credit-Available": components["headers"]["X-Credit-Available"];
+                    "X-Retained-From": components["headers"]["X-Retained-From"];
                     [name: string]: unknown;
                 };
                 content: {
