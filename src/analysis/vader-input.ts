@@ -16,6 +16,9 @@ export function vaderLexicon(plain = false): Map<string, number> {
   if (plain) return readLexicon();
   if (lexicon) return lexicon;
   const map = readLexicon();
+  // Emoticons are not read in product answers: markdown leaves tokens such as "):" behind
+  // (a blanked link target before a colon), which VADER would read as a frown.
+  for (const w of [...map.keys()]) if (!/[\p{L}\p{N}]/u.test(w)) map.delete(w);
   for (const [w, v] of [...Object.entries(LEXICON_ADDITIONS), ...Object.entries(LEXICON_OVERRIDES)]) {
     if (v === 0) map.delete(w);
     else map.set(w, v);

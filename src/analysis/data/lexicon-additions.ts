@@ -12,12 +12,15 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   subpar: -1.5, underwhelming: -1.5, lacking: -1.0, lacks: -1.0, overkill: -0.8, downtime: -1.0, outage: -1.3,
   outages: -1.3, crashes: -1.5, hassle: -1.2, headache: -1.4, overwhelming: -0.9, steep: -0.7, convoluted: -1.3,
   tedious: -1.4, finicky: -1.2, janky: -1.6, overcomplicated: -1.4, 'hard-to-use': -1.6, issues: -0.9,
+  breach: -1.5, breaches: -1.5, breached: -1.6, incident: -0.9, incidents: -0.9, wary: -1.0, skimp: -1.0,
+  skimps: -1.0, compromise: -0.8, flimsy: -1.5,
   // praise
   intuitive: 1.6, affordable: 1.5, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
   'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
   streamlined: 1.2, polished: 1.4, standout: 1.6, 'top-notch': 2.4, 'top-rated': 2.0, 'best-in-class': 2.6,
   'feature-rich': 1.5, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
   'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
+  sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 1.3, 'ultra-affordable': 1.5,
   // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
   cheaper: 0.8, faster: 0.8, easier: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
   dated: -1.2, competitive: 1.3,
