@@ -1,7 +1,7 @@
 import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
 import { lowerAt, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
-import { prosConsItems } from './pros-cons.js';
+import { sectionItems } from './sections.js';
 import type { BrandUnit } from './themes.js';
 import { vaderCompound } from './vader.js';
 
@@ -86,7 +86,7 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     }
     m = e;
   }
-  for (const item of prosConsItems(doc, mentions)) {
+  for (const item of sectionItems(doc, mentions, scored)) {
     add(item.brand, item.compound);
     units?.push(item);
   }

@@ -43,3 +43,43 @@ describe('lists of pros and cons, and hedges', () => {
     expect(bands('Brevio is a great fit for small teams.').own).toBe('positive');
   });
 });
+
+describe('sections about one brand', () => {
+  it('credits the lines under a heading that names one brand to it, up to the next heading or rule', () => {
+    const text = [
+      '### 1. **Brevio**',
+      '',
+      '* **Panel:** excellent color accuracy',
+      '* **Ports:** USB-C, HDMI',
+      '',
+      'Great for long hours of work.',
+      '',
+      '---',
+      '',
+      '### 2. **Zenlytics**',
+      '',
+      '* **Ports:** USB-C, HDMI',
+      '',
+      '---',
+      '',
+      '### What to look for',
+      '* Excellent, reliable panels',
+    ].join('\n');
+    expect(bands(text)).toEqual({ own: 'positive', z: 'neutral' });
+  });
+
+  it('credits the items nested under a list item naming one brand, not its siblings', () => {
+    const text = ['1. **Brevio**', '   * Excellent, reliable sync', '2. **Zenlytics**', '   * Exports to CSV', '* Wonderful weather today'].join('\n');
+    expect(bands(text)).toEqual({ own: 'positive', z: 'neutral' });
+  });
+
+  it('credits the rest of a paragraph that points back to the brand its first sentence names', () => {
+    expect(bands('**Zenlytics**\nThis set is superb and reliable.\n\nBrevio exports to CSV. The weather is wonderful.\n\nA wonderful day.')).toEqual({ own: 'neutral', z: 'positive' });
+  });
+
+  it("leaves the answer's closing words and advice to the reader to nobody", () => {
+    const text = ['### 1. Brevio', 'Brevio exports to CSV.', '- Pricing: from $10', '', 'Wonderful, reliable weather this week.'].join('\n');
+    expect(bands(text).own).toBe('neutral');
+    expect(bands('### 1. Brevio\nBrevio exports to CSV.\nCheck that it is great for you.').own).toBe('neutral');
+  });
+});
