@@ -77,6 +77,10 @@ describe('sections about one brand', () => {
     expect(bands('**Zenlytics**\nThis set is superb and reliable.\n\nBrevio exports to CSV. The weather is wonderful.\n\nA wonderful day.')).toEqual({ own: 'neutral', z: 'positive' });
   });
 
+  it('credits every line of a paragraph opened by the name alone', () => {
+    expect(bands('**Zenlytics**\nPraised for its superb, reliable build.\n\nBrevio exports to CSV.').z).toBe('positive');
+  });
+
   it("leaves the answer's closing words and advice to the reader to nobody", () => {
     const text = ['### 1. Brevio', 'Brevio exports to CSV.', '- Pricing: from $10', '', 'Wonderful, reliable weather this week.'].join('\n');
     expect(bands(text).own).toBe('neutral');

@@ -50,12 +50,21 @@ interface Owner {
   depth: number;
   /** a paragraph's sentence ended with a colon: the list after it is its own */
   introduces: boolean;
+  /** a paragraph opened by a line of the name alone ("**Made In ProCoat Pan**"): its lines need not point back */
+  title: boolean;
   /** a heading's section: a line came after the heading */
   seen: boolean;
   /** a heading's section: a blank line came after its first block */
   later: boolean;
   /** a heading's lines after its first block, kept until the section is closed */
   pending: ListItemScore[];
+}
+
+/** Sentence `s` is nothing but brand names (a name on a line of its own, bold or linked). */
+function namesOnly(doc: Doc, s: number, mentions: readonly Mention[], from: number): boolean {
+  let covered = 0;
+  for (let k = from; k < mentions.length && mentions[k].sent === s; k++) covered += mentions[k].tokEnd - mentions[k].tok + 1;
+  return covered >= doc.sentTokEnd[s] - doc.sentTok[s];
 }
 
 /** Indent of the line starting at `at` (a tab is 4). */
@@ -86,11 +95,15 @@ function levelAt(text: string, at: number): number {
  */
 export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (text: string) => number = vaderCompound): ListItemScore[] {
   const bySent = new Map<number, Set<number>>();
-  for (const m of mentions) {
+  const firstOf = new Map<number, number>(); // first mention of each sentence
+  mentions.forEach((m, k) => {
     let set = bySent.get(m.sent);
-    if (!set) bySent.set(m.sent, (set = new Set()));
+    if (!set) {
+      bySent.set(m.sent, (set = new Set()));
+      firstOf.set(m.sent, k);
+    }
     set.add(m.brand);
-  }
+  });
   const out: ListItemScore[] = [];
   const text = doc.clean;
   let brand = -1; // the brand the current pros/cons section is about
@@ -103,9 +116,9 @@ export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (te
     if (closed && owner?.pending.length) out.push(...owner.pending);
     return null;
   };
-  const open = (b: number, kind: Owner['kind'], depth: number, introduces: boolean, closes: boolean): Owner => {
+  const open = (b: number, kind: Owner['kind'], depth: number, introduces: boolean, closes: boolean, title = false): Owner => {
     close(closes);
-    return { brand: b, kind, depth, introduces, seen: false, later: false, pending: [] };
+    return { brand: b, kind, depth, introduces, title, seen: false, later: false, pending: [] };
   };
   const score = (s: number, t: string) => {
     if (brand < 0 || sign === 0 || !/[\p{L}]/u.test(t)) return false;
@@ -141,7 +154,9 @@ export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (te
         else if (owner?.kind === 'heading' && owner.brand === b) {
           // the section's own brand named again: still its section
         } else if (item) owner = open(b, 'item', indentAt(text, lineStart), false, false);
-        else if (!owner || owner.brand !== b || owner.kind === 'para') owner = open(b, 'para', 0, /:[\s*_]*$/.test(t), false);
+        else if (!owner || owner.brand !== b || owner.kind === 'para') {
+          owner = open(b, 'para', 0, /:[\s*_]*$/.test(t), false, newLine && namesOnly(doc, s, mentions, firstOf.get(s) ?? 0));
+        }
       } else if (heading || !owner || owner.kind !== 'heading') owner = close(heading);
       continue;
     }
@@ -163,7 +178,7 @@ export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (te
       if (score(s, t)) continue;
     } else if (heading || !(flags & LIST)) sign = 0;
     if (owner) owner.seen = true;
-    if (owner && /[\p{L}]/u.test(t) && !ADVICE.test(t) && (owner.kind !== 'para' || item || ANAPHOR.test(t))) {
+    if (owner && /[\p{L}]/u.test(t) && !ADVICE.test(t) && (owner.kind !== 'para' || owner.title || item || ANAPHOR.test(t))) {
       const c = scored(t);
       if (c !== 0) (owner.later ? owner.pending : out).push({ brand: owner.brand, sent: s, text: t, compound: c });
     }
