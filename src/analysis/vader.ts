@@ -1,4 +1,4 @@
-import { PHRASE_VALENCES } from './data/lexicon-additions.js';
+import { JA_VALENCES, PHRASE_VALENCES } from './data/lexicon-additions.js';
 import { BOOSTER_DAMPENERS, BOOSTER_INCREMENTS, NEGATIONS, SPECIAL_IDIOMS } from './data/vader-words.js';
 import { hashLower } from './doc.js';
 import { HashedLexicon, Words, vaderLexicon } from './vader-input.js';
@@ -152,11 +152,41 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     }
   }
   if (contrast && nPos > 0 && nPos === nNeg) sum = (pos + neg) * BALANCED;
+  if (product && CJK.test(text)) sum += cjkValence(text);
   if (sum === 0) return 0;
   const amp = punctuationEmphasis(text);
   sum += sum > 0 ? amp : -amp;
   const c = sum / Math.sqrt(sum * sum + 15);
   return c < -1 ? -1 : Math.min(c , 1);
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+// Japanese entries by their first character, longest first.
+const JA = new Map<string, Array<[string, number]>>();
+for (const [word, v] of Object.entries(JA_VALENCES)) {
+  const list = JA.get(word[0]) ?? [];
+  list.push([word, v]);
+  list.sort((a, b) => b[0].length - a[0].length);
+  JA.set(word[0], list);
+}
+const JA_NEGATION = /^(?:では|じゃ|く|に)?(?:ない|なく|ありません|ません|なかった)/;
+
+/** Sum of the Japanese sentiment words of `text` (JA_VALENCES), negated ones flipped. */
+function cjkValence(text: string): number {
+  let sum = 0;
+  for (let i = 0; i < text.length; ) {
+    const list = JA.get(text[i]);
+    const hit = list?.find(([word]) => text.startsWith(word, i));
+    if (!hit) {
+      i++;
+      continue;
+    }
+    const [word, v] = hit;
+    i += word.length;
+    const negated = JA_NEGATION.test(text.slice(i, i + 6));
+    sum += negated ? (v < 0 ? -v : v * N_SCALAR_VADER) : v;
+  }
+  return sum;
 }
 
 function scalar(w: Words, p: number, valence: number, capDiff: boolean): number {

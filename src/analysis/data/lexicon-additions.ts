@@ -50,3 +50,24 @@ export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
   'raises prices': -1.0, 'price increases': -1.0, 'hard to reach': -1.2,
   'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
 };
+
+/**
+ * Japanese praise and blame of product answers (VADER's scale; adjectives by their stem, so -い and -く
+ * forms both match), matched inside runs of kana
+ * and kanji, which have no spaces to split words at: the longest entry first, and an entry
+ * followed by a negation (ない, ません, では ない…) flips as a negated English word does.
+ * Fit ("向いている", suited to) and description ("シンプル", "人気") say nothing, as in English.
+ */
+export const JA_VALENCES: Readonly<Record<string, number>> = {
+  // praise
+  おすすめ: 1.5, オススメ: 1.5, お勧め: 1.5, 推奨: 0.8, 便利: 1.3, 使いやす: 1.8, 使い勝手が良い: 1.6,
+  使い勝手がいい: 1.6, わかりやす: 1.4, 分かりやす: 1.4, しやす: 1.0, 強い: 1.2, 強み: 1.2, 優れ: 1.6, 優秀: 1.8,
+  充実: 1.3, 高機能: 1.2, 相性が良い: 1.4, 相性がいい: 1.4,
+  定番: 1.0, 無難: 0.8, 最適: 1.6, 最高: 2.5, 安心: 1.2, 快適: 1.5, 魅力: 1.4, 手頃: 1.2, 高品質: 1.6, 信頼性が高い: 1.6,
+  柔軟: 1.0, 直感的: 1.4, 豊富: 1.2, 良い: 1.5, 素晴らしい: 2.5, 高性能: 1.4, 安定: 1.2, 高い評価: 1.6, 評価が高い: 1.6,
+  // blame
+  使いにく: -1.6, 使いづら: -1.6, わかりにく: -1.4, 分かりにく: -1.4, しにく: -1.0, 高価: -1.2, 割高: -1.2,
+  高め: -0.8, 学習コストが高い: -1.2, 難し: -1.2, 遅い: -1.0, 重い: -0.8, 不便: -1.3, 不安: -1.2, 欠点: -1.0,
+  デメリット: -0.8, 弱い: -1.0, 弱点: -1.0, 物足りない: -1.2, 不満: -1.4, 限定的: -0.8, 不安定: -1.4, 漏洩: -1.5,
+  おすすめしない: -1.2, おすすめしません: -1.2, 避け: -1.2,
+};
