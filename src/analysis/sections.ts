@@ -29,9 +29,9 @@ const BLANK_LINE = /\n[ \t]*\n/;
 // pointing back to it ("Its construction ensures…", "This set is…"), not otherwise ("The
 // weather is awful").
 const ANAPHOR = /^[\s*_>]*(?:it|its|it's|it\u2019s|this|these|they|their|they're|both|also)\b/i;
-// Advice to the reader ("check the current plans before you commit", "Whatever you choose,
-// test it…", "Consider your budget") speaks of no brand, even inside a brand's section.
-const ADVICE = /\b(?:you|your|you're|yours|yourself)\b|^[\s*_#>]*(?:check|test|try|consider|compare|choose|pick|look|start|make sure|keep|remember|note|close|ask|visit|read|see|go)\b/i;
+// Advice to the reader ("Whatever you choose, test it…", "If you need offline sync…",
+// "Consider your budget") speaks of no brand, even inside a brand's section.
+const ADVICE = /^[\s*_#>]*(?:(?:if|whatever|whichever|when|unless|before)\s+you\b|you\b|your\b|check|test|try|consider|compare|choose|pick|look|start|make sure|keep|remember|note|close|ask|visit|read|see|go)\b/i;
 
 export interface ListItemScore {
   brand: number;
