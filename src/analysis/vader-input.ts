@@ -62,13 +62,14 @@ export class Words {
   private raw: Array<string | undefined> = [];
   private low: Array<string | undefined> = [];
 
-  constructor(readonly text: string) {
+  /** `slash`: a slash parts words too ("Avoid/review", "price/feature"), as product answers write them. */
+  constructor(readonly text: string, slash = false) {
     const len = text.length;
     let i = 0;
     while (i < len) {
-      while (i < len && isSpaceCode(text.charCodeAt(i))) i++;
+      while (i < len && (isSpaceCode(text.charCodeAt(i)) || (slash && text.charCodeAt(i) === 47))) i++;
       const start = i;
-      while (i < len && !isSpaceCode(text.charCodeAt(i))) i++;
+      while (i < len && !isSpaceCode(text.charCodeAt(i)) && !(slash && text.charCodeAt(i) === 47)) i++;
       if (i - start <= 1) continue;
       let a = start;
       let b = i;

@@ -76,6 +76,13 @@ describe('vaderCompound', () => {
     expect(vaderCompound('小規模チーム向けのカンバン型ツール')).toBe(0);
   });
 
+  it('reads a word that takes harm away as a negation of the blame after it', () => {
+    expect(vaderCompound('great for avoiding server breaches')).toBeGreaterThan(vaderCompound('great for servers'));
+    expect(vaderCompound('it minimizes the risk')).toBeGreaterThan(0);
+    expect(vaderCompound('it prevents data breaches')).toBeGreaterThan(0);
+    expect(vaderCompound('Avoid/review it because of past breaches')).toBeLessThan(-0.3);
+  });
+
   it('reads no emoticon in product answers: a blanked link before a colon is not a frown', () => {
     expect(vaderCompound('Rockland Luggage]( ): A carry-on')).toBe(0);
   });

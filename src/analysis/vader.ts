@@ -69,11 +69,28 @@ const H_NO = hashLower('no');
 // blame word flips whole ("never slow" is as much praise as "slow" is blame).
 let productRules = false;
 
+// Words that take harm away ("avoids breaches", "minimizes the risk", "prevents data
+// loss"): in product answers they negate the blame word after them, as "not" would.
+const REDUCERS = new Set(['avoid', 'avoids', 'avoiding', 'avoided', 'minimize', 'minimizes', 'minimizing', 'minimise',
+  'minimises', 'minimising', 'reduce', 'reduces', 'reducing', 'prevent', 'prevents', 'preventing', 'eliminates', 'eliminate']);
+const REDUCER_HASHES = new Set([...REDUCERS].map(hashLower));
+function isReducer(w: Words, k: number): boolean {
+  return REDUCER_HASHES.has(w.hash[k]) && REDUCERS.has(w.lowAt(k));
+}
+function blameWithin3(w: Words, hl: HashedLexicon, i: number): boolean {
+  for (let k = i + 1; k <= i + 3 && k < w.n; k++) {
+    const v = hl.get(w, k);
+    if (v !== undefined) return v < 0;
+  }
+  return false;
+}
+
 /** Word k is a negation ("not", "never", "without"…) or contains n't. */
 function isNegated(w: Words, k: number): boolean {
   if (k < 0) return false;
   if (NEGATE_HASHES.has(w.hash[k]) && NEGATE.has(w.lowAt(k))) return true;
   if (productRules && w.hash[k] === H_NO && w.lowAt(k) === 'no') return true;
+  if (productRules && isReducer(w, k)) return true;
   const t = w.text;
   for (let j = w.from[k] + 1; j < w.to[k] - 1; j++) {
     const c = t.charCodeAt(j);
@@ -101,7 +118,7 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     hl = new HashedLexicon(lex);
     hashed.set(lex, hl);
   }
-  const w = new Words(text);
+  const w = new Words(text, product);
   const n = w.n;
   if (n === 0) return 0;
   let upper = 0;
@@ -121,6 +138,8 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     if (i < skipTo) continue;
     if (HASHED_BOOSTERS.get(w, i) !== undefined || (w.is(i, 'kind', H_KIND) && w.is(i + 1, 'of', H_OF))) continue;
     let v = hl.get(w, i);
+    // "avoids breaches": the reducer is no blame of its own when it negates the blame after it
+    if (product && v !== undefined && isReducer(w, i) && blameWithin3(w, hl, i)) continue;
     if (product) {
       const len = phraseAt(w, i);
       if (len) {
@@ -133,7 +152,7 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     for (let k = 0; k < 3; k++) {
       if (i <= k) break;
       const p = i - k - 1;
-      if (hl.get(w, p) !== undefined) continue;
+      if (hl.get(w, p) !== undefined && !(product && isReducer(w, p))) continue;
       let s = scalar(w, p, v, capDiff);
       if (s !== 0 && k === 1) s *= 0.95;
       else if (s !== 0 && k === 2) s *= 0.9;

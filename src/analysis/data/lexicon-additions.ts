@@ -13,7 +13,7 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   outages: -1.3, crashes: -1.5, hassle: -1.2, headache: -1.4, overwhelming: -0.9, steep: -0.7, convoluted: -1.3,
   tedious: -1.4, finicky: -1.2, janky: -1.6, overcomplicated: -1.4, 'hard-to-use': -1.6, issues: -0.9,
   breach: -1.5, breaches: -1.5, breached: -1.6, incident: -0.9, incidents: -0.9, wary: -1.0, skimp: -1.0,
-  skimps: -1.0, compromise: -0.8, flimsy: -1.5,
+  skimps: -1.0, compromise: -0.8, flimsy: -1.5, cautiously: -0.4,
   // praise
   intuitive: 1.6, affordable: 1.5, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
   'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
@@ -28,13 +28,14 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
 
 /**
  * VADER words that describe a product rather than praise it ("a free plan", "popular with
- * agencies", "customer support", "tools like X", "the top plan", "an easy CSV import"):
+ * agencies", "customer support", "tools like X", "the top plan", "an easy CSV import", "treat it
+ * with care"):
  * their valence in product answers. 0 removes the word; "no" is then only a negation
  * ("no hidden fees"), not blame.
  */
 export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
-  shared: 0, charges: 0, benefits: 0,
+  shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0,
 };
 
 /**
