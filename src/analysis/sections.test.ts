@@ -86,4 +86,14 @@ describe('sections about one brand', () => {
     expect(bands(text).own).toBe('neutral');
     expect(bands('### 1. Brevio\nBrevio exports to CSV.\nCheck that it is great for you.').own).toBe('neutral');
   });
+
+  it('credits a group of names written together with their section, each of them', () => {
+    const text = ['- **Brevio / Zenlytics:**', '  - Excellent, reliable sync'].join('\n');
+    expect(bands(text)).toEqual({ own: 'positive', z: 'positive' });
+    expect(bands('### Brevio beats Zenlytics\n- Excellent, reliable sync').own).toBe(bands('### Brevio beats Zenlytics').own);
+  });
+
+  it('ends a paragraph\'s chain at the first sentence that does not point back', () => {
+    expect(bands('Brevio exports to CSV. The weather is wonderful. It is excellent.').own).toBe('neutral');
+  });
 });

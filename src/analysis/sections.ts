@@ -2,7 +2,7 @@ import { HEADING, LIST, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
 import { vaderCompound } from './vader.js';
 
-// What a section says of the brand it is about, in sentences that do not name it.
+// What a section says of the brands it is about, in sentences that do not name them.
 //
 // Lists of pros and cons: "**Cons:**" then items that name no brand ("- Expensive
 // upgrades", "- Steep learning curve") speak of the brand the section is about, the one the
@@ -13,8 +13,11 @@ import { vaderCompound } from './vader.js';
 // Sections: a heading naming one brand ("### 2. **LG 27QN880-B**") owns the lines under it
 // that name no brand, down to the next heading of its level or above or a rule (`---`); a
 // list item naming one brand ("1. **Nike ZoomX**") owns the items nested under it; a
-// sentence naming one brand owns the rest of its paragraph that points back to it ("Le
-// Creuset offers… Its construction ensures even heating."). Those lines are scored for it as if they named it.
+// sentence naming one brand owns the sentences of its paragraph that follow it and point
+// back to it ("Le Creuset offers… Its construction ensures even heating."), up to the
+// first that does not. Those lines are scored for it as if they named it. A group of names
+// written together ("Browser password managers (Chrome, Firefox, Edge, Safari):", "KeePass
+// / KeePassXC") owns its section as one brand would, for each of them.
 // A heading's blocks after its first (the verdict after a spec list) are its own only when
 // a heading or a rule closes the section: after the last section, they are the answer's
 // closing words ("Prices change often…"), not the last brand's.
@@ -32,6 +35,8 @@ const ANAPHOR = /^[\s*_>]*(?:it|its|it's|it\u2019s|this|these|they|their|they're
 // Advice to the reader ("Whatever you choose, test it…", "If you need offline sync…",
 // "Consider your budget") speaks of no brand, even inside a brand's section.
 const ADVICE = /^[\s*_#>]*(?:(?:if|whatever|whichever|when|unless|before)\s+you\b|you\b|your\b|check|test|try|consider|compare|choose|pick|look|start|make sure|keep|remember|note|close|ask|visit|read|see|go)\b/i;
+// What may stand between the names of a group: "Chrome, Firefox, Edge", "KeePass / KeePassXC", "A and B".
+const GROUP_GAP = /^[\s,/&()*_|+]*(?:(?:and|or)[\s,/&()*_|+]*)?$/i;
 
 export interface ListItemScore {
   brand: number;
@@ -42,15 +47,15 @@ export interface ListItemScore {
   listed?: true;
 }
 
-/** The section a line belongs to: its brand, and how far it reaches. */
+/** The section a line belongs to: its brands, and how far it reaches. */
 interface Owner {
-  brand: number;
+  brands: number[];
   kind: 'heading' | 'item' | 'para';
   /** heading level (1–6) or list indent */
   depth: number;
   /** a paragraph's sentence ended with a colon: the list after it is its own */
   introduces: boolean;
-  /** a paragraph opened by a line of the name alone ("**Made In ProCoat Pan**"): its lines need not point back */
+  /** a paragraph opened by a line of the names alone ("**Made In ProCoat Pan**"): its lines need not point back */
   title: boolean;
   /** a heading's section: a line came after the heading */
   seen: boolean;
@@ -60,11 +65,22 @@ interface Owner {
   pending: ListItemScore[];
 }
 
-/** Sentence `s` is nothing but brand names (a name on a line of its own, bold or linked). */
-function namesOnly(doc: Doc, s: number, mentions: readonly Mention[], from: number): boolean {
+/** Mentions [from, to) of one sentence are nothing but brand names (a name on a line of its own, bold or linked). */
+function namesOnly(doc: Doc, s: number, mentions: readonly Mention[], from: number, to: number): boolean {
   let covered = 0;
-  for (let k = from; k < mentions.length && mentions[k].sent === s; k++) covered += mentions[k].tokEnd - mentions[k].tok + 1;
+  for (let k = from; k < to; k++) covered += mentions[k].tokEnd - mentions[k].tok + 1;
   return covered >= doc.sentTokEnd[s] - doc.sentTok[s];
+}
+
+/** The brands of mentions [from, to) of one sentence when they are one group written together, else null. */
+function group(doc: Doc, mentions: readonly Mention[], from: number, to: number): number[] | null {
+  const brands: number[] = [];
+  for (let k = from; k < to; k++) {
+    const m = mentions[k];
+    if (k > from && !GROUP_GAP.test(doc.clean.slice(doc.end[mentions[k - 1].tokEnd], doc.start[m.tok]))) return null;
+    if (!brands.includes(m.brand)) brands.push(m.brand);
+  }
+  return brands;
 }
 
 /** Indent of the line starting at `at` (a tab is 4). */
@@ -88,45 +104,43 @@ function levelAt(text: string, at: number): number {
   return n || 6;
 }
 
+const sameBrands = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
+
 /**
- * The scores of the sentences that name no brand and speak of one: items of pros and cons
- * lists, and lines of a section about one brand (see above).
- * `scored` reads a line the way a sentence naming the brand is read (hedges, fit labels).
+ * The scores of the sentences that name no brand and speak of some: items of pros and cons
+ * lists, and lines of a section about one brand or one group (see above).
+ * `scored` reads a line the way a sentence naming the brand is read (hedges).
  */
 export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (text: string) => number = vaderCompound): ListItemScore[] {
-  const bySent = new Map<number, Set<number>>();
-  const firstOf = new Map<number, number>(); // first mention of each sentence
-  mentions.forEach((m, k) => {
-    let set = bySent.get(m.sent);
-    if (!set) {
-      bySent.set(m.sent, (set = new Set()));
-      firstOf.set(m.sent, k);
-    }
-    set.add(m.brand);
-  });
   const out: ListItemScore[] = [];
   const text = doc.clean;
-  let brand = -1; // the brand the current pros/cons section is about
+  let listBrands: number[] = []; // the brands the current pros/cons section is about
   let sign = 0; // -1 cons, +1 pros, 0 outside a list
   let owner: Owner | null = null;
   let prevEnd = 0;
   let lineStart = -1;
+  let m = 0; // first mention of the sentence
   // a heading's later blocks count once a heading or a rule closes it (`closed`)
   const close = (closed: boolean): null => {
     if (closed && owner?.pending.length) out.push(...owner.pending);
     return null;
   };
-  const open = (b: number, kind: Owner['kind'], depth: number, introduces: boolean, closes: boolean, title = false): Owner => {
+  const open = (brands: number[], kind: Owner['kind'], depth: number, introduces: boolean, closes: boolean, title = false): Owner => {
     close(closes);
-    return { brand: b, kind, depth, introduces, title, seen: false, later: false, pending: [] };
+    return { brands, kind, depth, introduces, title, seen: false, later: false, pending: [] };
+  };
+  const push = (to: ListItemScore[], brands: readonly number[], s: number, t: string, compound: number, listed: boolean) => {
+    for (const brand of brands) to.push(listed ? { brand, sent: s, text: t, compound, listed: true } : { brand, sent: s, text: t, compound });
   };
   const score = (s: number, t: string) => {
-    if (brand < 0 || sign === 0 || !/[\p{L}]/u.test(t)) return false;
+    if (!listBrands.length || sign === 0 || !/[\p{L}]/u.test(t)) return false;
     const c = vaderCompound(t);
-    out.push({ brand, sent: s, text: t, compound: sign < 0 ? Math.min(c, -FLOOR) : Math.max(c, FLOOR), listed: true });
+    push(out, listBrands, s, t, sign < 0 ? Math.min(c, -FLOOR) : Math.max(c, FLOOR), true);
     return true;
   };
   for (let s = 0; s < doc.sentStart.length; s++) {
+    const from = m;
+    while (m < mentions.length && mentions[m].sent === s) m++;
     if (doc.sentTok[s] === doc.sentTokEnd[s]) continue;
     const start = doc.sentStart[s];
     const gap = text.slice(prevEnd, start);
@@ -138,29 +152,29 @@ export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (te
       if (owner && RULE_LINE.test(gap)) owner = close(true);
       else if (owner?.kind === 'heading' && blank && owner.seen) owner.later = true;
     }
-    const named = bySent.get(s);
     const t = text.slice(start, doc.sentEnd[s]);
     const flags = doc.flags[doc.sentTok[s]];
     const heading = (flags & HEADING) !== 0;
     const item = (flags & LIST) !== 0 && newLine;
-    if (named) {
-      // a sentence naming one brand opens its section; several, nobody's
-      brand = named.size === 1 ? [...named][0] : -1;
+    if (m > from) {
+      // a sentence naming one brand, or one group, opens its section; several otherwise, nobody's
+      const brands = group(doc, mentions, from, m);
+      listBrands = brands ?? [];
       sign = 0;
-      if (named.size === 1) {
-        const b = [...named][0];
+      if (brands) {
         // a heading closes the section before it; another brand named in its lines does not
-        if (heading) owner = open(b, 'heading', levelAt(text, lineStart), false, true);
-        else if (owner?.kind === 'heading' && owner.brand === b) {
-          // the section's own brand named again: still its section
-        } else if (item) owner = open(b, 'item', indentAt(text, lineStart), false, false);
-        else if (!owner || owner.brand !== b || owner.kind === 'para') {
-          owner = open(b, 'para', 0, /:[\s*_]*$/.test(t), false, newLine && namesOnly(doc, s, mentions, firstOf.get(s) ?? 0));
+        if (heading) owner = open(brands, 'heading', levelAt(text, lineStart), false, true);
+        else if (owner?.kind === 'heading' && sameBrands(owner.brands, brands)) {
+          // the section's own brands named again: still its section
+        } else if (item) owner = open(brands, 'item', indentAt(text, lineStart), false, false);
+        else if (!owner || !sameBrands(owner.brands, brands) || owner.kind === 'para') {
+          owner = open(brands, 'para', 0, /:[\s*_]*$/.test(t), false, newLine && namesOnly(doc, s, mentions, from, m));
         }
       } else if (heading || !owner || owner.kind !== 'heading') owner = close(heading);
       continue;
     }
     // how far the section reaches
+    let credited = true;
     if (owner) {
       if (heading) {
         if (owner.kind !== 'heading' || levelAt(text, lineStart) <= owner.depth) owner = close(true);
@@ -168,6 +182,11 @@ export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (te
         if (newLine && indentAt(text, lineStart) <= owner.depth) owner = null;
       } else if (owner.kind === 'para') {
         if (newLine && (blank || item) && !(item && owner.introduces)) owner = null;
+        else if (!owner.title && !item && !ANAPHOR.test(t)) {
+          // the chain of sentences about it breaks here
+          owner = null;
+          credited = false;
+        }
       }
     }
     const label = LABEL.exec(t);
@@ -178,9 +197,9 @@ export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (te
       if (score(s, t)) continue;
     } else if (heading || !(flags & LIST)) sign = 0;
     if (owner) owner.seen = true;
-    if (owner && /[\p{L}]/u.test(t) && !ADVICE.test(t) && (owner.kind !== 'para' || owner.title || item || ANAPHOR.test(t))) {
+    if (owner && credited && /[\p{L}]/u.test(t) && !ADVICE.test(t)) {
       const c = scored(t);
-      if (c !== 0) (owner.later ? owner.pending : out).push({ brand: owner.brand, sent: s, text: t, compound: c });
+      if (c !== 0) push(owner.later ? owner.pending : out, owner.brands, s, t, c, false);
     }
   }
   return out;
