@@ -69,10 +69,11 @@ const H_NO = hashLower('no');
 // blame word flips whole ("never slow" is as much praise as "slow" is blame).
 let productRules = false;
 
-// Words that take harm away ("avoids breaches", "minimizes the risk", "prevents data
-// loss"): in product answers they negate the blame word after them, as "not" would.
+// Words that take harm away ("avoids breaches", "minimizes the risk", "protection from
+// breaches"): in product answers they negate the blame word after them, as "not" would.
 const REDUCERS = new Set(['avoid', 'avoids', 'avoiding', 'avoided', 'minimize', 'minimizes', 'minimizing', 'minimise',
-  'minimises', 'minimising', 'reduce', 'reduces', 'reducing', 'prevent', 'prevents', 'preventing', 'eliminates', 'eliminate']);
+  'minimises', 'minimising', 'reduce', 'reduces', 'reducing', 'prevent', 'prevents', 'preventing', 'eliminates', 'eliminate',
+  'protect', 'protects', 'protecting', 'protection', 'guards']);
 const REDUCER_HASHES = new Set([...REDUCERS].map(hashLower));
 function isReducer(w: Words, k: number): boolean {
   return REDUCER_HASHES.has(w.hash[k]) && REDUCERS.has(w.lowAt(k));

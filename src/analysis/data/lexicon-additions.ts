@@ -13,7 +13,8 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   outages: -1.3, crashes: -1.5, hassle: -1.2, headache: -1.4, overwhelming: -0.9, steep: -0.7, convoluted: -1.3,
   tedious: -1.4, finicky: -1.2, janky: -1.6, overcomplicated: -1.4, 'hard-to-use': -1.6, issues: -0.9,
   breach: -1.5, breaches: -1.5, breached: -1.6, incident: -0.9, incidents: -0.9, wary: -1.0, skimp: -1.0,
-  skimps: -1.0, compromise: -0.8, flimsy: -1.5, cautiously: -0.4,
+  skimps: -1.0, compromise: -0.8, flimsy: -1.5, cautiously: -0.4, concern: -0.9, concerns: -0.9, eroded: -1.4,
+  drawback: -1.0, caveat: -0.6, caveats: -0.6, reconsider: -0.8,
   // praise
   intuitive: 1.6, affordable: 1.5, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
   'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
@@ -49,6 +50,7 @@ export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
   'easy to use': 1.8, 'easy to customize': 1.5, 'easy to customise': 1.5, 'easy to set up': 1.5, 'easy to learn': 1.5,
   'hit and miss': -1.2, 'hit or miss': -1.2, 'runs narrow': -1.0, 'runs small': -1.0, 'raising prices': -1.0,
   'raises prices': -1.0, 'price increases': -1.0, 'hard to reach': -1.2,
+  'damaged trust': -1.8, 'eroded trust': -1.8, 'reduced trust': -1.5, 'lost trust': -1.8, 'hurt trust': -1.5,
   'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
 };
 
