@@ -109,11 +109,16 @@ const sameBrands = (a: readonly number[], b: readonly number[]) => a.length === 
 /**
  * The scores of the sentences that name no brand and speak of some: items of pros and cons
  * lists, and lines of a section about one brand or one group (see above).
- * `scored` reads a line the way a sentence naming the brand is read (hedges).
+ * `scored` reads a line the way a sentence naming the brand is read (hedges); `text` is
+ * `doc.clean` or a copy with the same offsets (names blanked).
  */
-export function sectionItems(doc: Doc, mentions: readonly Mention[], scored: (text: string) => number = vaderCompound): ListItemScore[] {
+export function sectionItems(
+  doc: Doc,
+  mentions: readonly Mention[],
+  scored: (text: string) => number = vaderCompound,
+  text = doc.clean,
+): ListItemScore[] {
   const out: ListItemScore[] = [];
-  const text = doc.clean;
   let listBrands: number[] = []; // the brands the current pros/cons section is about
   let sign = 0; // -1 cons, +1 pros, 0 outside a list
   let owner: Owner | null = null;
