@@ -96,4 +96,10 @@ describe('sections about one brand', () => {
   it('ends a paragraph\'s chain at the first sentence that does not point back', () => {
     expect(bands('Brevio exports to CSV. The weather is wonderful. It is excellent.').own).toBe('neutral');
   });
+
+  it('reads no sub-heading inside a section and no fit field', () => {
+    expect(bands('### Brevio\n#### Wonderful & Excellent\n*$99*').own).toBe('neutral');
+    expect(bands('### Brevio\n- **Ideal for:** teams that want excellent, reliable sync').own).toBe('neutral');
+    expect(bands('Brevio is best for: teams that want excellent, reliable sync').own).toBe('neutral');
+  });
 });

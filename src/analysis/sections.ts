@@ -18,7 +18,8 @@ import { vaderCompound } from './vader.js';
 // first that does not. Those lines are scored for it as if they named it. A group of names
 // written together ("Browser password managers (Chrome, Firefox, Edge, Safari):", "KeePass
 // / KeePassXC") owns its section as one brand would, for each of them.
-// A heading's blocks after its first (the verdict after a spec list) are its own only when
+// A sub-heading inside a section ("#### Budget-Friendly") is a label, not a verdict: not
+// read. A heading's blocks after its first (the verdict after a spec list) are its own only when
 // a heading or a rule closes the section: after the last section, they are the answer's
 // closing words ("Prices change often…"), not the last brand's.
 
@@ -202,7 +203,7 @@ export function sectionItems(
       if (score(s, t)) continue;
     } else if (heading || !(flags & LIST)) sign = 0;
     if (owner) owner.seen = true;
-    if (owner && credited && /[\p{L}]/u.test(t) && !ADVICE.test(t)) {
+    if (owner && credited && !heading && /[\p{L}]/u.test(t) && !ADVICE.test(t)) {
       const c = scored(t);
       if (c !== 0) push(owner.later ? owner.pending : out, owner.brands, s, t, c, false);
     }

@@ -18,7 +18,13 @@ const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
 // neutral while plain praise beside it still counts in full.
 const HEDGE = /\b(?:may|might|could|perhaps|possibly|arguably|reportedly|some (?:users|reviewers|teams) (?:say|find|report|feel))\b/i;
 const HEDGE_WEIGHT = 0.3;
-const scored = (text: string) => {
+// A fit field says whom a product suits, not how good it is: "Best for: small teams that
+// want a clean interface", "Ideal for …:", "Best if you expect to scale:" read neutral to
+// the end of the sentence.
+const FIT_LABEL = /\b(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+const scored = (raw: string) => {
+  const fit = raw.indexOf(':') === -1 ? null : FIT_LABEL.exec(raw);
+  const text = fit ? raw.slice(0, fit.index) : raw;
   const c = vaderCompound(text);
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };
