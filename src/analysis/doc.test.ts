@@ -20,9 +20,10 @@ describe('parseDoc', () => {
   });
 
   it('ends a sentence glued to the next one, but not inside a domain or an acronym', () => {
-    expect(sentences('It cools well.DreamCloud: This one is firm. See monday.com or ASP.NET.Core today')).toEqual([
+    expect(sentences('It cools well.DreamCloud: This one is firm.hOmeLabs is too. See monday.com or ASP.NET.Core today')).toEqual([
       'It cools well.',
       'DreamCloud: This one is firm.',
+      'hOmeLabs is too.',
       'See monday.com or ASP.NET.Core today',
     ]);
   });

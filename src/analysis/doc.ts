@@ -235,12 +235,16 @@ const isUpperAscii = (c: number) => c >= 65 && c <= 90;
 
 /**
  * A stop with no space after it that still ends a sentence: a lower-case word, the stop,
- * then a capitalised word ("…cooling features.DreamCloud: This mattress…"), as scraped
+ * then a capitalised or camel-case word ("…cooling features.DreamCloud: This mattress…"), as scraped
  * pages that lost their line breaks write it. Domains and file names keep their dot:
  * their next letter is lower-case ("monday.com") or the word before is capitals ("ASP.NET").
  */
 function gluedSentence(s: string, i: number): boolean {
-  return i >= 2 && isLowerAscii(s.charCodeAt(i - 1)) && isLowerAscii(s.charCodeAt(i - 2)) && isUpperAscii(s.charCodeAt(i + 1)) && isLowerAscii(s.charCodeAt(i + 2));
+  if (i < 2 || !isLowerAscii(s.charCodeAt(i - 1)) || !isLowerAscii(s.charCodeAt(i - 2))) return false;
+  const a = s.charCodeAt(i + 1);
+  const b = s.charCodeAt(i + 2);
+  // "…certified.hOmeLabs 4,500…", "…today.iPhone…": a name in camel case
+  return (isUpperAscii(a) && isLowerAscii(b)) || (isLowerAscii(a) && isUpperAscii(b));
 }
 
 /** Where the sentence ends if the stop at `i` ends it (after closers), else -1. */

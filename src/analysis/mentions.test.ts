@@ -67,6 +67,8 @@ describe('findMentions', () => {
     ];
     expect(named('Try the Discover it® Miles or the United Gateway℠ Card; Briggs & Riley bags last.', brands)).toEqual(['d', 'u', 'b']);
     expect(named('Try Discover it Miles, Briggs&Riley, Briggs and Riley.', brands)).toEqual(['d', 'b']);
+    const sq: BrandSpec[] = [{ id: 'h', name: 'hOmeLabs 4,500 Sq. Ft Dehumidifier', aliases: [], domain: null, isOwn: true }];
+    expect(named('The hOmeLabs 4,500 Sq. Ft Dehumidifier is big; hOmeLabs 4, 500 Sq. Ft Dehumidifier is not it.', sq)).toEqual(['h']);
   });
 
   it('prefers the longest name: "Zoho CRM" once, not Zoho and then CRM', () => {

@@ -17,15 +17,19 @@ const WEB_SUFFIX = new Set(WEB_SUFFIX_CUES);
 const DETERMINER = new Set(DETERMINERS);
 const LIST_LINK = new Set(['and', 'or', 'vs', 'versus', 'with']);
 
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
 /**
  * Separators allowed inside a written name: "Hub Spot", "Coca-Cola", "monday.com", "AT&T",
- * "Briggs & Riley"; a trademark sign glued to a word does not count ("Discover it® Miles",
+ * "Briggs & Riley", "4,500"; a trademark sign glued to a word does not count ("Discover it® Miles",
  * "United Gateway℠ Card").
  */
 function tightGap(doc: Doc, a: number, b: number): boolean {
   if (doc.sent[a] !== doc.sent[b]) return false;
   const from = doc.end[a];
   const to = doc.start[b];
+  // a thousands separator inside a number of the name ("4,500 Sq. Ft")
+  if (to - from === 1 && doc.clean[from] === ',') return isDigit(doc.clean.charCodeAt(from - 1)) && isDigit(doc.clean.charCodeAt(to));
   if (to - from > 4) return false;
   let len = 0;
   let amp = false;
