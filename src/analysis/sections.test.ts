@@ -102,4 +102,9 @@ describe('sections about one brand', () => {
     expect(bands('### Brevio\n- **Ideal for:** teams that want excellent, reliable sync').own).toBe('neutral');
     expect(bands('Brevio is best for: teams that want excellent, reliable sync').own).toBe('neutral');
   });
+
+  it('reads a pros/cons list whose line breaks were collapsed', () => {
+    const text = '*   **Zenlytics:**  *   **Price:** Free.  *   **Cons:**  *   **Tied:** Less portable. If you switch, it hurts.  *   **Sync:** Awkward.';
+    expect(bands(text).z).toBe('negative');
+  });
 });

@@ -33,6 +33,9 @@ const BLANK_LINE = /\n[ \t]*\n/;
 // pointing back to it ("Its construction ensures…", "This set is…"), not otherwise ("The
 // weather is awful").
 const ANAPHOR = /^[\s*_>]*(?:it|its|it's|it\u2019s|this|these|they|their|they're|both|also)\b/i;
+// A list marker inside a line before a sentence ("…support.   *   **Tied to Browser:** Less…"):
+// a list whose line breaks were collapsed, read as list items are under a pros/cons label.
+const INLINE_ITEM = /\s[-*\u2022]\s+[*_]*$/;
 // Advice to the reader ("Whatever you choose, test it…", "If you need offline sync…",
 // "Consider your budget") speaks of no brand, even inside a brand's section.
 const ADVICE = /^[\s*_#>]*(?:(?:if|whatever|whichever|when|unless|before)\s+you\b|you\b|your\b|check|test|try|consider|compare|choose|pick|look|start|make sure|keep|remember|note|close|ask|visit|read|see|go)\b/i;
@@ -199,9 +202,9 @@ export function sectionItems(
     if (label) {
       sign = NEGATIVE.has(label[1].toLowerCase()) ? -1 : 1;
       if (score(s, label[2])) continue;
-    } else if (flags & LIST) {
+    } else if (flags & LIST || (!newLine && INLINE_ITEM.test(gap))) {
       if (score(s, t)) continue;
-    } else if (heading || !(flags & LIST)) sign = 0;
+    } else if (newLine || heading) sign = 0;
     if (owner) owner.seen = true;
     if (owner && credited && !heading && /[\p{L}]/u.test(t) && !ADVICE.test(t)) {
       const c = scored(t);

@@ -83,6 +83,11 @@ describe('vaderCompound', () => {
     expect(vaderCompound('Avoid/review it because of past breaches')).toBeLessThan(-0.3);
   });
 
+  it('reads "less" before praise as blame, before blame as praise', () => {
+    expect(vaderCompound('less secure than dedicated managers')).toBeLessThan(0);
+    expect(vaderCompound('less expensive than the others')).toBeGreaterThan(0);
+  });
+
   it('reads no emoticon in product answers: a blanked link before a colon is not a frown', () => {
     expect(vaderCompound('Rockland Luggage]( ): A carry-on')).toBe(0);
   });

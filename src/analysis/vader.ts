@@ -65,6 +65,7 @@ function phraseAt(w: Words, i: number): number {
 }
 
 const H_NO = hashLower('no');
+const H_LESS = hashLower('less');
 // Product reading (the default lexicon): "no" negates ("no hidden fees"), and a negated
 // blame word flips whole ("never slow" is as much praise as "slow" is blame).
 let productRules = false;
@@ -92,6 +93,8 @@ function isNegated(w: Words, k: number): boolean {
   if (NEGATE_HASHES.has(w.hash[k]) && NEGATE.has(w.lowAt(k))) return true;
   if (productRules && w.hash[k] === H_NO && w.lowAt(k) === 'no') return true;
   if (productRules && isReducer(w, k)) return true;
+  // "less secure", "less polished": a comparison's blame in product answers ("less expensive" is praise)
+  if (productRules && w.hash[k] === H_LESS && w.lowAt(k) === 'less') return true;
   const t = w.text;
   for (let j = w.from[k] + 1; j < w.to[k] - 1; j++) {
     const c = t.charCodeAt(j);

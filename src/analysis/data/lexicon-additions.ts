@@ -38,7 +38,7 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
 export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
-  boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.8,
+  boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.8, security: 0,
 };
 
 /**
