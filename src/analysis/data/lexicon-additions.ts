@@ -31,7 +31,8 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
  * VADER words that describe a product rather than praise it ("a free plan", "popular with
  * agencies", "customer support", "tools like X", "the top plan", "an easy CSV import", "treat it
  * with care", "multiple attachments", "a rewards card", "massage gun", "a performance cut",
- * "a balance of comfort and support") or say whom it fits ("ideal for mid-sized homes"):
+ * "a balance of comfort and support", a "Yes" cell of a spec table) or say whom it fits ("ideal
+ * for mid-sized homes"):
  * their valence in product answers. 0 removes the word; "no" is then only a negation
  * ("no hidden fees"), not blame.
  */
@@ -39,6 +40,7 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
   boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.8, security: 0,
+  yes: 0,
 };
 
 /**
