@@ -4,6 +4,7 @@ import { analyticsSuite } from './analytics.js';
 import { crawlersSuite } from './crawlers.js';
 import { deliverySuite } from './delivery.js';
 import { dashboardSuite, screenshotSuite } from './dashboard.js';
+import { heldoutSuite } from './heldout.js';
 import { httpAuth } from './http-auth.js';
 import { loadSuite } from './load.js';
 import { mcpSuite } from './mcp.js';
@@ -17,7 +18,7 @@ import type { Suite, SuiteOptions } from './lib/suite.js';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite, themesSuite, samplingSuite, marketsSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, heldoutSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite, themesSuite, samplingSuite, marketsSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

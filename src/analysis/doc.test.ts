@@ -19,6 +19,15 @@ describe('parseDoc', () => {
     ]);
   });
 
+  it('ends a sentence glued to the next one, but not inside a domain or an acronym', () => {
+    expect(sentences('It cools well.DreamCloud: This one is firm.hOmeLabs is too. See monday.com or ASP.NET.Core today')).toEqual([
+      'It cools well.',
+      'DreamCloud: This one is firm.',
+      'hOmeLabs is too.',
+      'See monday.com or ASP.NET.Core today',
+    ]);
+  });
+
   it('ends sentences after closing quotes and emphasis, and at CJK stops', () => {
     expect(sentences('He said "great." Then **left.** 次です。終わり')).toEqual(['He said "great."', 'Then **left.**', '次です。', '終わり']);
   });

@@ -230,12 +230,29 @@ function skipLineMarkers(s: string, i: number, len: number): number {
   return i;
 }
 
+const isLowerAscii = (c: number) => c >= 97 && c <= 122;
+const isUpperAscii = (c: number) => c >= 65 && c <= 90;
+
+/**
+ * A stop with no space after it that still ends a sentence: a lower-case word, the stop,
+ * then a capitalised or camel-case word ("…cooling features.DreamCloud: This mattress…"), as scraped
+ * pages that lost their line breaks write it. Domains and file names keep their dot:
+ * their next letter is lower-case ("monday.com") or the word before is capitals ("ASP.NET").
+ */
+function gluedSentence(s: string, i: number): boolean {
+  if (i < 2 || !isLowerAscii(s.charCodeAt(i - 1)) || !isLowerAscii(s.charCodeAt(i - 2))) return false;
+  const a = s.charCodeAt(i + 1);
+  const b = s.charCodeAt(i + 2);
+  // "…certified.hOmeLabs 4,500…", "…today.iPhone…": a name in camel case
+  return (isUpperAscii(a) && isLowerAscii(b)) || (isLowerAscii(a) && isUpperAscii(b));
+}
+
 /** Where the sentence ends if the stop at `i` ends it (after closers), else -1. */
 function sentenceEndAt(s: string, i: number, len: number, doc: Doc, isDot: boolean): number {
   let j = i + 1;
   while (j < len && (s[j] === '.' || s[j] === '!' || s[j] === '?')) j++;
   while (j < len && CLOSERS.has(s[j])) j++;
-  if (j < len && !isSpace(s.charCodeAt(j)) && s[j] !== '\n') return -1;
+  if (j < len && !isSpace(s.charCodeAt(j)) && s[j] !== '\n' && !(isDot && j === i + 1 && gluedSentence(s, i))) return -1;
   if (isDot && j === i + 1 && doc.n > 0 && doc.end[doc.n - 1] === i) {
     // "e.g.", "Inc.", "J." do not end a sentence
     if (doc.end[doc.n - 1] - doc.start[doc.n - 1] === 1 && isUpper(s, i - 1)) return -1;

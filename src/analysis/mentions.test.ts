@@ -59,6 +59,18 @@ describe('findMentions', () => {
     expect(named('Hubspotting, notional, pipedrivers, Zohoo')).toEqual([]);
   });
 
+  it('matches names with a glued trademark sign or an ampersand between spaces', () => {
+    const brands: BrandSpec[] = [
+      { id: 'd', name: 'Discover it® Miles', aliases: [], domain: null, isOwn: true },
+      { id: 'u', name: 'United Gateway℠ Card', aliases: [], domain: null, isOwn: false },
+      { id: 'b', name: 'Briggs & Riley', aliases: [], domain: null, isOwn: false },
+    ];
+    expect(named('Try the Discover it® Miles or the United Gateway℠ Card; Briggs & Riley bags last.', brands)).toEqual(['d', 'u', 'b']);
+    expect(named('Try Discover it Miles, Briggs&Riley, Briggs and Riley.', brands)).toEqual(['d', 'b']);
+    const sq: BrandSpec[] = [{ id: 'h', name: 'hOmeLabs 4,500 Sq. Ft Dehumidifier', aliases: [], domain: null, isOwn: true }];
+    expect(named('The hOmeLabs 4,500 Sq. Ft Dehumidifier is big; hOmeLabs 4, 500 Sq. Ft Dehumidifier is not it.', sq)).toEqual(['h']);
+  });
+
   it('prefers the longest name: "Zoho CRM" once, not Zoho and then CRM', () => {
     expect(named('Zoho CRM and Zoho')).toEqual(['zoho', 'zoho']);
   });

@@ -17,17 +17,30 @@ const WEB_SUFFIX = new Set(WEB_SUFFIX_CUES);
 const DETERMINER = new Set(DETERMINERS);
 const LIST_LINK = new Set(['and', 'or', 'vs', 'versus', 'with']);
 
-/** Separators allowed inside a written name: "Hub Spot", "Coca-Cola", "monday.com", "AT&T". */
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Separators allowed inside a written name: "Hub Spot", "Coca-Cola", "monday.com", "AT&T",
+ * "Briggs & Riley", "4,500"; a trademark sign glued to a word does not count ("Discover it® Miles",
+ * "United Gateway℠ Card").
+ */
 function tightGap(doc: Doc, a: number, b: number): boolean {
   if (doc.sent[a] !== doc.sent[b]) return false;
   const from = doc.end[a];
   const to = doc.start[b];
-  if (to - from > 2) return false;
+  // a thousands separator inside a number of the name ("4,500 Sq. Ft")
+  if (to - from === 1 && doc.clean[from] === ',') return isDigit(doc.clean.charCodeAt(from - 1)) && isDigit(doc.clean.charCodeAt(to));
+  if (to - from > 4) return false;
+  let len = 0;
+  let amp = false;
   for (let k = from; k < to; k++) {
     const c = doc.clean[k];
+    if (c === '\u00ae' || c === '\u2122' || c === '\u2120' || c === '\u00a9') continue;
     if (c !== ' ' && c !== '-' && c !== '.' && c !== '_' && c !== '&' && c !== "'" && c !== '\u2019') return false;
+    if (c === '&') amp = true;
+    len++;
   }
-  return true;
+  return len <= 2 || (amp && len === 3);
 }
 
 /** Finds the tracked brands named in the text, in order. URLs were blanked out before. */

@@ -80,6 +80,12 @@ describe('brandSentiments', () => {
     expect(scores('Zoho has an API. Zoho is on the web.').zoho).toBe(50);
   });
 
+  it('reads no praise or blame in the words of a name', () => {
+    const cb = compileBrands([{ id: 'lac', name: 'Less Annoying CRM', aliases: [], domain: null, isOwn: true }]);
+    const doc = parseDoc('Less Annoying CRM has a contacts list.');
+    expect(brandSentiments(doc, findMentions(doc, cb), 1)[0]).toBe(50);
+  });
+
   it('reads descriptive, balanced, negated and comparative sentences as a careful reader does', () => {
     expect(scores('Zoho offers a free plan and is popular with startups.').zoho).toBe(50);
     expect(scores('Zoho has strong reporting, but it gets expensive as you grow.').zoho).toBeGreaterThanOrEqual(40);

@@ -1,7 +1,7 @@
 import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
 import { lowerAt, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
-import { prosConsItems } from './pros-cons.js';
+import { sectionItems } from './sections.js';
 import type { BrandUnit } from './themes.js';
 import { vaderCompound } from './vader.js';
 
@@ -18,7 +18,13 @@ const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
 // neutral while plain praise beside it still counts in full.
 const HEDGE = /\b(?:may|might|could|perhaps|possibly|arguably|reportedly|some (?:users|reviewers|teams) (?:say|find|report|feel))\b/i;
 const HEDGE_WEIGHT = 0.3;
-const scored = (text: string) => {
+// A fit field says whom a product suits, not how good it is: "Best for: small teams that
+// want a clean interface", "Ideal for …:", "Best if you expect to scale:" read neutral to
+// the end of the sentence.
+const FIT_LABEL = /\b(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+const scored = (raw: string) => {
+  const fit = raw.indexOf(':') === -1 ? null : FIT_LABEL.exec(raw);
+  const text = fit ? raw.slice(0, fit.index) : raw;
   const c = vaderCompound(text);
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };
@@ -55,6 +61,8 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     sum[b] += toScale(compound);
     cnt[b]++;
   };
+  // the names themselves are no praise or blame ("Less Annoying CRM", "Good Grips", "Super Pro")
+  const text = blankNames(doc, mentions);
   for (let m = 0; m < mentions.length; ) {
     const s = mentions[m].sent;
     let e = m;
@@ -64,16 +72,16 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
       e++;
     }
     if (brands.length === 1) {
-      const text = doc.clean.slice(doc.sentStart[s], doc.sentEnd[s]);
-      const c = scored(text);
+      const t = text.slice(doc.sentStart[s], doc.sentEnd[s]);
+      const c = scored(t);
       add(brands[0], c);
-      units?.push({ brand: brands[0], sent: s, text, compound: c });
+      units?.push({ brand: brands[0], sent: s, text: t, compound: c });
     } else {
       const per = new Map<number, number[]>();
-      for (const [text, bs] of clauses(doc, s, mentions.slice(m, e))) {
-        const c = scored(text);
+      for (const [t, bs] of clauses(doc, s, mentions.slice(m, e), text)) {
+        const c = scored(t);
         for (const b of bs) {
-          units?.push({ brand: b, sent: s, text, compound: c });
+          units?.push({ brand: b, sent: s, text: t, compound: c });
           const list = per.get(b);
           if (list) list.push(c);
           else per.set(b, [c]);
@@ -86,15 +94,30 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     }
     m = e;
   }
-  for (const item of prosConsItems(doc, mentions)) {
+  for (const item of sectionItems(doc, mentions, scored, text)) {
     add(item.brand, item.compound);
     units?.push(item);
   }
   return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
 }
 
-/** The clauses of sentence `s` with the brands each is about. */
-export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string, number[]]> {
+/** `doc.clean` with the words of every mention blanked (same offsets). */
+function blankNames(doc: Doc, mentions: readonly Mention[]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const m of mentions) {
+    const from = doc.start[m.tok];
+    const to = doc.end[m.tokEnd];
+    if (from < at) continue;
+    parts.push(doc.clean.slice(at, from), ' '.repeat(to - from));
+    at = to;
+  }
+  parts.push(doc.clean.slice(at));
+  return parts.join('');
+}
+
+/** The clauses of sentence `s` with the brands each is about; their text is cut from `text` (default `doc.clean`). */
+export function clauses(doc: Doc, s: number, mentions: Mention[], text = doc.clean): Array<[string, number[]]> {
   const first = doc.sentTok[s];
   const last = doc.sentTokEnd[s];
   const owner = new Map<number, number>();
@@ -150,7 +173,7 @@ export function clauses(doc: Doc, s: number, mentions: Mention[]): Array<[string
   // a comparison's object ("…than Zoho, and its support is slower") to the one before that
   const texts = merged.map((seg, k) => {
     const to = k + 1 < merged.length ? doc.start[merged[k + 1].from] : doc.sentEnd[s];
-    return doc.clean.slice(doc.start[seg.from], to);
+    return text.slice(doc.start[seg.from], to);
   });
   const groups: Array<{ text: string; brands: number[]; object: boolean }> = [];
   merged.forEach((seg, k) => {

@@ -150,7 +150,7 @@ export interface BrandUnit {
   sent: number;
   text: string;
   compound: number;
-  /** An item of a list of pros or cons: its sign is the list's, whole (pros-cons.ts). */
+  /** An item of a list of pros or cons: its sign is the list's, whole (sections.ts). */
   listed?: boolean;
 }
 

@@ -70,6 +70,8 @@ describe('normalizeUrl', () => {
   it('drops tracking parameters and keeps the others in order', () => {
     expect(norm('https://a.com/x?b=2&utm_source=chatgpt.com&a=1&gclid=z&UTM_Medium=q')).toBe('https://a.com/x?b=2&a=1');
     expect(norm('https://a.com/x?utm_source=y')).toBe('https://a.com/x');
+    expect(norm('https://shop.com/products/p?variant=4177&_gsid=kL9W')).toBe('https://shop.com/products/p?variant=4177');
+    expect(norm('https://shop.com/p?srsltid=AfmB&variant=2')).toBe('https://shop.com/p?variant=2');
   });
 
   it('adds https to scheme-less URLs and refuses other schemes', () => {

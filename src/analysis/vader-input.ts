@@ -16,6 +16,9 @@ export function vaderLexicon(plain = false): Map<string, number> {
   if (plain) return readLexicon();
   if (lexicon) return lexicon;
   const map = readLexicon();
+  // Emoticons are not read in product answers: markdown leaves tokens such as "):" behind
+  // (a blanked link target before a colon), which VADER would read as a frown.
+  for (const w of [...map.keys()]) if (!/[\p{L}\p{N}]/u.test(w)) map.delete(w);
   for (const [w, v] of [...Object.entries(LEXICON_ADDITIONS), ...Object.entries(LEXICON_OVERRIDES)]) {
     if (v === 0) map.delete(w);
     else map.set(w, v);
@@ -59,13 +62,14 @@ export class Words {
   private raw: Array<string | undefined> = [];
   private low: Array<string | undefined> = [];
 
-  constructor(readonly text: string) {
+  /** `slash`: a slash parts words too ("Avoid/review", "price/feature"), as product answers write them. */
+  constructor(readonly text: string, slash = false) {
     const len = text.length;
     let i = 0;
     while (i < len) {
-      while (i < len && isSpaceCode(text.charCodeAt(i))) i++;
+      while (i < len && (isSpaceCode(text.charCodeAt(i)) || (slash && text.charCodeAt(i) === 47))) i++;
       const start = i;
-      while (i < len && !isSpaceCode(text.charCodeAt(i))) i++;
+      while (i < len && !isSpaceCode(text.charCodeAt(i)) && !(slash && text.charCodeAt(i) === 47)) i++;
       if (i - start <= 1) continue;
       let a = start;
       let b = i;

@@ -69,6 +69,29 @@ describe('vaderCompound', () => {
     expect(c).toBeGreaterThan(0.9);
   });
 
+  it('reads Japanese praise and blame inside runs without spaces, negation flipping them', () => {
+    expect(vaderCompound('UIがわかりやすく、小規模チームにおすすめ')).toBeGreaterThan(0.3);
+    expect(vaderCompound('設定が難しく、料金も割高')).toBeLessThan(-0.3);
+    expect(vaderCompound('このツールは便利ではない')).toBeLessThan(0);
+    expect(vaderCompound('小規模チーム向けのカンバン型ツール')).toBe(0);
+  });
+
+  it('reads a word that takes harm away as a negation of the blame after it', () => {
+    expect(vaderCompound('great for avoiding server breaches')).toBeGreaterThan(vaderCompound('great for servers'));
+    expect(vaderCompound('it minimizes the risk')).toBeGreaterThan(0);
+    expect(vaderCompound('it prevents data breaches')).toBeGreaterThan(0);
+    expect(vaderCompound('Avoid/review it because of past breaches')).toBeLessThan(-0.3);
+  });
+
+  it('reads "less" before praise as blame, before blame as praise', () => {
+    expect(vaderCompound('less secure than dedicated managers')).toBeLessThan(0);
+    expect(vaderCompound('less expensive than the others')).toBeGreaterThan(0);
+  });
+
+  it('reads no emoticon in product answers: a blanked link before a colon is not a frown', () => {
+    expect(vaderCompound('Rockland Luggage]( ): A carry-on')).toBe(0);
+  });
+
   it('maps the compound to 0..100 with 50 neutral', () => {
     expect(toScale(-1)).toBe(0);
     expect(toScale(0)).toBe(50);

@@ -1,4 +1,4 @@
-import { PHRASE_VALENCES } from './data/lexicon-additions.js';
+import { JA_VALENCES, PHRASE_VALENCES } from './data/lexicon-additions.js';
 import { BOOSTER_DAMPENERS, BOOSTER_INCREMENTS, NEGATIONS, SPECIAL_IDIOMS } from './data/vader-words.js';
 import { hashLower } from './doc.js';
 import { HashedLexicon, Words, vaderLexicon } from './vader-input.js';
@@ -65,15 +65,36 @@ function phraseAt(w: Words, i: number): number {
 }
 
 const H_NO = hashLower('no');
+const H_LESS = hashLower('less');
 // Product reading (the default lexicon): "no" negates ("no hidden fees"), and a negated
 // blame word flips whole ("never slow" is as much praise as "slow" is blame).
 let productRules = false;
+
+// Words that take harm away ("avoids breaches", "minimizes the risk", "protection from
+// breaches"): in product answers they negate the blame word after them, as "not" would.
+const REDUCERS = new Set(['avoid', 'avoids', 'avoiding', 'avoided', 'minimize', 'minimizes', 'minimizing', 'minimise',
+  'minimises', 'minimising', 'reduce', 'reduces', 'reducing', 'prevent', 'prevents', 'preventing', 'eliminates', 'eliminate',
+  'protect', 'protects', 'protecting', 'protection', 'guards']);
+const REDUCER_HASHES = new Set([...REDUCERS].map(hashLower));
+function isReducer(w: Words, k: number): boolean {
+  return REDUCER_HASHES.has(w.hash[k]) && REDUCERS.has(w.lowAt(k));
+}
+function blameWithin3(w: Words, hl: HashedLexicon, i: number): boolean {
+  for (let k = i + 1; k <= i + 3 && k < w.n; k++) {
+    const v = hl.get(w, k);
+    if (v !== undefined) return v < 0;
+  }
+  return false;
+}
 
 /** Word k is a negation ("not", "never", "without"…) or contains n't. */
 function isNegated(w: Words, k: number): boolean {
   if (k < 0) return false;
   if (NEGATE_HASHES.has(w.hash[k]) && NEGATE.has(w.lowAt(k))) return true;
   if (productRules && w.hash[k] === H_NO && w.lowAt(k) === 'no') return true;
+  if (productRules && isReducer(w, k)) return true;
+  // "less secure", "less polished": a comparison's blame in product answers ("less expensive" is praise)
+  if (productRules && w.hash[k] === H_LESS && w.lowAt(k) === 'less') return true;
   const t = w.text;
   for (let j = w.from[k] + 1; j < w.to[k] - 1; j++) {
     const c = t.charCodeAt(j);
@@ -101,7 +122,7 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     hl = new HashedLexicon(lex);
     hashed.set(lex, hl);
   }
-  const w = new Words(text);
+  const w = new Words(text, product);
   const n = w.n;
   if (n === 0) return 0;
   let upper = 0;
@@ -121,6 +142,8 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     if (i < skipTo) continue;
     if (HASHED_BOOSTERS.get(w, i) !== undefined || (w.is(i, 'kind', H_KIND) && w.is(i + 1, 'of', H_OF))) continue;
     let v = hl.get(w, i);
+    // "avoids breaches": the reducer is no blame of its own when it negates the blame after it
+    if (product && v !== undefined && isReducer(w, i) && blameWithin3(w, hl, i)) continue;
     if (product) {
       const len = phraseAt(w, i);
       if (len) {
@@ -133,7 +156,7 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     for (let k = 0; k < 3; k++) {
       if (i <= k) break;
       const p = i - k - 1;
-      if (hl.get(w, p) !== undefined) continue;
+      if (hl.get(w, p) !== undefined && !(product && isReducer(w, p))) continue;
       let s = scalar(w, p, v, capDiff);
       if (s !== 0 && k === 1) s *= 0.95;
       else if (s !== 0 && k === 2) s *= 0.9;
@@ -152,11 +175,41 @@ export function vaderCompound(text: string, lex: Map<string, number> = vaderLexi
     }
   }
   if (contrast && nPos > 0 && nPos === nNeg) sum = (pos + neg) * BALANCED;
+  if (product && CJK.test(text)) sum += cjkValence(text);
   if (sum === 0) return 0;
   const amp = punctuationEmphasis(text);
   sum += sum > 0 ? amp : -amp;
   const c = sum / Math.sqrt(sum * sum + 15);
   return c < -1 ? -1 : Math.min(c , 1);
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+// Japanese entries by their first character, longest first.
+const JA = new Map<string, Array<[string, number]>>();
+for (const [word, v] of Object.entries(JA_VALENCES)) {
+  const list = JA.get(word[0]) ?? [];
+  list.push([word, v]);
+  list.sort((a, b) => b[0].length - a[0].length);
+  JA.set(word[0], list);
+}
+const JA_NEGATION = /^(?:では|じゃ|く|に)?(?:ない|なく|ありません|ません|なかった)/;
+
+/** Sum of the Japanese sentiment words of `text` (JA_VALENCES), negated ones flipped. */
+function cjkValence(text: string): number {
+  let sum = 0;
+  for (let i = 0; i < text.length; ) {
+    const list = JA.get(text[i]);
+    const hit = list?.find(([word]) => text.startsWith(word, i));
+    if (!hit) {
+      i++;
+      continue;
+    }
+    const [word, v] = hit;
+    i += word.length;
+    const negated = JA_NEGATION.test(text.slice(i, i + 6));
+    sum += negated ? (v < 0 ? -v : v * N_SCALAR_VADER) : v;
+  }
+  return sum;
 }
 
 function scalar(w: Words, p: number, valence: number, capDiff: boolean): number {

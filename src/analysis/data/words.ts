@@ -57,7 +57,7 @@ export const LIST_JOINERS: readonly string[] = [
 /** Abbreviations whose full stop does not end a sentence. */
 export const ABBREVIATIONS: readonly string[] = [
   'e.g', 'i.e', 'eg', 'ie', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'no',
-  'approx', 'est', 'dept', 'fig', 'jr', 'sr', 'u.s', 'u.k', 'e.u', 'cf', 'al', 'ca', 'min', 'max', 'mo', 'yr',
+  'approx', 'est', 'dept', 'fig', 'jr', 'sr', 'u.s', 'u.k', 'e.u', 'cf', 'al', 'ca', 'min', 'max', 'mo', 'yr', 'sq',
 ];
 
 /**
