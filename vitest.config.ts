@@ -17,5 +17,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,
+    isolate: false,
   },
 });

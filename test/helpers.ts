@@ -16,9 +16,12 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
   const name = `sightline_t_${crypto.randomBytes(6).toString('hex')}`;
+  // A copy of the database test/global-setup.ts migrated once (the app's migrations then find
+  // nothing to do), or an empty one when this file runs outside that setup.
+  const template = inject('postgresTemplate');
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database ${name}`);
+  await client.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;

@@ -145,6 +145,8 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     await expect.poll(() => sidebar.isVisible()).toBe(false);
     // Opened again, a link is followed by keyboard and the drawer closes.
     await page.keyboard.press('Enter');
+    // the drawer opens on the next frame: focusing its link before then moves no focus
+    await page.getByRole('link', { name: 'Sources' }).waitFor({ state: 'visible' });
     await page.getByRole('link', { name: 'Sources' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Sources' }).waitFor();

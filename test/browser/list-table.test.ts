@@ -22,12 +22,15 @@ async function tabbedTables(page: Page): Promise<string[]> {
   const reached = new Set<string>();
   for (let i = 0; i < 400; i++) {
     await page.keyboard.press('Tab');
-    const name = await page.evaluate(() => {
+    // One round trip per press: the table name of the focused box, if any, and whether focus is still on an element.
+    const { name, inBody } = await page.evaluate(() => {
       const el = document.activeElement;
-      return el?.matches('.list-table-wrap') ? (el.querySelector('table')?.getAttribute('data-table') ?? '?') : null;
+      return {
+        name: el?.matches('.list-table-wrap') ? (el.querySelector('table')?.getAttribute('data-table') ?? '?') : null,
+        inBody: el !== document.body && !!el,
+      };
     });
     if (name) reached.add(name);
-    const inBody = await page.evaluate(() => document.activeElement !== document.body && !!document.activeElement);
     if (!inBody && i > 5) break;
   }
   return [...reached];
