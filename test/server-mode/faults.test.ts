@@ -174,10 +174,19 @@ describe.skipIf(SKIP !== null)(`server mode under faults${SKIP ? ` (skipped: ${S
 
       // Back in the queue once its heartbeat is 10 s old, then its retry delay (30 to 60 s).
       await until(async () => (await storedOf()) === planned, 120_000, 200);
-      const [job] = await rows<{ retry_count: number; state: string }>(
-        db,
-        `select retry_count, state from pgboss.job where name = 'project-refresh' and data->>'kind' = 'new_prompts'`,
-      );
+      // the last answer is stored before its run finishes (credits settled, the run recorded,
+      // the alerts job sent): the job is completed a moment later
+      const jobOf = async () =>
+        (
+          await rows<{ retry_count: number; state: string }>(
+            db,
+            `select retry_count, state from pgboss.job where name = 'project-refresh' and data->>'kind' = 'new_prompts'`,
+          )
+        )[0];
+      const job = await until(async () => {
+        const current = await jobOf();
+        return current?.state === 'completed' && current;
+      }, 30_000, 100).catch(async () => jobOf());
       expect(job).toMatchObject({ state: 'completed' });
       expect(job.retry_count).toBeGreaterThanOrEqual(1);
 
