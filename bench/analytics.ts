@@ -11,10 +11,10 @@ import { createKey } from '../src/modules/keys/service.js';
 // The volume of the figures to beat: the contract's five engines (a project's default).
 import { CONTRACT_PROVIDERS as PROVIDERS } from '../src/ports/providers/types.js';
 import {
-  ADMIN_URL,
   APP_DIR,
   describeMachine,
   fmt,
+  freshBenchStore,
   http,
   machineInfo,
   ROOT,
@@ -227,25 +227,7 @@ function du(dir: string): number {
 }
 
 async function runStore(store: 'embedded' | 'postgres'): Promise<StoreResult> {
-  let env: Record<string, string>;
-  let overrides: Record<string, unknown>;
-  let dataDir: string | null = null;
-  let dbUrl = '';
-  if (store === 'embedded') {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-analytics-'));
-    env = { DATA_DIR: dataDir };
-    overrides = { dataDir, memoryStore: false };
-  } else {
-    await withAdmin(async (c) => {
-      await c.query(`drop database if exists ${DB} with (force)`);
-      await c.query(`create database ${DB}`);
-    });
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${DB}`;
-    dbUrl = url.toString();
-    env = { DATABASE_URL: dbUrl, SECRET_KEY: 'bench-secret-key-0123456789abcdef' };
-    overrides = { databaseUrl: dbUrl, secretKey: env.SECRET_KEY };
-  }
+  const { env, overrides, dataDir, dbUrl } = await freshBenchStore(store, DB, 'sightline-bench-analytics');
   const t0 = Date.now();
   const seeded = await seedStore(env, overrides);
   const seedSeconds = (Date.now() - t0) / 1000;

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
@@ -8,10 +7,10 @@ import { seedProject, type SeedResult } from '../src/collection/seed.js';
 import { CONTRACT_PROVIDERS as PROVIDERS } from '../src/ports/providers/types.js';
 import { ENDPOINTS, firstPrompt } from './analytics.js';
 import {
-  ADMIN_URL,
   APP_DIR,
   describeMachine,
   fmt,
+  freshBenchStore,
   machineInfo,
   revision,
   runLoad,
@@ -70,25 +69,7 @@ async function seed(env: Record<string, string>, overrides: Record<string, unkno
 }
 
 async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; one: SeedResult; three: SeedResult }> {
-  let env: Record<string, string>;
-  let overrides: Record<string, unknown>;
-  let dataDir: string | null = null;
-  let dbUrl = '';
-  if (store === 'embedded') {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-markets-'));
-    env = { DATA_DIR: dataDir };
-    overrides = { dataDir, memoryStore: false };
-  } else {
-    await withAdmin(async (c) => {
-      await c.query(`drop database if exists ${DB} with (force)`);
-      await c.query(`create database ${DB}`);
-    });
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${DB}`;
-    dbUrl = url.toString();
-    env = { DATABASE_URL: dbUrl, SECRET_KEY: 'bench-secret-key-0123456789abcdef' };
-    overrides = { databaseUrl: dbUrl, secretKey: env.SECRET_KEY };
-  }
+  const { env, overrides, dataDir, dbUrl } = await freshBenchStore(store, DB, 'sightline-bench-markets');
   const { one, three } = await seed(env, overrides);
   if (store === 'postgres') await withAdmin((c) => c.query(`vacuum analyze`).catch(() => {}), dbUrl);
   const server = await startServer({

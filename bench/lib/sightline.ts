@@ -26,6 +26,35 @@ export async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>, url = ADMIN
   }
 }
 
+/** A bench store made empty: where a seeding runtime and the measured server find it. */
+export interface BenchStore {
+  /** The service's environment for it (DATA_DIR, or DATABASE_URL and SECRET_KEY). */
+  env: Record<string, string>;
+  /** The same as config overrides, for a runtime made in the bench process. */
+  overrides: Record<string, unknown>;
+  /** The embedded store's data directory; null on PostgreSQL. */
+  dataDir: string | null;
+  /** The PostgreSQL database's URL; '' for the embedded store. */
+  dbUrl: string;
+}
+
+/** A fresh embedded data directory (named after `prefix`), or the PostgreSQL database `db` dropped and created again. */
+export async function freshBenchStore(store: 'embedded' | 'postgres', db: string, prefix: string): Promise<BenchStore> {
+  if (store === 'embedded') {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+    return { env: { DATA_DIR: dataDir }, overrides: { dataDir, memoryStore: false }, dataDir, dbUrl: '' };
+  }
+  await withAdmin(async (c) => {
+    await c.query(`drop database if exists ${db} with (force)`);
+    await c.query(`create database ${db}`);
+  });
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${db}`;
+  const dbUrl = url.toString();
+  const secretKey = 'bench-secret-key-0123456789abcdef';
+  return { env: { DATABASE_URL: dbUrl, SECRET_KEY: secretKey }, overrides: { databaseUrl: dbUrl, secretKey }, dataDir: null, dbUrl };
+}
+
 /** The PostgreSQL backends connected to the bench database (a server's pool). */
 export const backendPids = () =>
   withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [BENCH_DB])).rows.map((r) => r.pid));
