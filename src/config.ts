@@ -34,6 +34,10 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().startsWith('postgres').optional(),
+  // A PostgreSQL streaming replica of DATABASE_URL for the analytics reads (docs/replicas.md),
+  // and how far behind it may be before reads go back to the primary.
+  DATABASE_READ_URL: z.string().startsWith('postgres').optional(),
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   REDIS_URL: z.string().startsWith('redis').optional(),
   // Connections each process keeps to PostgreSQL (server mode); the job queue shares them.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).optional(),
@@ -136,6 +140,10 @@ export interface Config {
    */
   memoryStoreSnapshot?: string;
   databaseUrl?: string;
+  /** DATABASE_READ_URL: a streaming replica of databaseUrl that serves analytics reads (docs/replicas.md). */
+  databaseReadUrl?: string;
+  /** REPLICA_MAX_LAG_MS: a replica further behind than this serves no read. */
+  replicaMaxLagMs: number;
   redisUrl?: string;
   /** PostgreSQL connections per process (server mode). */
   databasePoolSize: number;
@@ -253,6 +261,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     dataDir: env.DATA_DIR,
     memoryStore: false,
     databaseUrl: env.DATABASE_URL,
+    databaseReadUrl: env.DATABASE_READ_URL,
+    replicaMaxLagMs: env.REPLICA_MAX_LAG_MS,
     redisUrl: env.REDIS_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? (env.ROLE === 'worker' ? 10 : 20),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -280,6 +290,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     env,
     ...overrides,
   };
+  if (config.databaseReadUrl && !config.databaseUrl) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica of the server-mode primary; the embedded store has none)');
+  }
+  if (config.databaseReadUrl && config.databaseReadUrl === config.databaseUrl) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_READ_URL: is DATABASE_URL itself; name a streaming replica of it, or leave it unset');
+  }
   if (config.databaseUrl && !config.secretKey) {
     throw new ConfigError('SECRET_KEY is required when DATABASE_URL is set (server mode)');
   }

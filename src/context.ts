@@ -7,7 +7,7 @@ import type { ProjectRow } from './modules/projects/project-row.js';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types.js';
 import type { Writer } from './ports/writer/index.js';
 import type { Mailer } from './ports/mail/index.js';
-import type { Store } from './store/index.js';
+import type { ReadRouter, Store, Tx } from './store/index.js';
 
 /** Adapters to the outside world (AI providers, the writer model). */
 export interface Ports {
@@ -28,7 +28,16 @@ export interface Clock {
  */
 export interface ServiceContext {
   config: Config;
+  /** The primary: every write, every transaction, and every read not routed below. */
   store: Store;
+  /**
+   * Where the analytics reads of a service call run: the primary (`store`) unless the call
+   * was routed to the replica for one project (withProjectReads in
+   * src/modules/projects/project-reads.ts). Read-only: nothing writes through it.
+   */
+  reads: Tx;
+  /** Chooses a project's reads: a replica that has replayed its latest change, or the primary. */
+  readRouter: ReadRouter;
   jobs: JobQueue;
   box: SecretBox;
   log: Logger;

@@ -18,7 +18,7 @@ import { createProviders } from './ports/providers/index.js';
 import { createWriter } from './ports/writer/index.js';
 import { createMailer } from './ports/mail/index.js';
 import { buildServer } from './server.js';
-import { openStore } from './store/index.js';
+import { openReadRouter, openStore, primaryOnly, type ReadRouter } from './store/index.js';
 import { resolveAdminToken, resolveCallbackSecret, resolveSecretKey } from './store/secrets.js';
 
 export interface Runtime {
@@ -39,6 +39,7 @@ export interface Runtime {
 export async function createRuntime(given: Config, log?: Logger, ports?: Partial<Ports>): Promise<Runtime> {
   const logger = log ?? createLogger(given);
   const store = await openStore(given);
+  let readRouter: ReadRouter | null = null;
   try {
     // After the store's lock is held: only the process that owns DATA_DIR writes its token.
     const admin = resolveAdminToken(given);
@@ -61,9 +62,14 @@ export async function createRuntime(given: Config, log?: Logger, ports?: Partial
     });
     const serving = config.role !== 'worker';
     const authCache = serving ? new AuthCache(store, config.authCacheMs) : null;
+    // Only requests read from a replica: the jobs of a worker read what they write, on the primary.
+    const router = serving ? await openReadRouter(config, store, logger) : primaryOnly(store);
+    readRouter = router;
     const ctx: ServiceContext = {
       config,
       store,
+      reads: store,
+      readRouter: router,
       jobs,
       box,
       log: logger,
@@ -105,10 +111,12 @@ export async function createRuntime(given: Config, log?: Logger, ports?: Partial
         await app?.close(); // stop accepting, let in-flight requests finish
         await jobs.stop();
         await http?.limiter.close();
+        await router.close();
         await store.close(); // CHECKPOINT first on the embedded store
       })());
     return { ctx, http, app, stop };
   } catch (err) {
+    await readRouter?.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
   }

@@ -148,7 +148,12 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
   await registerDashboard(app);
   // MCP (Streamable HTTP) and the agents' guide: explicit routes, ahead of any catch-all.
   registerMcp(app, ctx);
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // The process is up. With DATABASE_READ_URL, also what it knows of the read replica; a
+  // replica that is down or lagging leaves the process healthy (reads go to the primary).
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    const replica = ctx.services.readRouter.status();
+    return replica ? { status: 'ok', replica } : { status: 'ok' };
+  });
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     try {
       await ctx.services.store.ping();

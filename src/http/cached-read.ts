@@ -1,25 +1,35 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestContext } from '../context.js';
 import { utcDay } from '../lib/time.js';
 import { requireProject } from '../modules/projects/service.js';
-import { analyticsVersion } from '../store/analytics-version.js';
 import { ctxOf } from './request.js';
 
 /**
  * A project's GET answered from the cache, or computed, serialized by the route's schema
  * and cached. The ownership check comes first, so a cached body never reaches another
  * team; the key holds the URL as sent and today's UTC date (default windows end today).
+ *
+ * `compute` gets the caller's context with the project's reads routed (ctx.reads): to the
+ * read replica only when it holds the project's analytics version read here on the primary
+ * or a newer one (src/store/read-router.ts). So a body is never older than the version it
+ * is filed under, and a lagging replica cannot fill the cache with figures the version has
+ * moved past: a body computed on it is filed under the primary's version only when the
+ * replica has that version too.
  */
-export async function cachedRead<T>(req: FastifyRequest, reply: FastifyReply, projectId: string, compute: () => Promise<T>): Promise<T> {
+export async function cachedRead<T>(req: FastifyRequest, reply: FastifyReply, projectId: string, compute: (ctx: RequestContext) => Promise<T>): Promise<T> {
   const ctx = ctxOf(req);
   const cache = req.server.http.readCache;
-  if (!cache.enabled) return compute();
+  const router = ctx.readRouter;
+  if (!cache.enabled && !router.replicated) return compute(ctx);
   await requireProject(ctx, projectId);
-  const version = await analyticsVersion(ctx.store, projectId);
+  const version = await router.version(projectId);
+  const routed = async () => compute({ ...ctx, reads: await router.readerAt(projectId, version) });
+  if (!cache.enabled) return routed();
   const key = `${utcDay()} ${req.url}`;
   let body = cache.get(key, version);
   if (body === undefined) {
     cache.misses++;
-    body = reply.serialize(await compute()) as string;
+    body = reply.serialize(await routed()) as string;
     cache.set(key, version, body);
   } else {
     cache.hits++;

@@ -18,6 +18,7 @@ import { getReportPrompt, REPORT_PROMPT } from './prompt.js';
 import { listProjectResources, PROJECT_TEMPLATE, readProjectResource } from './resources.js';
 import { parseArgs, type Tool } from './tool-kit.js';
 import { recordAudit } from '../modules/audit/service.js';
+import { withProjectReads } from '../modules/projects/routed-reads.js';
 import { actionTools } from './tools-actions.js';
 import { analyticsTools, competitorTools } from './tools-analytics.js';
 import { projectTools } from './tools-projects.js';
@@ -92,8 +93,12 @@ export async function callTool(caller: Caller, name: string, args: Record<string
     const t = BY_NAME.get(name);
     if (!t) throw new NotFound(`Unknown tool: ${JSON.stringify(name)}`);
     const input = parseArgs(t, ctx, args ?? {});
+    // A tool that only reads one project reads it as its REST route does: from the replica
+    // when it holds the project's latest change.
+    const projectId = (input.params as { project_id?: unknown }).project_id;
+    const runCtx = t.spec.scope === 'read' && typeof projectId === 'string' ? await withProjectReads(ctx, projectId) : ctx;
     // Serialized by the route's response schema, as REST's serializer does.
-    const out = t.spec.output.parse(await t.spec.run(ctx, input));
+    const out = t.spec.output.parse(await t.spec.run(runCtx, input));
     if (t.spec.scope === 'admin') await auditToolWrite(caller, name, input, out);
     const text = await t.spec.summary(out, ctx, input);
     return { content: [{ type: 'text', text }], structuredContent: out as Record<string, unknown> };

@@ -24,7 +24,7 @@ function statementName(text: string): string {
   return name;
 }
 
-function txOf(client: Queryable, db: Db): Tx {
+export function txOf(client: Queryable, db: Db): Tx {
   const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
     const res = values?.length
       ? await client.query({ name: statementName(text), text, values })
@@ -50,18 +50,22 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   }
 }
 
+/**
+ * Settings of every session (primary and replica). Every query here takes milliseconds:
+ * starting parallel workers costs more than it saves (a 90-day overview took longer with
+ * two workers than without), and on a small machine they take the cores the other requests
+ * need. JIT likewise: a query over an array column (unnest) is estimated at many times its
+ * rows, crosses jit_above_cost, and spends about as long compiling as running.
+ */
+export const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c jit=off';
+
 export async function openPostgres(opts: { url: string; poolSize?: number; migrate?: boolean }): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
     application_name: 'sightline',
-    // Every query here takes milliseconds: starting parallel workers costs more than it
-    // saves (a 90-day overview took longer with two workers than without), and on a small
-    // machine they take the cores the other requests need.
-    // JIT likewise: a query over an array column (unnest) is estimated at many times its
-    // rows, crosses jit_above_cost, and spends about as long compiling as running.
-    options: '-c max_parallel_workers_per_gather=0 -c jit=off',
+    options: SESSION_OPTIONS,
   });
   // A dropped connection (server restart) surfaces on the next query as an error the
   // HTTP layer answers with 503; it must never crash the process.

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
-import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { markRetention } from '../retained-from.js';
 import { ProjectParams } from '../../modules/common.js';
@@ -26,7 +25,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'getPromptAnalytics', tags, summary: 'Daily visibility, position and sentiment of a prompt per provider', params: schemas.PromptParams, querystring: WindowQuery, response: { 200: schemas.PromptAnalytics, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptAnalytics.promptAnalytics(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await promptAnalytics.promptAnalytics(ctx, req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -44,7 +43,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptSeries(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await promptSeries(ctx, req.params.project_id, w)));
     },
   );
 
@@ -64,7 +63,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
       const { page, page_size, ...window } = req.query;
       const w = resolveWindow(window);
       markRetention(req, reply, w.from);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptAnalytics.promptChats(ctxOf(req), req.params.project_id, req.params.prompt_id, w, page, page_size)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await promptAnalytics.promptChats(ctx, req.params.project_id, req.params.prompt_id, w, page, page_size)));
     },
   );
 
@@ -74,7 +73,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       markRetention(req, reply, w.from);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptCitations.promptDomains(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await promptCitations.promptDomains(ctx, req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -84,7 +83,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       markRetention(req, reply, w.from);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptCitations.promptUrls(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await promptCitations.promptUrls(ctx, req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -94,7 +93,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { prompt_type, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectAnalytics.overview(ctxOf(req), req.params.project_id, w, prompt_type)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await projectAnalytics.overview(ctx, req.params.project_id, w, prompt_type)));
     },
   );
 
@@ -103,7 +102,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     { schema: { operationId: 'getProjectVisibility', tags, summary: 'Daily visibility, sentiment and position of each active brand', params: ProjectParams, querystring: WindowQuery, response: { 200: schemas.Visibility, ...errs } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectAnalytics.visibilitySeries(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await projectAnalytics.visibilitySeries(ctx, req.params.project_id, w)));
     },
   );
 
@@ -122,7 +121,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const w = resolveWindow(req.query);
       markRetention(req, reply, w.from);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await promptSearchQueries(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await promptSearchQueries(ctx, req.params.project_id, req.params.prompt_id, w)));
     },
   );
 
@@ -140,7 +139,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectModelChanges(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await projectModelChanges(ctx, req.params.project_id, w)));
     },
   );
 
@@ -159,7 +158,7 @@ export default async function analyticsRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { margin, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await samplingPlan(ctxOf(req), req.params.project_id, w, margin)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await samplingPlan(ctx, req.params.project_id, w, margin)));
     },
   );
 }

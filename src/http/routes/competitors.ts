@@ -28,7 +28,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await competitorsWithMetrics(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await competitorsWithMetrics(ctx, req.params.project_id, w)));
     },
   );
 
@@ -47,7 +47,7 @@ export default async function competitorRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { limit, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await competitorSuggestions(ctxOf(req), req.params.project_id, w, limit)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await competitorSuggestions(ctx, req.params.project_id, w, limit)));
     },
   );
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { cachedRead } from '../cached-read.js';
-import { ctxOf } from '../request.js';
 import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
 import { ProjectParams } from '../../modules/common.js';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
@@ -25,7 +24,7 @@ export default async function overviewRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await overviewSummary(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await overviewSummary(ctx, req.params.project_id, w)));
     },
   );
 }

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { cachedRead } from '../cached-read.js';
 import { markRetention } from '../retained-from.js';
-import { ctxOf } from '../request.js';
 import { ProjectParams } from '../../modules/common.js';
 import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
 import { projectChats } from '../../modules/analytics/project-chats.js';
@@ -58,7 +57,7 @@ export default async function projectChatsRoutes(base: FastifyInstance) {
       const w = resolveWindow(window);
       markRetention(req, reply, w.from);
       const filters = { promptId: prompt_id, topicId: topic_id, brandId: brand_id, brandNamed: brand_named === 'true' };
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await projectChats(ctxOf(req), req.params.project_id, w, filters, page, page_size)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await projectChats(ctx, req.params.project_id, w, filters, page, page_size)));
     },
   );
 }

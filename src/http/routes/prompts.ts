@@ -17,7 +17,7 @@ export default async function promptRoutes(base: FastifyInstance) {
     { schema: { operationId: 'listPrompts', tags, summary: "The project's prompts, by creation date, with the window's metrics", params: ProjectParams, querystring: WindowQuery, response: { 200: schemas.PromptListEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await prompts.listPrompts(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await prompts.listPrompts(ctx, req.params.project_id, w)));
     },
   );
 
@@ -32,7 +32,7 @@ export default async function promptRoutes(base: FastifyInstance) {
         response: { 200: schemas.ProjectMarketsEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req, reply) => cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await prompts.listProjectMarkets(ctxOf(req), req.params.project_id))),
+    async (req, reply) => cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await prompts.listProjectMarkets(ctx, req.params.project_id))),
   );
 
   app.get(
@@ -40,7 +40,7 @@ export default async function promptRoutes(base: FastifyInstance) {
     { schema: { operationId: 'getPrompt', tags, summary: "One prompt, with the window's metrics", params: schemas.PromptParams, querystring: WindowQuery, response: { 200: schemas.PromptEnvelope, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await prompts.getPrompt(ctxOf(req), req.params.project_id, req.params.prompt_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await prompts.getPrompt(ctx, req.params.project_id, req.params.prompt_id, w)));
     },
   );
 

@@ -6,6 +6,7 @@ import { ctxOf, servicesOf } from '../request.js';
 import { IsoDate, ProjectParams, Uuid } from '../../modules/common.js';
 import { successEnvelope, successEnvelopeSchema, errorResponses } from '../../lib/envelope.js';
 import { dailyCsv } from '../../modules/export/service.js';
+import { withProjectReads } from '../../modules/projects/routed-reads.js';
 import { reportContextFor } from '../../modules/reports/service.js';
 import * as reports from '../../modules/reports/service.js';
 
@@ -86,8 +87,8 @@ export default async function reportRoutes(base: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const ctx = req.query.token !== undefined && !req.headers['x-api-key'] ? await reportContextFor(servicesOf(req), req.query.token, req.params.project_id) : ctxOf(req);
-      const csv = await dailyCsv(ctx, req.params.project_id, req.query);
+      const caller = req.query.token !== undefined && !req.headers['x-api-key'] ? await reportContextFor(servicesOf(req), req.query.token, req.params.project_id) : ctxOf(req);
+      const csv = await dailyCsv(await withProjectReads(caller, req.params.project_id), req.params.project_id, req.query);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'inline; filename="daily.csv"').send(csv);
     },
   );

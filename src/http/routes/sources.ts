@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
-import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { PagedWindowQuery } from '../../modules/analytics/schema.js';
 import { resolveWindow, WindowQuery } from '../../modules/analytics/window.js';
@@ -29,7 +28,7 @@ export default async function sourceRoutes(base: FastifyInstance) {
     async (req, reply) => {
       const { page, page_size, ...window } = req.query;
       const w = resolveWindow(window);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await sources.listSources(ctxOf(req), req.params.project_id, w, page, page_size)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await sources.listSources(ctx, req.params.project_id, w, page, page_size)));
     },
   );
 
@@ -40,7 +39,7 @@ export default async function sourceRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await sources.sourcesAnalytics(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await sources.sourcesAnalytics(ctx, req.params.project_id, w)));
     },
   );
 }

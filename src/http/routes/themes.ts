@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { successEnvelope, errorResponses } from '../../lib/envelope.js';
-import { ctxOf } from '../request.js';
 import { cachedRead } from '../cached-read.js';
 import { ProjectParams } from '../../modules/common.js';
 import * as schemas from '../../modules/themes/schema.js';
@@ -24,7 +23,7 @@ export default async function themeRoutes(base: FastifyInstance) {
     },
     async (req, reply) => {
       const w = resolveThemesWindow(req.query);
-      return cachedRead(req, reply, req.params.project_id, async () => successEnvelope(await listThemes(ctxOf(req), req.params.project_id, w)));
+      return cachedRead(req, reply, req.params.project_id, async (ctx) => successEnvelope(await listThemes(ctx, req.params.project_id, w)));
     },
   );
 }

@@ -22,6 +22,6 @@ export async function projectModelChanges(ctx: RequestContext, projectId: string
 
 /** The same, for a caller that has already checked the project. */
 export async function modelChangeItems(ctx: RequestContext, projectId: string, w: Window): Promise<ModelChangeItem[]> {
-  const changes = await modelChanges(ctx.store, projectId, w.from, w.to, w.providers ?? undefined);
+  const changes = await modelChanges(ctx.reads, projectId, w.from, w.to, w.providers ?? undefined);
   return changes.map((change) => ({ provider: change.provider, day: change.day, from_model: change.fromModel, to_model: change.toModel }));
 }

@@ -16,16 +16,16 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
   await requireProject(ctx, projectId);
   const providers = providerFilter(w);
   const [prompts, sums, brands, numbers] = await Promise.all([
-    ctx.store.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
+    ctx.reads.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
       `select p.id, p.content, p.prompt_type, p.created_at, p.topic_id, t.name as topic_name, p.intent
          from prompts p left join topics t on t.id = p.topic_id
         where p.project_id = $1 and p.prompt_type = $2
         order by p.created_at, p.id`,
       [projectId, promptType],
     ),
-    promptSumsAndBrands(ctx.store, projectId, providers, w, w.market),
-    brandInfo(ctx.store, projectId),
-    loadBrandNumbers(ctx.store, projectId),
+    promptSumsAndBrands(ctx.reads, projectId, providers, w, w.market),
+    brandInfo(ctx.reads, projectId),
+    loadBrandNumbers(ctx.reads, projectId),
   ]);
   // times named per prompt and competitor (brand number > 0; the own brand is 0)
   const infoOf = new Map([...numbers].flatMap(([id, no]) => (no > 0 && brands.has(id) ? [[no, brands.get(id)!] as const] : [])));
@@ -65,7 +65,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
 /** Daily visibility, sentiment and position per active brand, aligned to every day of the window. */
 export async function visibilitySeries(ctx: RequestContext, projectId: string, w: Window) {
   const project: ProjectRow = await requireProject(ctx, projectId);
-  const [rows, days] = await Promise.all([activeCompetitors(ctx.store, project), projectDays(ctx.store, projectId, providerFilter(w), w.from, w.to, w.market)]);
+  const [rows, days] = await Promise.all([activeCompetitors(ctx.reads, project), projectDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, w.market)]);
   const dates = daysOf(w);
   const responses = new Array<number>(dates.length).fill(0);
   for (const [i, d] of days) responses[i] = d.responses;

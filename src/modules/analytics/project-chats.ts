@@ -25,7 +25,7 @@ interface FeedRow extends ChatRow {
 
 /** Checks that a filter's id belongs to the project: an id of another project is a 404, not an empty feed. */
 async function requireOwned(ctx: RequestContext, table: 'prompts' | 'topics', id: string, projectId: string, what: string) {
-  const { rows } = await ctx.store.query(`select 1 from ${table} where id = $1 and project_id = $2`, [id, projectId]);
+  const { rows } = await ctx.reads.query(`select 1 from ${table} where id = $1 and project_id = $2`, [id, projectId]);
   if (!rows[0]) throw new NotFound(`${what} not found`);
 }
 
@@ -37,11 +37,11 @@ async function requireOwned(ctx: RequestContext, table: 'prompts' | 'topics', id
  */
 export async function projectChats(ctx: RequestContext, projectId: string, w: Window, filters: ChatFilters, page: number, pageSize: number) {
   await requireProject(ctx, projectId);
-  const brands = await brandInfo(ctx.store, projectId);
+  const brands = await brandInfo(ctx.reads, projectId);
   if (filters.brandId && !brands.has(filters.brandId)) throw new NotFound('Brand not found: brand_id must be a competitor_id of the project (GET /competitors)');
   if (filters.promptId) await requireOwned(ctx, 'prompts', filters.promptId, projectId, 'Prompt');
   if (filters.topicId) await requireOwned(ctx, 'topics', filters.topicId, projectId, 'Topic');
-  const { rows } = await ctx.store.query<FeedRow>(
+  const { rows } = await ctx.reads.query<FeedRow>(
     // `at` as in the per-prompt chats: an answer stored after its (UTC) day shows at the day's start.
     `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
             r.provider, r.sample, r.market, r.model, r.body, r.mentioned, r.position, r.sentiment,

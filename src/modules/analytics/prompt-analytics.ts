@@ -11,7 +11,7 @@ import { daysOf, type Window } from './window.js';
 
 export async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
   await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<{ id: string; content: string }>(
+  const { rows } = await ctx.reads.query<{ id: string; content: string }>(
     `select id, content from prompts where id = $1 and project_id = $2`,
     [promptId, projectId],
   );
@@ -24,7 +24,7 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const rows = await promptProviderDays(ctx.store, promptId, realProviders(w), w.from, w.to, w.market);
+  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, w.market);
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
@@ -70,7 +70,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
   // they read is shown only once it has passed.
   const [prompt, { rows }, brands] = await Promise.all([
     requirePrompt(ctx, projectId, promptId),
-    ctx.store.query<ChatRow>(
+    ctx.reads.query<ChatRow>(
       // A response belongs to its (UTC) day: `date` is when it was collected if that was on
       // its day, else the start of its day (an answer stored later for a past day, as a
       // backfill, a retry after midnight or the seed does, is still that day's answer).
@@ -90,7 +90,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
         limit $5 offset $6`,
       [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize, page * pageSize - 1, w.market],
     ),
-    brandInfo(ctx.store, projectId),
+    brandInfo(ctx.reads, projectId),
   ]);
   const items = rows.map((r) => chatItem(r, brands, prompt.content));
   return { items };

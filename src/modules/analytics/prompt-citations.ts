@@ -60,7 +60,7 @@ function rollupBits(numbers: Map<string, number>, brands: Map<string, BrandInfo>
 /** Domains cited in the prompt's answers (docs/analytics.md DomainItem), most cited first. */
 export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
-  const [brands, numbers] = await Promise.all([brandInfo(ctx.store, projectId), loadBrandNumbers(ctx.store, projectId)]);
+  const [brands, numbers] = await Promise.all([brandInfo(ctx.reads, projectId), loadBrandNumbers(ctx.reads, projectId)]);
   let bitIds = rollupBits(numbers, brands);
   // the window's whole months from the prompt domain rollup, the other days from the answers
   const whole = wholeBuckets(w.from, w.to);
@@ -73,7 +73,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
     days = daysOf(w);
   }
   const [{ rows }, total] = await Promise.all([
-    ctx.store.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>(
+    ctx.reads.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>(
       // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL
       // once), grouped per (domain, answer) so an answer citing two pages of a domain counts
       // once among its responses. Days and months do not overlap: their sums add up.
@@ -91,7 +91,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
          from counted group by domain`,
       [promptId, realProviders(w), days, bitIds, months, w.market],
     ),
-    promptResponses(ctx.store, promptId, providerFilter(w), w.from, w.to, w.market),
+    promptResponses(ctx.reads, promptId, providerFilter(w), w.from, w.to, w.market),
   ]);
   const items = rows
     .map((r) => {
@@ -135,7 +135,7 @@ async function pagesById(ctx: RequestContext, ids: number[]): Promise<Map<number
   if (!cache) pageCaches.set(ctx.store, (cache = new Map()));
   const missing = ids.filter((id) => !cache.has(id));
   if (missing.length > 0) {
-    const { rows } = await ctx.store.query<Page & { id: number }>(
+    const { rows } = await ctx.reads.query<Page & { id: number }>(
       `select id, url, title, domain, url_type::int as url_type from cited_pages where id = any($1::int[])`,
       [missing],
     );
@@ -163,13 +163,13 @@ interface PageRow extends Page {
 /** URLs cited in the prompt's answers (docs/analytics.md UrlItem), most cited first. */
 export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
-  const brands = await brandInfo(ctx.store, projectId);
+  const brands = await brandInfo(ctx.reads, projectId);
   if (brands.size > MASK_BITS) throw new Error(`a brand mask holds ${MASK_BITS} brands, the project tracks ${brands.size}`);
   const bitIds = [...brands.keys()];
   // Per page (an id: one url under one title and category), then per url here: the title of
   // the url's newest citation (answers ranked by day, time collected, engine and sample, so a
   // page cited under two titles shows one), its counts summed and its brands OR-ed.
-  const { rows: counted } = await ctx.store.query<{ page: number; n: number; mask: number; first: string; last: string; rank: number }>(
+  const { rows: counted } = await ctx.reads.query<{ page: number; n: number; mask: number; first: string; last: string; rank: number }>(
     `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds)},
      ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a)
      select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, to_char(min(r.day), 'YYYY-MM-DD') as first,

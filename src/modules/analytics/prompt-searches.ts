@@ -20,7 +20,7 @@ export interface SearchQueryCount {
 export async function promptSearchQueries(ctx: RequestContext, projectId: string, promptId: string, w: Window): Promise<SearchQueryCount[]> {
   const [, { rows }] = await Promise.all([
     requirePrompt(ctx, projectId, promptId),
-    ctx.store.query<{ provider: ProviderName; body: Uint8Array }>(
+    ctx.reads.query<{ provider: ProviderName; body: Uint8Array }>(
       `select provider, body from responses
         where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
       [promptId, realProviders(w), w.from, w.to, w.market],

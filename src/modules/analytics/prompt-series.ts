@@ -16,8 +16,8 @@ import { daysOf, providerFilter, type Window } from './window.js';
 export async function promptSeries(ctx: RequestContext, projectId: string, w: Window) {
   await requireProject(ctx, projectId);
   const [prompts, rows] = await Promise.all([
-    ctx.store.query<{ id: string }>(`select id from prompts where project_id = $1 order by created_at, id`, [projectId]),
-    promptDays(ctx.store, projectId, providerFilter(w), w.from, w.to, w.market),
+    ctx.reads.query<{ id: string }>(`select id from prompts where project_id = $1 order by created_at, id`, [projectId]),
+    promptDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, w.market),
   ]);
   const dates = daysOf(w);
   const index = new Map(dates.map((d, i) => [d, i]));

@@ -30,11 +30,11 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 export async function samplingPlan(ctx: RequestContext, projectId: string, w: Window, marginPoints: number): Promise<SamplingPlanItem[]> {
   await requireProject(ctx, projectId);
   const [prompts, sums, facts] = await Promise.all([
-    ctx.store.query<{ id: string; content: string }>(
+    ctx.reads.query<{ id: string; content: string }>(
       `select id, content from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id`,
       [projectId],
     ),
-    promptSumsAndBrands(ctx.store, projectId, providerFilter(w), w, w.market),
+    promptSumsAndBrands(ctx.reads, projectId, providerFilter(w), w, w.market),
     loadProjectWithPlan(ctx.store, projectId),
   ]);
   const tracked: readonly string[] = facts?.providers.length ? facts.providers : DEFAULT_PROJECT_PROVIDERS;

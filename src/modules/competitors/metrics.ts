@@ -29,7 +29,7 @@ export function brandMetrics(w: Window, responses: number, brand: BrandSums | un
 
 export async function competitorsWithMetrics(ctx: RequestContext, projectId: string, w: Window) {
   const project = await requireProject(ctx, projectId);
-  const [rows, sums] = await Promise.all([activeCompetitors(ctx.store, project), brandSums(ctx.store, projectId, { from: w.from, to: w.to, providers: w.providers, market: w.market })]);
+  const [rows, sums] = await Promise.all([activeCompetitors(ctx.reads, project), brandSums(ctx.reads, projectId, { from: w.from, to: w.to, providers: w.providers, market: w.market })]);
   // a removed competitor's mentions stay in the rollups until the re-analysis: not tracked, not counted
   const allMentions = rows.reduce((n, r) => n + (sums.brands.get(brandNo(r))?.mentions ?? 0), 0);
   return {

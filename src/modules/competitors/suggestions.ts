@@ -23,8 +23,8 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
   const facts = await loadProjectWithPlan(ctx.store, projectId);
   if (!facts) throw new Error('project vanished'); // requireProject has just read it
   const [brands, answers, total, taken] = await Promise.all([
-    loadBrandSpecs(ctx.store, facts),
-    ctx.store.query<{ body: Uint8Array }>(
+    loadBrandSpecs(ctx.reads, facts),
+    ctx.reads.query<{ body: Uint8Array }>(
       `select body from responses
         where project_id = $1 and ($2::text[] is null or provider = any($2::text[])) and day between $3::date and $4::date
         order by day desc, collected_at desc, id
@@ -32,7 +32,7 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
       [projectId, w.providers, w.from, w.to, SUGGESTION_ANSWERS],
     ),
     windowResponses(ctx, projectId, w),
-    ctx.store.query<{ domain: string }>(`select domain from competitors where project_id = $1`, [projectId]),
+    ctx.reads.query<{ domain: string }>(`select domain from competitors where project_id = $1`, [projectId]),
   ]);
   // A name whose site is already tracked (a product of a tracked vendor) is no suggestion,
   // and adding it would be refused as a duplicate domain.
@@ -56,7 +56,7 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
 
 /** The answers of the window (from the answers themselves: no rollup is read here). */
 async function windowResponses(ctx: RequestContext, projectId: string, w: Window): Promise<number> {
-  const { rows } = await ctx.store.query<{ n: number }>(
+  const { rows } = await ctx.reads.query<{ n: number }>(
     `select count(*)::int as n from responses
       where project_id = $1 and ($2::text[] is null or provider = any($2::text[])) and day between $3::date and $4::date`,
     [projectId, w.providers, w.from, w.to],

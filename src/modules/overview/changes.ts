@@ -50,11 +50,11 @@ const mentionsOfTracked = (window: ProjectBrandWindow, numbers: number[]) => num
 export async function overviewChanges(ctx: RequestContext, project: ProjectRow, w: Window, previous: Window) {
   const providers = providerFilter(w);
   const [brands, now, before, prompts, domainsNow, domainsBefore] = await Promise.all([
-    activeCompetitors(ctx.store, project),
-    brandSums(ctx.store, project.id, w),
-    brandSums(ctx.store, project.id, previous),
+    activeCompetitors(ctx.reads, project),
+    brandSums(ctx.reads, project.id, w),
+    brandSums(ctx.reads, project.id, previous),
     promptSums(
-      ctx.store,
+      ctx.reads,
       project.id,
       providers,
       [
@@ -64,8 +64,8 @@ export async function overviewChanges(ctx: RequestContext, project: ProjectRow, 
       undefined,
       w.market,
     ),
-    domainWindow(ctx.store, project.id, providers, w.from, w.to, w.market),
-    domainWindow(ctx.store, project.id, providers, previous.from, previous.to, w.market),
+    domainWindow(ctx.reads, project.id, providers, w.from, w.to, w.market),
+    domainWindow(ctx.reads, project.id, providers, previous.from, previous.to, w.market),
   ]);
   const numbers = brands.map(brandNo);
   const allNow = mentionsOfTracked(now, numbers);
@@ -92,7 +92,7 @@ export async function overviewChanges(ctx: RequestContext, project: ProjectRow, 
       }),
   );
 
-  const { rows: promptRows } = await ctx.store.query<{ id: string; content: string }>(
+  const { rows: promptRows } = await ctx.reads.query<{ id: string; content: string }>(
     `select id, content from prompts where project_id = $1 and prompt_type = 'active' and id = any($2::uuid[])`,
     [project.id, [...prompts.keys()]],
   );

@@ -21,7 +21,7 @@ export function engineModes(config: RequestContext['config']) {
 
 /** The project's engines and whether each is asked for real (PROVIDERS_MODE and its key). */
 export async function projectEngines(ctx: RequestContext, projectId: string) {
-  const { rows } = await ctx.store.query<{ providers: string[] | null }>(`select providers from projects where id = $1`, [projectId]);
+  const { rows } = await ctx.reads.query<{ providers: string[] | null }>(`select providers from projects where id = $1`, [projectId]);
   const modes = providerModes(ctx.config);
   return trackedProviders(rows[0]?.providers).map((p) => ({ provider: p, mode: modes[p], live_with: PROVIDER_ENV[p].key }));
 }

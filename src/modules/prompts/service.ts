@@ -108,8 +108,8 @@ async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<
 export async function listPrompts(ctx: RequestContext, projectId: string, w: Window) {
   await requireProject(ctx, projectId);
   const [{ rows }, metrics] = await Promise.all([
-    ctx.store.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 order by created_at, id`, [projectId]),
-    promptMetrics(ctx.store, projectId, w),
+    ctx.reads.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 order by created_at, id`, [projectId]),
+    promptMetrics(ctx.reads, projectId, w),
   ]);
   return {
     project_id: projectId,
@@ -120,8 +120,8 @@ export async function listPrompts(ctx: RequestContext, projectId: string, w: Win
 
 export async function getPrompt(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requireProject(ctx, projectId);
-  const row = await loadPrompt(ctx.store, projectId, promptId);
-  const metrics = await promptMetrics(ctx.store, projectId, w, [promptId]);
+  const row = await loadPrompt(ctx.reads, projectId, promptId);
+  const metrics = await promptMetrics(ctx.reads, projectId, w, [promptId]);
   return presentPrompt(row, metrics.get(promptId) ?? noData());
 }
 
@@ -293,7 +293,7 @@ async function enqueuePromptCollection(ctx: RequestContext, tx: Tx, projectId: s
 /** The markets the project's active prompts run in, the most prompts first (then by code): what `market=` can name. */
 export async function listProjectMarkets(ctx: RequestContext, projectId: string) {
   await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 and prompt_type = 'active'`, [projectId]);
+  const { rows } = await ctx.reads.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 and prompt_type = 'active'`, [projectId]);
   const counts = new Map<string, { market: string; country: string; language: string; prompts: number }>();
   for (const row of rows) {
     for (const market of marketsOf(row)) {

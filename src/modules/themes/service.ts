@@ -42,15 +42,15 @@ export function resolveThemesWindow(q: ThemesQueryInput, today = utcDay()): Them
 export async function listThemes(ctx: RequestContext, projectId: string, w: ThemesWindow): Promise<ThemeItemOut[]> {
   await requireProject(ctx, projectId);
   if (w.brandId !== OWN_BRAND_ID) {
-    const { rows } = await ctx.store.query(
+    const { rows } = await ctx.reads.query(
       `select 1 from competitors where id = $1 and project_id = $2 and state = 'active' and not is_own_brand`,
       [w.brandId, projectId],
     );
     if (rows.length === 0) throw new NotFound('Competitor not found in this project');
   }
-  const found = (await themeCounts(ctx.store, projectId, w.brandId, w.from, w.to, w.market)).filter((r) => r.positive + r.neutral + r.negative > 0);
+  const found = (await themeCounts(ctx.reads, projectId, w.brandId, w.from, w.to, w.market)).filter((r) => r.positive + r.neutral + r.negative > 0);
   const examples = await newestThemeExamples(
-    ctx.store,
+    ctx.reads,
     projectId,
     w.brandId,
     w.from,
@@ -80,7 +80,7 @@ export interface BrandThemes {
 /** The own brand's themes beside each active competitor's, over the same window (own brand first). */
 export async function compareThemes(ctx: RequestContext, projectId: string, w: Omit<ThemesWindow, 'brandId'>): Promise<BrandThemes[]> {
   const project = await requireProject(ctx, projectId);
-  const { rows } = await ctx.store.query<{ id: string; name: string }>(
+  const { rows } = await ctx.reads.query<{ id: string; name: string }>(
     `select id, name from competitors where project_id = $1 and state = 'active' and not is_own_brand order by created_at, id`,
     [projectId],
   );
