@@ -36,3 +36,24 @@ describe('RETENTION_MONTHS', () => {
     }
   });
 });
+
+describe('DATABASE_READ_URL and REPLICA_MAX_LAG_MS', () => {
+  const server = { DATABASE_URL: 'postgres://app@db-primary/sightline', SECRET_KEY: 'a-secret-key-0123456789' };
+  it('takes a replica of the server-mode primary, 5 s of lag by default', () => {
+    const config = loadConfig({ ...server, DATABASE_READ_URL: 'postgres://app@db-replica/sightline' });
+    expect(config.databaseReadUrl).toBe('postgres://app@db-replica/sightline');
+    expect(config.replicaMaxLagMs).toBe(5_000);
+    expect(loadConfig({ ...server, REPLICA_MAX_LAG_MS: '250' }).replicaMaxLagMs).toBe(250);
+    expect(loadConfig(server).databaseReadUrl).toBeUndefined();
+  });
+
+  it('refuses a replica without a primary, the primary itself, a non-PostgreSQL URL and a lag out of range', () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://app@db-replica/sightline' })).toThrow(/DATABASE_READ_URL: needs DATABASE_URL/);
+    expect(() => loadConfig({ ...server, DATABASE_READ_URL: server.DATABASE_URL })).toThrow(/DATABASE_READ_URL: is DATABASE_URL itself/);
+    expect(() => loadConfig({ ...server, DATABASE_READ_URL: 'mysql://db-replica/sightline' })).toThrow(/DATABASE_READ_URL/);
+    for (const bad of ['0', '99', '3600001', 'soon', '1.5']) {
+      expect(() => loadConfig({ ...server, REPLICA_MAX_LAG_MS: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ ...server, REPLICA_MAX_LAG_MS: bad }), bad).toThrow(/REPLICA_MAX_LAG_MS/);
+    }
+  });
+});

@@ -30,8 +30,8 @@ export interface ReplicaOptions {
  * conflict, a bad parameter), after which the replica is still fine.
  */
 export function replicaUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true; // a socket error or a driver timeout
+  if (!(err instanceof pg.DatabaseError)) return true; // a socket error or a driver timeout: the server said nothing
+  const code = err.code ?? '';
   return /^(08|53|28|3D)/.test(code) || ['57P01', '57P02', '57P03', '57014'].includes(code);
 }
 
@@ -130,11 +130,14 @@ class ReplicaRouter implements ReadRouter {
     }
   }
 
-  #failed(err: unknown): void {
-    this.#failures++;
+  /** Opens the breaker (state down), or, for a failed probe while open, backs off further. */
+  #failed(err: unknown, byProbe = false): void {
     this.#failedAt = Date.now();
+    // The reads that were in flight when it went away all fail together: one failure, not many.
+    if (this.#state === 'down' && !byProbe) return;
+    this.#failures++;
     const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(this.#failures - 1, 16));
-    this.#retryAt = this.#failedAt + wait;
+    this.#retryAt = Date.now() + wait;
     if (this.#state !== 'down') this.log.warn({ err: message(err), retry_in_ms: wait }, 'read replica down: reads go to the primary');
     this.#state = 'down';
     this.#schedule(wait);
@@ -171,7 +174,7 @@ class ReplicaRouter implements ReadRouter {
       this.#failures = 0;
       this.#retryAt = null;
     } catch (err) {
-      this.#failed(err);
+      this.#failed(err, true);
     }
   }
 

@@ -2,7 +2,7 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -367,38 +367,105 @@ export function postgresBinDir(): string | null {
   return versions.length ? path.join(root, versions[0], 'bin') : null;
 }
 
+/** The server binaries, run as `postgres` when the test runs as root (initdb refuses root). */
+function postgresTools() {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot
+    ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()) }
+    : null;
+  // Asynchronous, so the test's own request loops keep running while a server stops and starts.
+  const run = async (tool: string, args: string[]) => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+    await execFileAsync(file, argv, { timeout: 60_000 });
+  };
+  /** A temporary folder the server's user owns, removed by cleanup(). */
+  const folder = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-pg-'));
+    if (owner) fs.chownSync(dir, owner.uid, owner.gid);
+    return dir;
+  };
+  return { run, folder };
+}
+
+export interface ScratchServer {
+  port: number;
+  /** The `postgres` database, as the `postgres` user. */
+  url: string;
+  start(): Promise<void>;
+  /** A fast shutdown: sessions are ended, the server says so to its clients. */
+  stop(): Promise<void>;
+  log(): string;
+}
+
+/** pg_ctl over one data folder; stopped (immediate) and the folder removed by cleanup(). */
+function serverOn(tools: ReturnType<typeof postgresTools>, dir: string, port: number, settings: string): ScratchServer {
+  const data = path.join(dir, 'data');
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off ${settings}`;
+  cleanups.push(async () => {
+    await tools.run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '60', 'stop']).catch(() => {}); // not running: fine
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    port,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start: () => tools.run('pg_ctl', ['-D', data, '-o', opts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']),
+    stop: () => tools.run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
+    log: () => fs.readFileSync(path.join(dir, 'server.log'), 'utf8'),
+  };
+}
+
 /**
  * A PostgreSQL server of our own (initdb into a temporary folder, its own port), so a test
  * can stop and start it without touching the shared server other tests use. initdb refuses
  * to run as root: as root, the server runs as the `postgres` user.
  */
-export async function startScratchPostgres() {
-  const bin = postgresBinDir();
-  if (!bin) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
-  const asRoot = process.getuid?.() === 0;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-pg-'));
-  const data = path.join(dir, 'data');
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    fs.chownSync(dir, uid, gid);
-  }
-  // Asynchronous, so the test's own request loops keep running while the server stops and starts.
-  const run = async (tool: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
-    await execFileAsync(file, argv, { timeout: 60_000 });
+export async function startScratchPostgres(): Promise<ScratchServer> {
+  const tools = postgresTools();
+  const dir = tools.folder();
+  await tools.run('initdb', ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const server = serverOn(tools, dir, await freePort(), '-c full_page_writes=off');
+  await server.start();
+  return server;
+}
+
+/**
+ * A primary (`wal_level=replica`) and a hot standby streaming from it, both of our own: the
+ * standby is a `pg_basebackup -R` of the primary (its recovery settings written by -R) in a
+ * second folder, on another port. Every database made on the primary appears on the
+ * standby, under the same name, once replayed.
+ */
+export async function startReplicatedPostgres(): Promise<{ primary: ScratchServer; replica: ScratchServer & ReplicaControls }> {
+  const tools = postgresTools();
+  const primaryDir = tools.folder();
+  await tools.run('initdb', ['-D', path.join(primaryDir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const primary = serverOn(tools, primaryDir, await freePort(), '-c wal_level=replica -c max_wal_senders=4');
+  await primary.start();
+  const replicaDir = tools.folder();
+  await tools.run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', path.join(replicaDir, 'data'), '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+  const replica = serverOn(tools, replicaDir, await freePort(), '-c hot_standby=on');
+  await replica.start();
+  const sql = async <T>(text: string): Promise<T> => {
+    const c = new pg.Client({ connectionString: replica.url });
+    await c.connect();
+    try {
+      return (await c.query(text)).rows[0] as T;
+    } finally {
+      await c.end();
+    }
   };
-  const port = await freePort();
-  await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
-  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
-  await start();
-  cleanups.push(async () => {
-    await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '60', 'stop']).catch(() => {}); // not running: fine
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  return { port, url: `postgres://postgres@127.0.0.1:${port}/postgres`, start, stop, log: () => fs.readFileSync(path.join(dir, 'server.log'), 'utf8') };
+  const controls: ReplicaControls = {
+    pause: async () => void (await sql('select pg_wal_replay_pause()')),
+    resume: async () => void (await sql('select pg_wal_replay_resume()')),
+  };
+  return { primary, replica: { ...replica, ...controls } };
+}
+
+export interface ReplicaControls {
+  /** Stops replaying the primary's WAL (`pg_wal_replay_pause()`): the standby falls behind as the primary writes. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 // ---------------------------------------------------------------- scenarios
@@ -417,6 +484,60 @@ export function scenario() {
     /** Call first in each test: skips it when an earlier step failed. */
     needsEarlierSteps(ctx: { skip: (note?: string) => void }) {
       if (broken) ctx.skip(`an earlier step failed: "${broken}"`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- a TCP proxy that can go silent
+
+/**
+ * A TCP proxy in front of a server (a replica), so a test can make the server stop
+ * answering without closing anything: `silence()` keeps every connection open and accepts
+ * new ones, but nothing goes through in either direction (a host gone from the network,
+ * as clients see it: timeouts, not refusals). `forward()` drops the silenced connections
+ * and lets new ones through again.
+ */
+export async function startTcpProxy(targetPort: number) {
+  let silent = false;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.on('error', () => {});
+    if (silent) return; // accepted, never answered
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    open.add(upstream);
+    upstream.on('close', () => {
+      open.delete(upstream);
+      if (!silent) client.destroy();
+    });
+    upstream.on('error', () => {});
+    client.on('close', () => {
+      if (!silent) upstream.destroy();
+    });
+    const pass = (from: net.Socket, to: net.Socket) =>
+      from.on('data', (chunk) => {
+        if (!silent) to.write(chunk);
+      });
+    pass(client, upstream);
+    pass(upstream, client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of open) s.destroy();
+      server.close(() => resolve());
+    });
+  cleanups.push(close);
+  return {
+    port,
+    silence() {
+      silent = true;
+    },
+    forward() {
+      silent = false;
+      for (const s of open) s.destroy();
     },
   };
 }
