@@ -33,7 +33,7 @@ export interface ServiceContext {
   /**
    * Where the analytics reads of a service call run: the primary (`store`) unless the call
    * was routed to the replica for one project (withProjectReads in
-   * src/modules/projects/project-reads.ts). Read-only: nothing writes through it.
+   * src/modules/projects/routed-reads.ts). Read-only: nothing writes through it.
    */
   reads: Tx;
   /** Chooses a project's reads: a replica that has replayed its latest change, or the primary. */

@@ -1,4 +1,4 @@
-import type { Tx } from './index.js';
+import type { Tx } from './types.js';
 
 // A counter per project (table analytics_versions), raised by triggers in every
 // transaction that changes what the project's analytics show (migration 0005). Cached

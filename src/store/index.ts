@@ -1,8 +1,7 @@
 import type { Config } from '../config.js';
 import type { Store } from './types.js';
 
-export type { Store, Tx, Db, SqlExecutor } from './types.js';
-export type { ReadRouter, ReplicaStatus } from './read-router.js';
+export type { Store, Tx, Db, SqlExecutor, ReadRouter, ReplicaStatus } from './types.js';
 export { openReadRouter, primaryOnly } from './read-router.js';
 
 /** The embedded store by default; PostgreSQL when DATABASE_URL is set. */

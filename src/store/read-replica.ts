@@ -2,9 +2,8 @@ import pg from 'pg';
 import type { Logger } from '../lib/log.js';
 import { analyticsVersion } from './analytics-version.js';
 import { SESSION_OPTIONS, txOf } from './postgres.js';
-import type { ReadRouter, ReplicaStatus } from './read-router.js';
 import { parseLsn, ReplayLag } from './replica-lag.js';
-import type { Store, Tx } from './types.js';
+import type { ReadRouter, ReplicaStatus, Store, Tx } from './types.js';
 
 // A replica that does not answer must cost a request little: a connection is given up
 // after CONNECT_TIMEOUT_MS, a query after QUERY_TIMEOUT_MS (the server cancels it at

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReplicaStatus } from '../../src/store/read-router.js';
+import type { ReplicaStatus } from '../../src/store/types.js';
 import { startReceiver } from '../fakes/receiver.js';
 import { until } from '../helpers.js';
 import {
