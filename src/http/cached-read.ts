@@ -11,10 +11,9 @@ import { ctxOf } from './request.js';
  *
  * `compute` gets the caller's context with the project's reads routed (ctx.reads): to the
  * read replica only when it holds the project's analytics version read here on the primary
- * or a newer one (ReadRouter in src/store/types.ts; docs/replicas.md). So a body is never older than the version it
- * is filed under, and a lagging replica cannot fill the cache with figures the version has
- * moved past: a body computed on it is filed under the primary's version only when the
- * replica has that version too.
+ * or a newer one (ReadRouter in src/store/types.ts, docs/replicas.md). So a body is never
+ * older than the version it is filed under: a lagging replica cannot fill the cache with
+ * figures the version has moved past.
  */
 export async function cachedRead<T>(req: FastifyRequest, reply: FastifyReply, projectId: string, compute: (ctx: RequestContext) => Promise<T>): Promise<T> {
   const ctx = ctxOf(req);
