@@ -151,6 +151,35 @@ async function pagesById(ctx: RequestContext, ids: number[]): Promise<Map<number
   return out;
 }
 
+interface PageCount {
+  page: number;
+  n: number;
+  mask: number;
+  first: string;
+  last: string;
+  /** The rank of the page's newest citation among the window's answers (1 = newest). */
+  rank: number;
+}
+
+/** Each page's citations, from the citing answers newest first (`cited`: page ids, comma-separated). */
+export function countPages(answers: Array<{ day: string; mask: number; cited: string }>): PageCount[] {
+  const byPage = new Map<number, PageCount>();
+  answers.forEach((answer, index) => {
+    for (const text of answer.cited.split(',')) {
+      const page = Number(text);
+      const counted = byPage.get(page);
+      if (!counted) {
+        byPage.set(page, { page, n: 1, mask: answer.mask, first: answer.day, last: answer.day, rank: index + 1 });
+        continue;
+      }
+      counted.n++;
+      counted.mask |= answer.mask;
+      counted.first = answer.day; // older or the same: the answers come newest first
+    }
+  });
+  return [...byPage.values()];
+}
+
 interface PageRow extends Page {
   n: number;
   mask: number;
@@ -169,15 +198,16 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
   // Per page (an id: one url under one title and category), then per url here: the title of
   // the url's newest citation (answers ranked by day, time collected, engine and sample, so a
   // page cited under two titles shows one), its counts summed and its brands OR-ed.
-  const { rows: counted } = await ctx.store.query<{ page: number; n: number; mask: number; first: string; last: string; rank: number }>(
-    `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds)},
-     ranked as (select a.*, row_number() over (order by a.day desc, a.collected_at desc, a.provider, a.sample) as rank from a)
-     select k.id as page, count(*)::int as n, bit_or(r.mask) as mask, to_char(min(r.day), 'YYYY-MM-DD') as first,
-            to_char(max(r.day), 'YYYY-MM-DD') as last, min(r.rank)::int as rank
-       from ranked r cross join unnest(r.cited) as k(id)
-      group by k.id`,
+  // The citing answers come newest first, each with its pages as text; the pages are counted
+  // here (a year of a prompt in three markets: 5,000 answers and 30,000 citations), which
+  // costs less than unnesting and grouping them in SQL.
+  const { rows: answers } = await ctx.store.query<{ day: string; mask: number; cited: string }>(
+    `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds)}
+     select to_char(a.day, 'YYYY-MM-DD') as day, a.mask, array_to_string(a.cited, ',') as cited
+       from a order by a.day desc, a.collected_at desc, a.provider, a.sample, a.id`,
     [promptId, realProviders(w), w.from, bitIds, w.to, w.market],
   );
+  const counted = countPages(answers);
   const pages = await pagesById(ctx, counted.map((r) => r.page));
   const rows: PageRow[] = counted.map((r) => ({ ...pages.get(r.page)!, n: r.n, mask: r.mask, first: r.first, last: r.last, rank: r.rank }));
   const byUrl = new Map<string, PageRow>();
@@ -198,6 +228,14 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
     if (r.first < u.first) u.first = r.first;
     if (r.last > u.last) u.last = r.last;
   }
+  // A year of a prompt's URLs is thousands of items over a few dozen brand sets: each set is
+  // built (and sorted) once, and the items share it.
+  const brandSets = new Map<number, ReturnType<typeof brandsOfMask>>();
+  const brandsOf = (mask: number) => {
+    let set = brandSets.get(mask);
+    if (!set) brandSets.set(mask, (set = brandsOfMask(mask, bitIds, brands)));
+    return set;
+  };
   const items = [...byUrl.values()]
     .map((r) => ({
       url: r.url,
@@ -206,7 +244,7 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
       url_type: r.url_type,
       url_type_name: r.url_type === null ? 'unknown' : (URL_TYPES[r.url_type] ?? 'unknown'),
       mentioned_count: r.n,
-      brands_appear: brandsOfMask(r.mask, bitIds, brands),
+      brands_appear: brandsOf(r.mask),
       first_seen: `${r.first}T00:00:00.000Z`,
       last_seen: `${r.last}T00:00:00.000Z`,
     }))
