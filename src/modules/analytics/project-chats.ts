@@ -5,6 +5,7 @@ import { brandInfo } from './brand-info.js';
 import { chatItem, type ChatRow } from './chat-item.js';
 import { realProviders } from './prompt-analytics.js';
 import type { Window } from './window.js';
+import { marketSql } from '../../lib/markets.js';
 
 /** The answers feed's filters beside the window (every one optional). */
 export interface ChatFilters {
@@ -55,7 +56,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
         and ($5::uuid is null or r.prompt_id = $5::uuid)
         and ($6::uuid is null or p.topic_id = $6::uuid)
         and ($7::uuid is null or ($7::uuid = any(r.brand_ids)) = $8::boolean)
-        and ($11::text is null or r.market = $11)
+        and ${marketSql(w.market, 11, 'r.market')}
       order by r.day desc, at desc, r.prompt_id, r.provider, r.sample, r.id
       limit $9 offset $10`,
     [

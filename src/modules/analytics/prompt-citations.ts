@@ -8,6 +8,7 @@ import { realProviders, requirePrompt } from './prompt-analytics.js';
 import { wholeBuckets } from '../rollups/buckets.js';
 import { promptDomainMonthsSql, promptResponses } from '../rollups/prompt-reads.js';
 import { daysOf, providerFilter, type Window } from './window.js';
+import { marketSql } from '../../lib/markets.js';
 
 // The domains and URLs a prompt's answers cite (docs/analytics.md DomainItem, UrlItem).
 
@@ -19,18 +20,18 @@ const NO_BRAND = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 /**
  * The prompt's answers that cite anything, on the days `days` (SQL over $3), as `a` (id, day,
  * collected_at, provider, sample, mentioned, cited, mask): `mask` has bit i set when the
- * answer names the brand bitIds[i] (`$4`), so the brands named beside a page are an OR of
+ * answer names the brand bitIds[i] (`$4`), of one market (`$6`) or all, so the brands named beside a page are an OR of
  * integers rather than a gathering of uuid arrays per citation. One test per tracked brand
  * (a dozen at most): less time at a year of data than unnesting each answer's
  * brands to number them.
  */
-const citingAnswersSql = (days: string, bitIds: string[]) => {
+const citingAnswersSql = (days: string, bitIds: string[], market: string | null) => {
   const tests = bitIds.flatMap((id, i) => (id === NO_BRAND ? [] : [`case when ($4::uuid[])[${i + 1}] = any(r.brand_ids) then ${1 << i} else 0 end`]));
   return `a as materialized (
          select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited, (${tests.join(' | ') || '0'}) as mask
            from responses r
           where r.prompt_id = $1 and r.provider = any($2::text[]) and ${days} and cardinality(r.cited) > 0
-            and ($6::text is null or r.market = $6))`;
+            and ${marketSql(market, 6, 'r.market')})`;
 };
 
 /** The brands of a mask, in uuid order (as SQL's array_agg(distinct uuid) gave them), as BrandInfo. */
@@ -77,7 +78,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
       // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL
       // once), grouped per (domain, answer) so an answer citing two pages of a domain counts
       // once among its responses. Days and months do not overlap: their sums add up.
-      `with ${citingAnswersSql('r.day = any($3::date[])', bitIds)},
+      `with ${citingAnswersSql('r.day = any($3::date[])', bitIds, w.market)},
        x as (select k.id as page, a.id, a.mentioned, a.mask from a cross join unnest(a.cited) as k(id)),
        pages as materialized (select id, domain, category from cited_pages where id = any(array(select distinct page from x))),
        counted as (
@@ -85,7 +86,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
            from x join pages p on p.id = x.page
           group by p.domain, x.id
          union all
-         ${promptDomainMonthsSql(1, 2, 5, 6)})
+         ${promptDomainMonthsSql(1, 2, 5, 6, w.market)})
        select domain, min(category)::int as category, sum(n)::int as n, sum(responses)::int as responses,
               sum(mentioned) > 0 as mentioned, bit_or(mask) as mask
          from counted group by domain`,
@@ -202,7 +203,7 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
   // here (a year of a prompt in three markets: 5,000 answers and 30,000 citations), which
   // costs less than unnesting and grouping them in SQL.
   const { rows: answers } = await ctx.store.query<{ day: string; mask: number; cited: string }>(
-    `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds)}
+    `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds, w.market)}
      select to_char(a.day, 'YYYY-MM-DD') as day, a.mask, array_to_string(a.cited, ',') as cited
        from a order by a.day desc, a.collected_at desc, a.provider, a.sample, a.id`,
     [promptId, realProviders(w), w.from, bitIds, w.to, w.market],
