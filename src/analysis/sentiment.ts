@@ -20,11 +20,40 @@ const HEDGE = /\b(?:may|might|could|perhaps|possibly|arguably|reportedly|some (?
 const HEDGE_WEIGHT = 0.3;
 // A fit field says whom a product suits, not how good it is: "Best for: small teams that
 // want a clean interface", "Ideal for …:", "Best if you expect to scale:" read neutral to
-// the end of the sentence.
-const FIT_LABEL = /\b(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+// the end of the sentence. It opens a field: the start of the text, or after a list marker,
+// a table bar or a colon ("- Best if: …" in a list whose line breaks were collapsed), never
+// inside a sentence ("the monitors recommended for office work in 2025: …" is no field).
+const FIT_LABEL = /(?:^|[-*\u2022|:>#]\s*|\s[-\u2013]\s)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+// A spec field ("Features: 9 speeds, 10 attachments…", "Key specs:") lists what a product has.
+const SPEC_LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){0,2}(?:features|specs|specifications)[*_\s]*:/iu;
+// Any other label that opens a field names what follows and says nothing itself: "Best
+// Value:", "Why it's great:", "Top Picks:", "Other Strong Contenders:", "Cons:" (what
+// follows it is read).
+const LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[^\s:.!?;|]+[ \t*_]+){0,5}[^\s:.!?;|]*[*_]*:(?![/\d])/gu;
+// …but a clause with a verb before its colon is a sentence, not a label ("X is great for teams: …")
+const CLAUSE_VERB = /\b(?:is|are|was|were|be|has|have|had|offers?|provides?|makes?|gives?|can|will|would|should|lets?|does|do)\b/i;
+const unlabel = (m: string) => (CLAUSE_VERB.test(m) ? m : ' ');
+// A fit phrase in prose ("making it ideal for side sleepers seeking comfort", "perfect for
+// remote work setups") says whom it suits: read as the mild "ideal", without the words
+// about the reader that follow ("seeking comfort"), to the end of its clause.
+const FIT_PHRASE = /\b(?:ideal|perfect|suitable|suited|well-suited|tailored|designed)\s+for\b[^,;.!?]*/gi;
+// A shopping card glued into the text ("Arlo Pro 5S 2K Spotlight Security Camera$119.99$179.994.0(865)"):
+// a name, prices and a rating, no word about the product; what comes before it in the sentence is its name.
+const CARD = /\$\d[\d,]*(?:\.\d\d)?[^()]{0,30}?\d\.\d\(\d[\d.]*k?\+?\)/g;
 const scored = (raw: string) => {
-  const fit = raw.indexOf(':') === -1 ? null : FIT_LABEL.exec(raw);
-  const text = fit ? raw.slice(0, fit.index) : raw;
+  let text = raw;
+  const fit = text.indexOf(':') === -1 ? null : FIT_LABEL.exec(text);
+  if (fit) text = text.slice(0, fit.index);
+  const spec = text.indexOf(':') === -1 ? null : SPEC_LABEL.exec(text);
+  if (spec) text = text.slice(0, spec.index);
+  if (text.indexOf('$') !== -1) {
+    CARD.lastIndex = 0;
+    let last = -1;
+    for (let m = CARD.exec(text); m; m = CARD.exec(text)) last = m.index + m[0].length;
+    if (last >= 0) text = text.slice(last);
+  }
+  if (text.indexOf(':') !== -1) text = text.replace(LABEL, unlabel);
+  text = text.replace(FIT_PHRASE, ' ideal ');
   const c = vaderCompound(text);
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };

@@ -16,12 +16,13 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   skimps: -1.0, compromise: -0.8, flimsy: -1.5, cautiously: -0.4, concern: -0.9, concerns: -0.9, eroded: -1.4,
   drawback: -1.0, caveat: -0.6, caveats: -0.6, reconsider: -0.8,
   // praise
-  intuitive: 1.6, affordable: 1.5, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
+  intuitive: 1.6, affordable: 0.7, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
   'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
   streamlined: 1.2, polished: 1.4, standout: 1.6, 'top-notch': 2.4, 'top-rated': 2.0, 'best-in-class': 2.6,
-  'feature-rich': 1.5, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
+  'feature-rich': 0.7, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
   'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
-  sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 1.3, 'ultra-affordable': 1.5,
+  sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 0.7, 'ultra-affordable': 1.5,
+  unbeatable: 2.0, 'high-quality': 1.6, 'well-rounded': 1.4, stylish: 1.3, trendy: 0.8,
   // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
   cheaper: 0.8, faster: 0.8, easier: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
   dated: -1.2, competitive: 1.3,
@@ -39,7 +40,7 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
 export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
-  boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.8, security: 0,
+  boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
   yes: 0,
 };
 
