@@ -100,7 +100,7 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
       if (!brands.includes(mentions[e].brand)) brands.push(mentions[e].brand);
       e++;
     }
-    if (brands.length === 1) {
+    if (brands.length === 1 && !comparisonObject(doc, mentions, m, e)) {
       const t = text.slice(doc.sentStart[s], doc.sentEnd[s]);
       const c = scored(t);
       add(brands[0], c);
@@ -128,6 +128,17 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     units?.push(item);
   }
   return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
+}
+
+/** A mention of [m, e) comes right after "than", "unlike", "versus", "compared to/with": the brand is what another is compared with. */
+function comparisonObject(doc: Doc, mentions: readonly Mention[], m: number, e: number): boolean {
+  for (let k = m; k < e; k++) {
+    const t = mentions[k].tok;
+    if (t === doc.sentTok[mentions[k].sent]) continue;
+    const w = lowerAt(doc, t - 1);
+    if (OBJECT_CONTRAST.has(w) || ((w === 'to' || w === 'with') && t - 2 >= doc.sentTok[mentions[k].sent] && lowerAt(doc, t - 2) === 'compared')) return true;
+  }
+  return false;
 }
 
 /** `doc.clean` with the words of every mention blanked (same offsets). */
@@ -213,7 +224,9 @@ export function clauses(doc: Doc, s: number, mentions: Mention[], text = doc.cle
       const back = prev.object && groups.length >= 2 && CLAUSE_JOINERS.has(lowerAt(doc, seg.from));
       const to = back ? groups[groups.length - 2] : prev;
       to.text += texts[k];
-    } else if (prev && !prev.brands.length) groups[groups.length - 1] = { text: prev.text + texts[k], brands: seg.brands, object };
+    } else if (prev && !prev.brands.length && !object) groups[groups.length - 1] = { text: prev.text + texts[k], brands: seg.brands, object };
+    // "Interface can feel less intuitive than X or Y" about a brand the sentence does not
+    // name: X and Y are the comparison's objects, the words before are not theirs
     else groups.push({ text: texts[k], brands: seg.brands, object });
   });
   return groups.map((g) => [g.text, g.brands]);
