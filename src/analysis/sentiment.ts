@@ -40,6 +40,12 @@ const FIT_PHRASE = /\b(?:ideal|perfect|suitable|suited|well-suited|tailored|desi
 // A shopping card glued into the text ("Arlo Pro 5S 2K Spotlight Security Camera$119.99$179.994.0(865)"):
 // a name, prices and a rating, no word about the product; what comes before it in the sentence is its name.
 const CARD = /\$\d[\d,]*(?:\.\d\d)?[^()]{0,30}?\d\.\d\(\d[\d.]*k?\+?\)/g;
+// A short quoted phrase is a term or a name ('a "Fit Liberty" policy', 'recommended as
+// “best overall”'), mentioned rather than said.
+const QUOTED = /["\u201c][^"\u201c\u201d\n]{1,40}["\u201d]/g;
+// The reader's side of a condition ("if you want more flexibility", "if you're comfortable
+// and want to cut costs"): what the reader wants or feels, not what the product is.
+const IF_YOU = /\bif you(?:['\u2019]re)?\b[^,;:.!?()]*/gi;
 const scored = (raw: string) => {
   let text = raw;
   const fit = text.indexOf(':') === -1 ? null : FIT_LABEL.exec(text);
@@ -54,6 +60,8 @@ const scored = (raw: string) => {
   }
   if (text.indexOf(':') !== -1) text = text.replace(LABEL, unlabel);
   text = text.replace(FIT_PHRASE, ' ideal ');
+  if (text.indexOf('"') !== -1 || text.indexOf('\u201c') !== -1) text = text.replace(QUOTED, ' ');
+  text = text.replace(IF_YOU, ' ');
   const c = vaderCompound(text);
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };

@@ -14,12 +14,12 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   tedious: -1.4, finicky: -1.2, janky: -1.6, overcomplicated: -1.4, 'hard-to-use': -1.6, issues: -0.9,
   breach: -1.5, breaches: -1.5, breached: -1.6, incident: -0.9, incidents: -0.9, wary: -1.0, skimp: -1.0,
   skimps: -1.0, compromise: -0.8, flimsy: -1.5, cautiously: -0.4, concern: -0.9, concerns: -0.9, eroded: -1.4,
-  drawback: -1.0, caveat: -0.6, caveats: -0.6, reconsider: -0.8,
+  drawback: -1.0, caveat: -0.6, caveats: -0.6, reconsider: -0.8, costlier: -0.8,
   // praise
   intuitive: 1.6, affordable: 0.7, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
   'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
   streamlined: 1.2, polished: 1.4, standout: 1.6, 'top-notch': 2.4, 'top-rated': 2.0, 'best-in-class': 2.6,
-  'feature-rich': 0.7, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
+  'feature-rich': 0.7, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 0.7, powerful: 1.8,
   'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
   sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 0.7, 'ultra-affordable': 1.5,
   unbeatable: 2.0, 'high-quality': 1.6, 'well-rounded': 1.4, stylish: 1.3, trendy: 0.8,
@@ -41,6 +41,8 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
   boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
+  // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
+  crushing: 0, relief: 0.8, secure: 0.7,
   yes: 0,
 };
 
@@ -57,7 +59,7 @@ export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
   'raises prices': -1.0, 'price increases': -1.0, 'hard to reach': -1.2,
   'damaged trust': -1.8, 'eroded trust': -1.8, 'reduced trust': -1.5, 'lost trust': -1.8, 'hurt trust': -1.5,
   'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
-  'took a hit': -1.5, 'taken a hit': -1.5, 'takes a hit': -1.4, 'step up': 1.2, 'lower price': 0.9, 'lower cost': 0.9,
+  'costs more': -1.0, 'cost more': -1.0, 'took a hit': -1.5, 'to fight': 0, 'to combat': 0, 'taken a hit': -1.5, 'takes a hit': -1.4, 'step up': 1.2, 'lower price': 0.9, 'lower cost': 0.9,
 };
 
 /**
