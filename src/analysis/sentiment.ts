@@ -66,6 +66,9 @@ const scored = (raw: string) => {
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };
 
+/** How fast a list's summed items reach a verdict: one item of 0.3 reads 0.29, four 0.77. */
+const LIST_ALPHA = 1;
+
 /** VADER compound [-1, 1] → 0..100, 50 neutral. */
 export function toScale(compound: number): number {
   return 50 + 50 * compound;
@@ -131,10 +134,15 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     }
     m = e;
   }
+  // a list of pros and cons is read as one verdict: its items summed, as VADER sums a
+  // sentence's words (four pros and two cons lean to praise; one pro and three cons to blame)
+  const listed = new Map<number, number>();
   for (const item of sectionItems(doc, mentions, scored, text)) {
-    add(item.brand, item.compound);
     units?.push(item);
+    if (item.listed) listed.set(item.brand, (listed.get(item.brand) ?? 0) + item.compound);
+    else add(item.brand, item.compound);
   }
+  for (const [b, sum] of listed) add(b, sum / Math.sqrt(sum * sum + LIST_ALPHA));
   return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
 }
 
