@@ -41,7 +41,7 @@ const INLINE_ITEM = /\s[-*\u2022]\s+[*_]*$/;
 // "Consider your budget") speaks of no brand, even inside a brand's section.
 const ADVICE = /^[\s*_#>]*(?:(?:if|whatever|whichever|when|unless|before)\s+you\b|you\b|your\b|check|test|try|consider|compare|choose|pick|look|start|make sure|keep|remember|note|close|ask|visit|read|see|go)\b/i;
 // What may stand between the names of a group: "Chrome, Firefox, Edge", "KeePass / KeePassXC", "A and B".
-const GROUP_GAP = /^[\s,/&()*_|+]*(?:(?:and|or)[\s,/&()*_|+]*)?$/i;
+const GROUP_GAP = /^[\s,/&()*_|+\uff08\uff09\u3001\u30fb]*(?:(?:and|or)[\s,/&()*_|+\uff08\uff09\u3001\u30fb]*)?$/i;
 
 export interface ListItemScore {
   brand: number;
@@ -82,7 +82,8 @@ function group(doc: Doc, mentions: readonly Mention[], from: number, to: number)
   const brands: number[] = [];
   for (let k = from; k < to; k++) {
     const m = mentions[k];
-    if (k > from && !GROUP_GAP.test(doc.clean.slice(doc.end[mentions[k - 1].tokEnd], doc.start[m.tok]))) return null;
+    // a name and its alias side by side ("Trello（トレロ）", "Max (formerly HBO Max)") are one brand
+    if (k > from && m.brand !== mentions[k - 1].brand && !GROUP_GAP.test(doc.clean.slice(doc.end[mentions[k - 1].tokEnd], doc.start[m.tok]))) return null;
     if (!brands.includes(m.brand)) brands.push(m.brand);
   }
   return brands;

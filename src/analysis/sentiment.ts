@@ -29,7 +29,7 @@ const SPEC_LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){
 // Any other label that opens a field names what follows and says nothing itself: "Best
 // Value:", "Why it's great:", "Top Picks:", "Other Strong Contenders:", "Cons:" (what
 // follows it is read).
-const LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[^\s:.!?;|]+[ \t*_]+){0,5}[^\s:.!?;|]*[*_]*:(?![/\d])/gu;
+const LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[^\s:.!?;|]+[ \t*_]+){0,8}[^\s:.!?;|]*[*_]*:(?![/\d])/gu;
 // …but a clause with a verb before its colon is a sentence, not a label ("X is great for teams: …")
 const CLAUSE_VERB = /\b(?:is|are|was|were|be|has|have|had|offers?|provides?|makes?|gives?|can|will|would|should|lets?|does|do)\b/i;
 const unlabel = (m: string) => (CLAUSE_VERB.test(m) ? m : ' ');
@@ -45,11 +45,14 @@ const CARD = /\$\d[\d,]*(?:\.\d\d)?[^()]{0,30}?\d\.\d\(\d[\d.]*k?\+?\)/g;
 const QUOTED = /["\u201c][^"\u201c\u201d\n]{1,40}["\u201d]/g;
 // The reader's side of a condition ("if you want more flexibility", "if you're comfortable
 // and want to cut costs"): what the reader wants or feels, not what the product is.
-const IF_YOU = /\bif you(?:['\u2019]re)?\b[^,;:.!?()]*/gi;
+const IF_YOU = /\b(?:if you(?:['\u2019]re)?|for (?:those|anyone|people|users|someone)(?: who| seeking| looking| wanting| that))\b[^,;:.!?()]*/gi;
+// A fit cell of a table ("| Best for Gmail/Google Workspace teams | NetHunt | Built to…"): whom it suits.
+const CELL_FIT = /(?:^|\|)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^|:.!?]{0,60}(?=\|)/gi;
 const scored = (raw: string) => {
   let text = raw;
   const fit = text.indexOf(':') === -1 ? null : FIT_LABEL.exec(text);
   if (fit) text = text.slice(0, fit.index);
+  if (text.indexOf('|') !== -1) text = text.replace(CELL_FIT, '|');
   const spec = text.indexOf(':') === -1 ? null : SPEC_LABEL.exec(text);
   if (spec) text = text.slice(0, spec.index);
   if (text.indexOf('$') !== -1) {

@@ -42,7 +42,7 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
   boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
   // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
-  crushing: 0, relief: 0.8, secure: 0.7,
+  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0,
   yes: 0,
 };
 
@@ -59,7 +59,7 @@ export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
   'raises prices': -1.0, 'price increases': -1.0, 'hard to reach': -1.2,
   'damaged trust': -1.8, 'eroded trust': -1.8, 'reduced trust': -1.5, 'lost trust': -1.8, 'hurt trust': -1.5,
   'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
-  'costs more': -1.0, 'cost more': -1.0, 'took a hit': -1.5, 'to fight': 0, 'to combat': 0, 'taken a hit': -1.5, 'takes a hit': -1.4, 'step up': 1.2, 'lower price': 0.9, 'lower cost': 0.9,
+  'costs more': -1.0, 'cost more': -1.0, 'trust took a hit': -1.8, 'took a hit': -1.5, 'to fight': 0, 'to combat': 0, 'taken a hit': -1.5, 'takes a hit': -1.4, 'step up': 1.2, 'lower price': 0.9, 'lower cost': 0.9,
 };
 
 /**
@@ -77,7 +77,7 @@ export const JA_VALENCES: Readonly<Record<string, number>> = {
   定番: 1.0, 無難: 0.8, 最適: 1.6, 最高: 2.5, 安心: 1.2, 快適: 1.5, 魅力: 1.4, 手頃: 1.2, 高品質: 1.6, 信頼性が高い: 1.6,
   柔軟: 1.0, 直感的: 1.4, 豊富: 1.2, 良い: 1.5, 素晴らしい: 2.5, 高性能: 1.4, 安定: 1.2, 高い評価: 1.6, 評価が高い: 1.6,
   強力: 1.4, 洗練: 1.4, 軽快: 1.2, 手厚い: 1.4, 得意: 1.2, 親しみやす: 1.2, 美しい: 1.5, 見やす: 1.2, 評価されて: 1.0,
-  デファクトスタンダード: 1.0, 自由度が高い: 1.0,
+  デファクトスタンダード: 1.0, 自由度が高い: 1.0, 外しにく: 1.0,
   // blame
   使いにく: -1.6, 使いづら: -1.6, わかりにく: -1.4, 分かりにく: -1.4, しにく: -1.0, 高価: -1.2, 割高: -1.2,
   高め: -0.8, 学習コストが高い: -1.2, 難し: -1.2, 遅い: -1.0, 重い: -0.8, 不便: -1.3, 不安: -1.2, 欠点: -1.0,
