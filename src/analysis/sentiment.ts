@@ -21,9 +21,10 @@ const HEDGE_WEIGHT = 0.3;
 // A fit field says whom a product suits, not how good it is: "Best for: small teams that
 // want a clean interface", "Ideal for …:", "Best if you expect to scale:" read neutral to
 // the end of the sentence. It opens a field: the start of the text, or after a list marker,
-// a table bar or a colon ("- Best if: …" in a list whose line breaks were collapsed), never
-// inside a sentence ("the monitors recommended for office work in 2025: …" is no field).
-const FIT_LABEL = /(?:^|[-*\u2022|:>#]\s*|\s[-\u2013]\s)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+// a table bar, a colon ("- Best if: …" in a list whose line breaks were collapsed) or a
+// copula ("Brevio is best for: …"), not any phrase ("the monitors recommended for office
+// work in 2025: …" is no field).
+const FIT_LABEL = /(?:^|[-*\u2022|:>#]\s*|\s[-\u2013]\s|\b(?:is|are|it['\u2019]s)\s+)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
 // A spec field ("Features: 9 speeds, 10 attachments…", "Key specs:") lists what a product has.
 const SPEC_LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){0,2}(?:features|specs|specifications)[*_\s]*:/iu;
 // Any other label that opens a field names what follows and says nothing itself: "Best
@@ -49,7 +50,8 @@ const IF_YOU = /\b(?:if you(?:['\u2019]re)?|for (?:those|anyone|people|users|som
 // A fit cell of a table ("| Best for Gmail/Google Workspace teams | NetHunt | Built to…"): whom it suits.
 const CELL_FIT = /(?:^|\|)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^|:.!?]{0,60}(?=\|)/gi;
 const scored = (raw: string) => {
-  let text = raw;
+  // non-breaking hyphens ("consumer‑friendly") are hyphens
+  let text = raw.indexOf('\u2011') === -1 ? raw : raw.replace(/\u2011/g, '-');
   const fit = text.indexOf(':') === -1 ? null : FIT_LABEL.exec(text);
   if (fit) text = text.slice(0, fit.index);
   if (text.indexOf('|') !== -1) text = text.replace(CELL_FIT, '|');

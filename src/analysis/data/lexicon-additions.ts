@@ -22,7 +22,9 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   'feature-rich': 0.7, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 0.7, powerful: 1.8,
   'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
   sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 0.7, 'ultra-affordable': 1.5,
-  unbeatable: 2.0, 'high-quality': 1.6, 'well-rounded': 1.4, stylish: 1.3, trendy: 0.8,
+  unbeatable: 2.0, 'high-quality': 1.6, 'well-rounded': 1.4, stylish: 1.3, trendy: 0.8, 'runner-up': 1.0,
+  'easy-to-operate': 1.5, 'easy-to-clean': 1.5, 'easy-to-install': 1.5, 'easy-to-navigate': 1.5,
+  'dermatologist-recommended': 1.2, 'beginner-friendly': 1.2, 'consumer-friendly': 1.2, simple: 0.8,
   // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
   cheaper: 0.8, faster: 0.8, easier: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
   dated: -1.2, competitive: 1.3,
@@ -42,7 +44,7 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
   boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
   // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
-  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0,
+  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0,
   yes: 0,
 };
 
