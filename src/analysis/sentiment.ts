@@ -64,9 +64,10 @@ const scored = (raw: string) => {
     if (last >= 0) text = text.slice(last);
   }
   if (text.indexOf(':') !== -1) text = text.replace(LABEL, unlabel);
-  text = text.replace(FIT_PHRASE, ' ideal ');
+  const hasFor = text.indexOf('for ') !== -1;
+  if (hasFor) text = text.replace(FIT_PHRASE, ' ideal ');
   if (text.indexOf('"') !== -1 || text.indexOf('\u201c') !== -1) text = text.replace(QUOTED, ' ');
-  text = text.replace(IF_YOU, ' ');
+  if (hasFor || text.indexOf('f you') !== -1) text = text.replace(IF_YOU, ' ');
   const c = vaderCompound(text);
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };
