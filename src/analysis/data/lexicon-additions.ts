@@ -44,7 +44,7 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
   boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
   // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
-  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0,
+  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0, worn: 0,
   yes: 0,
 };
 
