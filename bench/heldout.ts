@@ -3,7 +3,7 @@ import { agreement } from '../test/fixtures/analysis/heldout/agreement.js';
 import { type HeldoutRun, runHeldout, scoreSplit } from '../test/fixtures/analysis/heldout/heldout.js';
 import { analysisModelFrom, measureModel, reachableModel } from '../test/fixtures/analysis/heldout/heldout-model.js';
 import { loadPass } from '../test/fixtures/analysis/heldout/match.js';
-import { GOALS } from '../test/fixtures/analysis/score.js';
+import { type CorpusScore, GOALS } from '../test/fixtures/analysis/score.js';
 import type { Suite } from './lib/index.js';
 
 // Accuracy on the held-out corpus of real engine answers (issue 30,
@@ -76,7 +76,7 @@ export async function runHeldoutModelBench(runs: readonly HeldoutRun[], opts: { 
   const lexicon = (['tune', 'heldout', undefined] as const).map((s) => scoreSplit(runs, s));
   const f = (x: number) => x.toFixed(3);
   const rate = (r: { rate: number; ok: number; of: number }) => `${f(r.rate)} (${r.ok} of ${r.of})`;
-  const cells = (pick: (s: (typeof lexicon)[number]) => string) =>
+  const cells = (pick: (s: CorpusScore) => string) =>
     (['tune', 'heldout', 'all'] as const).map((k, i) => `${pick(lexicon[i])} → ${m.scores[k] ? pick(m.scores[k]) : '–'}`).join(' | ');
   console.log(
     [

@@ -8,7 +8,6 @@ import { createAnalysisModel, MAX_ANSWER_CHARS, ModelReplyError, SENTIMENT_SCHEM
 // The analysis model's port against a local fake of the Chat Completions wire format, and the
 // recorded bodies of test/fixtures/analysis-model (README there) replayed through it.
 
-// biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies, read field by field
 const recording = (name: string): any => JSON.parse(fs.readFileSync(new URL(`../../../test/fixtures/analysis-model/${name}`, import.meta.url), 'utf8'));
 const RECORDED = ['openai-python-structured-output.json', 'openai-python-refusal.json', 'openai-python-length.json', 'vercel-ai-openai-text.json'].map(recording);
 
@@ -119,7 +118,9 @@ describe('analysis model port (Chat Completions, structured output)', () => {
     while (gates.length < 2) await new Promise((r) => setImmediate(r));
     expect(inFlight).toBe(2);
     // let every gated request through, as the queue hands them on
-    while ((await Promise.race([Promise.all(calls).then(() => true), new Promise((r) => setImmediate(() => r(false)))])) === false) gates.splice(0).forEach((open) => open());
+    while ((await Promise.race([Promise.all(calls).then(() => true), new Promise((r) => setImmediate(() => r(false)))])) === false) {
+      for (const open of gates.splice(0)) open();
+    }
     expect(await called).toMatch(/call cancelled/);
     expect(most).toBe(2);
     expect(fake.requests).toHaveLength(4);
