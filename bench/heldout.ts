@@ -1,8 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { agreement, passesOf } from '../test/fixtures/analysis/heldout/agreement.js';
-import { runHeldout, scoreSplit } from '../test/fixtures/analysis/heldout/heldout.js';
-import { GOALS } from '../test/fixtures/analysis/score.js';
+import { type HeldoutRun, runHeldout, scoreSplit } from '../test/fixtures/analysis/heldout/heldout.js';
+import { analysisModelFrom, measureModel, reachableModel } from '../test/fixtures/analysis/heldout/heldout-model.js';
+import { type CorpusScore, GOALS } from '../test/fixtures/analysis/score.js';
 import type { Suite } from './lib/index.js';
 import { updateReadmeSection } from './lib/report.js';
 
@@ -10,7 +11,9 @@ import { updateReadmeSection } from './lib/report.js';
 // test/fixtures/analysis/heldout): the agreement of the two labelling passes, then the real
 // analysis scored on the `tune` and `heldout` parts of each batch and of both. `--diagnose` lists
 // the errors of the `tune` parts only: the `heldout` part's errors are never printed (README
-// there, "Split"). With batch 2 present it rewrites its section of bench/README.md.
+// there, "Split"). With batch 2 present it rewrites its section of bench/README.md. Then the
+// model-based analysis (ANALYSIS_MODEL) on the same parts, when a real model is reachable;
+// otherwise it says "not measured" and why (a fake cannot judge: nothing stands in for a model).
 
 /** Issue 30's goals on the held-out part: the analysis goals of GOALS with a sentiment band of 0.85. */
 export const HELDOUT_GOALS = { ...GOALS, sentiment: 0.85, citations: 0.99 } as const;
@@ -85,16 +88,58 @@ export function runHeldoutBench(opts: { diagnose?: boolean; print?: boolean; rea
     );
     console.log('bench/README.md updated (section heldout)');
   }
-  return { agreement: ags[0], agreement2: ags[1], tune: cols[cols.length - 2].s, heldout, all: scoreSplit(runs) };
+  return { agreement: ags[0], agreement2: ags[1], runs, tune: cols[cols.length - 2].s, heldout, all: scoreSplit(runs) };
+}
+
+/**
+ * The model path beside the lexicon: sentiment band per split (mentions, positions and
+ * citations are the lexicon's in both), how many answers the model judged, failures and
+ * tokens. Prints "not measured" with the reason when ANALYSIS_MODEL is unset or unreachable.
+ */
+export async function runHeldoutModelBench(runs: readonly HeldoutRun[], opts: { diagnose?: boolean; env?: NodeJS.ProcessEnv } = {}) {
+  const found = analysisModelFrom(opts.env ?? process.env);
+  if ('reason' in found) {
+    console.log(`model-based analysis: not measured: ${found.reason}`);
+    return null;
+  }
+  const model = await reachableModel(found.settings);
+  if (typeof model === 'string') {
+    console.log(`model-based analysis (ANALYSIS_MODEL=${found.settings.label}): not measured: no model reachable (${model})`);
+    return null;
+  }
+  const started = performance.now();
+  const m = await measureModel(model, runs);
+  const lexicon = (['tune', 'heldout', undefined] as const).map((s) => scoreSplit(runs, s));
+  const f = (x: number) => x.toFixed(3);
+  const rate = (r: { rate: number; ok: number; of: number }) => `${f(r.rate)} (${r.ok} of ${r.of})`;
+  const cells = (pick: (s: CorpusScore) => string) =>
+    (['tune', 'heldout', 'all'] as const).map((k, i) => `${pick(lexicon[i])} → ${m.scores[k] ? pick(m.scores[k]) : '–'}`).join(' | ');
+  console.log(
+    [
+      `model-based analysis (ANALYSIS_MODEL=${m.label}): ${m.judged} of ${m.answersWithBrands} answers naming a tracked brand judged, ${m.failures} failed calls (lexicon kept), ` +
+        `${m.tokens.input} input + ${m.tokens.output} output tokens, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      '| metric, lexicon → model | tune | heldout | all | goal on heldout |',
+      '| --- | --- | --- | --- | --- |',
+      `| own sentiment band | ${cells((s) => rate(s.ownSentiment))} | – |`,
+      `| sentiment band, every brand | ${cells((s) => rate(s.sentiment))} | ≥ ${HELDOUT_GOALS.sentiment} |`,
+      `goal on the heldout part with the model: ${(m.scores.heldout?.sentiment.rate ?? 0) >= HELDOUT_GOALS.sentiment ? 'met' : 'MISSED'}`,
+    ].join('\n'),
+  );
+  if (opts.diagnose) console.log(`tune-part sentiment errors, model path:\n${(m.scores.tune?.errors ?? []).filter((e) => e.includes('sentiment')).join('\n')}`);
+  return m;
 }
 
 /** For bench/run.ts: `npm run bench -- heldout [--diagnose]`. A missed goal is printed, never thrown. */
 export const heldoutSuite: Suite = {
   name: 'heldout',
-  description: 'accuracy of the analysis on the held-out corpus of real engine answers (issue 30), per split, and the labellers\' agreement',
+  description: 'accuracy of the analysis on the held-out corpus of real engine answers (issue 30), per split, and the labellers\' agreement; the model-based analysis beside it when ANALYSIS_MODEL is reachable',
   async run(opts) {
-    runHeldoutBench({ diagnose: opts.diagnose, readme: true });
+    const { runs } = runHeldoutBench({ diagnose: opts.diagnose, readme: true });
+    await runHeldoutModelBench(runs, { diagnose: opts.diagnose });
   },
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runHeldoutBench({ diagnose: process.argv.includes('--diagnose') });
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const diagnose = process.argv.includes('--diagnose');
+  await runHeldoutModelBench(runHeldoutBench({ diagnose }).runs, { diagnose });
+}

@@ -47,6 +47,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
     `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
             r.provider, r.sample, r.market, r.model, r.body, r.mentioned, r.position, r.sentiment,
             array_to_string(r.brand_ids, ',') as brand_ids, array_to_string(r.brand_stats, ',') as brand_stats,
+            r.model_judgement->>'by' as analyser,
             case when (r.collected_at at time zone 'UTC')::date = r.day then r.collected_at
                  else r.day::timestamp at time zone 'UTC' end as at
        from responses r

@@ -1,4 +1,5 @@
 import type { Analysis } from '../../analysis/types.js';
+import type { ModelJudgement } from '../../analysis/model.js';
 import type { ProviderAnswer } from '../../ports/providers/types.js';
 import type { Tx } from '../../store/index.js';
 import { encodeAnswerBodies } from './answer-body.js';
@@ -17,6 +18,8 @@ export interface AnalysedAnswer {
   market: string;
   answer: ProviderAnswer;
   analysis: Analysis;
+  /** What the analysis model judged and `analysis` carries merged (analysis/model.ts); absent or null: the lexicon alone. */
+  judgement?: ModelJudgement | null;
 }
 
 /**
@@ -39,12 +42,13 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   const brands = items.map((i) => brandColumns(i.analysis.brands));
   const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number; market: string }>(
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
-                            brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market)
-     select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk
+                            brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market, model_judgement)
+     select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk,
+            mj::jsonb
        from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[],
                    $8::bool[], $9::int[], $10::int[], $11::text[], $12::text[], $13::bool[], $14::int[], $15::text[], $16::int[],
-                   $17::text[], $18::text[], $19::text[])
-            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us, mk)
+                   $17::text[], $18::text[], $19::text[], $20::text[])
+            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us, mk, mj)
      on conflict (prompt_id, provider, day, sample, market) do nothing
      returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample, market`,
     [
@@ -67,6 +71,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => (i.answer.sent ? JSON.stringify(i.answer.sent) : null)),
       items.map((i) => (i.answer.usage ? JSON.stringify(i.answer.usage) : null)),
       items.map((i) => i.market),
+      items.map((i) => (i.judgement ? JSON.stringify(i.judgement) : null)),
     ],
   );
   if (ins.rows.length === 0) return [];
