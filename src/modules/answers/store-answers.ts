@@ -37,7 +37,8 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   const bodies = await packing;
   await ensureMonthPartitions(tx, items.map((i) => i.day));
   const brands = items.map((i) => brandColumns(i.analysis.brands));
-  const ins = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; sample: number; market: string }>(
+  const ins = await insertResponses(
+    tx,
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
                             brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market)
      select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk
@@ -85,13 +86,40 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   return stored;
 }
 
+type InsertedRow = { id: string; prompt_id: string; provider: string; day: string; sample: number; market: string };
+
+/**
+ * Runs the insert into responses. A refused insert forgets the months known to have their
+ * partition (Tx.answerMonths): another process's retention job may have dropped one, and
+ * the retried batch looks them up again.
+ */
+async function insertResponses(tx: Tx, sql: string, params: unknown[]) {
+  try {
+    return await tx.query<InsertedRow>(sql, params);
+  } catch (err) {
+    tx.answerMonths?.clear();
+    throw err;
+  }
+}
+
 /**
  * Makes the partition of each month of `days` that has none yet (migration 0028): an answer
- * of a month without its partition would be refused. Cheap once the month exists (a catalog
- * lookup per month), and two first answers of a month at once make it once (a lock
- * in responses_month_partition).
+ * of a month without its partition would be refused. Two first answers of a month at once
+ * make it once (a lock in responses_month_partition). A month whose partition was there,
+ * committed, before this statement is remembered for the store (Tx.answerMonths), and later
+ * batches of it skip the lookup; one made by this transaction is not (it may roll back), and
+ * the next batch remembers it. The retention job forgets the months it drops.
  */
 export async function ensureMonthPartitions(tx: Tx, days: string[]): Promise<void> {
-  const months = [...new Set(days.map((d) => `${d.slice(0, 7)}-01`))];
-  await tx.query(`select responses_month_partition(m::date) from unnest($1::text[]) as m`, [months]);
+  const known = tx.answerMonths;
+  const months = [...new Set(days.map((d) => `${d.slice(0, 7)}-01`))].filter((m) => !known?.has(m));
+  if (months.length === 0) return;
+  const { rows } = await tx.query<{ month: string; existed: boolean }>(
+    `select m as month, to_regclass('responses_p' || to_char(m::date, 'YYYYMM')) is not null as existed
+       from unnest($1::text[]) as m`,
+    [months],
+  );
+  const missing = rows.filter((r) => !r.existed).map((r) => r.month);
+  if (missing.length > 0) await tx.query(`select responses_month_partition(m::date) from unnest($1::text[]) as m`, [missing]);
+  for (const r of rows) if (r.existed) known?.add(r.month);
 }
