@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedProject } from '../src/collection/seed.js';
 import { ensureMonthPartitions, storeAnswers } from '../src/modules/answers/store-answers.js';
 import { createAnalyzer } from '../src/analysis/index.js';
-import { encodeAnswerBody } from '../src/modules/answers/answer-body.js';
+import { decodeAnswerBody, encodeAnswerBody } from '../src/modules/answers/answer-body.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
@@ -129,8 +129,15 @@ it('known months skip the lookup; a month dropped by another process is looked u
   // made in this transaction: not remembered (it could roll back); found committed: remembered
   await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-03')]));
   expect(store.answerMonths?.has('2033-02-01')).toBe(false);
-  await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-04')]));
+  // a batch of several: each body cut from the one bytea parameter is its own
+  const other = { ...answer('2033-02-04'), provider: 'claude', answer: { ...answer('2033-02-04').answer, text: 'Another answer, longer than the first one.' } };
+  await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-04'), other]));
   expect(store.answerMonths?.has('2033-02-01')).toBe(true);
+  const bodies = await store.query<{ provider: string; body: Uint8Array }>(`select provider, body from responses where day = '2033-02-04' order by provider`);
+  expect(bodies.rows.map((r) => [r.provider, decodeAnswerBody(r.body).text])).toEqual([
+    ['chatgpt', 'Acme CRM is fine.'],
+    ['claude', 'Another answer, longer than the first one.'],
+  ]);
   // another process drops the month (its retention job): this one still believes it there
   await store.query(`drop table responses_p203302`);
   await expect(store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-05')]))).rejects.toThrow(/no partition/);

@@ -35,7 +35,9 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
     // pages day after day (a year of the bench drew 371,000 ids for 106,000 pages).
     // The lookup is a lateral probe of cited_pages_key per wanted page (the limit keeps the
     // planner from turning it into a hash join over every page of the project, a cost that
-    // grows with the project's history: docs/scaling.md).
+    // grows with the project's history: docs/scaling.md). New pages are inserted in one
+    // order (by their key), so that two batches adding the same pages at once wait for
+    // each other instead of deadlocking.
     const { rows } = await tx.query<PageRow>(
       `with v as (select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) as x(u, dm, t, c, ut)),
        m as (select v.*, p.id from v left join lateral (
@@ -44,7 +46,7 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
                 limit 1) p on true),
        added as (
          insert into cited_pages (project_id, url, domain, title, category, url_type)
-         select $1, u, dm, t, c, ut from m where id is null
+         select $1, u, dm, t, c, ut from m where id is null order by u, t, c, ut
          on conflict do nothing
          returning id, url, title, category::int, url_type::int)
        select * from added

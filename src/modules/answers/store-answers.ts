@@ -37,15 +37,19 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   const bodies = await packing;
   await ensureMonthPartitions(tx, items.map((i) => i.day));
   const brands = items.map((i) => brandColumns(i.analysis.brands));
+  // the bodies travel as one bytea parameter, each cut out by its place: no base64 to
+  // encode here, and no text array of them for the server to parse and decode
+  const bodyAt = { bytes: Buffer.concat(bodies), starts: [] as number[], lengths: bodies.map((b) => b.length) };
+  for (let i = 0, at = 1; i < bodies.length; at += bodies[i].length, i++) bodyAt.starts.push(at);
   const ins = await insertResponses(
     tx,
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
                             brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market)
-     select $1, p, v, d::date, m, s, decode(bo, 'base64'), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[],
+     select $1, p, v, d::date, m, s, substring($20::bytea from bo for bl), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::int[],
                    $8::bool[], $9::int[], $10::int[], $11::text[], $12::text[], $13::bool[], $14::int[], $15::text[], $16::int[],
-                   $17::text[], $18::text[], $19::text[])
-            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us, mk)
+                   $17::text[], $18::text[], $19::text[], $21::int[])
+            as u(p, v, d, m, s, bo, mn, pos, sen, bi, bs, co, cc, ci, sa, se, us, mk, bl)
      on conflict (prompt_id, provider, day, sample, market) do nothing
      returning id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, sample, market`,
     [
@@ -55,7 +59,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.day),
       items.map((i) => i.answer.model),
       items.map((i) => i.answer.simulated),
-      bodies.map((b) => b.toString('base64')),
+      bodyAt.starts,
       items.map((i) => i.analysis.mentioned),
       items.map((i) => i.analysis.position),
       items.map((i) => i.analysis.sentiment),
@@ -68,6 +72,8 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => (i.answer.sent ? JSON.stringify(i.answer.sent) : null)),
       items.map((i) => (i.answer.usage ? JSON.stringify(i.answer.usage) : null)),
       items.map((i) => i.market),
+      bodyAt.bytes,
+      bodyAt.lengths,
     ],
   );
   if (ins.rows.length === 0) return [];
