@@ -156,7 +156,7 @@ async function bodySizes(server: ServerProcess, key: string, ids: { projectId: s
 }
 
 /** Storage of the bench database by table (PostgreSQL), after vacuum analyze. */
-async function storage(url: string): Promise<{ rows: string[][]; totalBytes: number }> {
+export async function storage(url: string): Promise<{ rows: string[][]; totalBytes: number }> {
   return withAdmin(async (c) => {
     const { rows } = await c.query<{ name: string; total: string; heap: string; toast: string; idx: string; n: string }>(
       `select c.relname as name, pg_total_relation_size(c.oid) as total, pg_relation_size(c.oid) as heap,

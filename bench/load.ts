@@ -100,6 +100,14 @@ const ADAPTER_CONCURRENCY = DEFAULT_HTTP_SETTINGS.concurrency;
 const PARTS = list('BENCH_LOAD_PARTS', 'reads,refresh');
 const READS_DB = 'sightline_bench_load';
 const REFRESH_DB = 'sightline_bench_load_refresh';
+
+/** What a refresh run collects: projects × prompts per project (× every provider), on database `db`. */
+export interface RefreshSize {
+  projects: number;
+  promptsPerProject: number;
+  db: string;
+}
+const LOAD_REFRESH: RefreshSize = { projects: PROJECTS, promptsPerProject: PROMPTS_PER_PROJECT, db: REFRESH_DB };
 const SECRET_KEY = 'bench-secret-key-0123456789abcdef';
 const REDIS_KEY_PREFIX = 'sightline:bench-load:rl:';
 const STATE_FILE = path.join(ROOT, '.bench-data', 'load-reads.json');
@@ -442,7 +450,7 @@ interface ProviderFigure {
   busy: number;
 }
 
-interface RefreshRun {
+export interface RefreshRun {
   workers: number;
   capS: number;
   capped: boolean;
@@ -467,23 +475,23 @@ const ASKS = ['What is the best CRM for', 'Which CRM should I choose for', 'Top 
 const SUBJECTS = ['a startup', 'a small business', 'a B2B sales team', 'real estate agents', 'a marketing agency', 'freelancers', 'an enterprise', 'nonprofits', 'e-commerce brands', 'SaaS companies'];
 
 /** Projects per team: as many as one month's enterprise credits pay a refresh for (at most 10). */
-function projectsPerTeam(): number {
-  return Math.max(1, Math.min(10, Math.floor(PLANS.enterprise.credits / (PROMPTS_PER_PROJECT * PROVIDERS.length))));
+function projectsPerTeam(size: RefreshSize): number {
+  return Math.max(1, Math.min(10, Math.floor(PLANS.enterprise.credits / (size.promptsPerProject * PROVIDERS.length))));
 }
 
 /** Teams on the enterprise plan, completed projects with 5 topics, 10 competitors and the active prompts, in SQL. */
-async function insertProjects(runtime: Runtime): Promise<void> {
-  const perTeam = projectsPerTeam();
-  const prompts = Array.from({ length: PROMPTS_PER_PROJECT }, (_, i) => {
+async function insertProjects(runtime: Runtime, size: RefreshSize): Promise<void> {
+  const perTeam = projectsPerTeam(size);
+  const prompts = Array.from({ length: size.promptsPerProject }, (_, i) => {
     const round = Math.floor(i / (ASKS.length * SUBJECTS.length));
     return `${ASKS[i % ASKS.length]} ${SUBJECTS[Math.floor(i / ASKS.length) % SUBJECTS.length]}${round ? ` (${round + 1})` : ''}?`;
   });
   const sites = COMPETITORS.map((d) => normalizeWebsite(d)!);
   await runtime.ctx.store.tx(async (tx) => {
-    for (let first = 0; first < PROJECTS; first += perTeam) {
+    for (let first = 0; first < size.projects; first += perTeam) {
       const team = await tx.query<{ id: string }>(`insert into teams (plan, rate_limit_tier) values ('enterprise', 'premium') returning id`);
       const teamId = team.rows[0].id;
-      const numbers = Array.from({ length: Math.min(perTeam, PROJECTS - first) }, (_, j) => first + j + 1);
+      const numbers = Array.from({ length: Math.min(perTeam, size.projects - first) }, (_, j) => first + j + 1);
       const projects = await tx.query<{ id: string }>(
         `insert into projects (team_id, name, brand_name, website_url, domain, status, location, language, providers)
          select $1, n, n, 'https://' || d || '/', d, 'completed', 'US', 'en', $4::jsonb from unnest($2::text[], $3::text[]) as x(n, d)
@@ -531,16 +539,21 @@ async function sampleQueue(c: pg.Client, t0: number): Promise<Sample & { tickDon
   };
 }
 
-async function runRefresh(workers: number, capS: number): Promise<RefreshRun> {
-  const expected = PROJECTS * PROMPTS_PER_PROJECT * PROVIDERS.length;
-  console.log(`  refresh: ${workers} worker process(es), ${fmt.int(PROJECTS)} projects × ${PROMPTS_PER_PROJECT} prompts × ${PROVIDERS.length} providers = ${fmt.int(expected)} answers (bounded at ${capS} s) …`);
+/**
+ * The daily refresh of `size` by `workers` worker processes against the provider fakes,
+ * from the scheduler's tick to the last answer stored (bounded at capS), on a fresh database.
+ */
+export async function runRefresh(workers: number, capS: number, size: RefreshSize = LOAD_REFRESH): Promise<RefreshRun> {
+  const REFRESH_DB = size.db;
+  const expected = size.projects * size.promptsPerProject * PROVIDERS.length;
+  console.log(`  refresh: ${workers} worker process(es), ${fmt.int(size.projects)} projects × ${size.promptsPerProject} prompts × ${PROVIDERS.length} providers = ${fmt.int(expected)} answers (bounded at ${capS} s) …`);
   await recreateDb(REFRESH_DB);
   const runtime = await openRuntime(REFRESH_DB);
   const fakes: FakeProvider[] = [];
   let server: ServerProcess | null = null;
   const db = new pg.Client({ connectionString: dbUrl(REFRESH_DB) });
   try {
-    await insertProjects(runtime);
+    await insertProjects(runtime, size);
     for (const p of PROVIDERS) fakes.push(await startFakeProvider(p, { delayMs: PROVIDER_DELAY_MS[p] }));
     const fakeEnv = Object.assign({}, ...fakes.map((f) => f.env)) as Record<string, string>;
     await db.connect();
@@ -611,7 +624,7 @@ async function runRefresh(workers: number, capS: number): Promise<RefreshRun> {
       answers,
       seconds,
       perMinute: (answers / seconds) * 60,
-      ceiling: refreshCeiling(workers),
+      ceiling: refreshCeiling(workers, size),
       jobs: { queued: last.waiting + last.active + last.done + last.failed, done: last.done, failed: last.failed },
       tally: { stored: tally.rows[0].stored, failed: tally.rows[0].failed, skippedNoCredits: tally.rows[0].skipped },
       providers,
@@ -641,9 +654,9 @@ async function runRefresh(workers: number, capS: number): Promise<RefreshRun> {
  * equally often, so the run goes at the pace of the provider with the most call-time to
  * serve: total answers ÷ max over providers (answers × delay ÷ slots).
  */
-function refreshCeiling(workers: number): number {
+function refreshCeiling(workers: number, size: RefreshSize): number {
   const slots = ADAPTER_CONCURRENCY * workers;
-  const perProvider = PROJECTS * PROMPTS_PER_PROJECT;
+  const perProvider = size.projects * size.promptsPerProject;
   const slowestMs = Math.max(...PROVIDERS.map((p) => (perProvider * PROVIDER_DELAY_MS[p]) / slots));
   return (perProvider * PROVIDERS.length) / (slowestMs / 60_000);
 }
@@ -745,10 +758,13 @@ function readsReport(r: ReadsOutcome, cores: number): string[] {
   ];
 }
 
-function refreshReport(runs: RefreshRun[]): string[] {
+/** The refresh runs' paragraphs and tables (the first run is the main one). */
+export function refreshReport(runs: RefreshRun[], size: RefreshSize = LOAD_REFRESH): string[] {
+  const PROJECTS = size.projects;
+  const PROMPTS_PER_PROJECT = size.promptsPerProject;
   const main = runs[0];
   const lines = [
-    `**Daily refresh.** ${fmt.int(PROJECTS)} completed projects (${Math.ceil(PROJECTS / projectsPerTeam())} enterprise team${Math.ceil(PROJECTS / projectsPerTeam()) > 1 ? 's' : ''} of up to ${projectsPerTeam()}: ${fmt.int(PLANS.enterprise.credits)} credits a month each, ${fmt.int(projectsPerTeam() * PROMPTS_PER_PROJECT * PROVIDERS.length)} needed) × ${PROMPTS_PER_PROJECT} active prompts × ${PROVIDERS.length} providers = ${fmt.int(main.expected)} answers, inserted in SQL on a fresh database. ` +
+    `**Daily refresh.** ${fmt.int(PROJECTS)} completed projects (${Math.ceil(PROJECTS / projectsPerTeam(size))} enterprise team${Math.ceil(PROJECTS / projectsPerTeam(size)) > 1 ? 's' : ''} of up to ${projectsPerTeam(size)}: ${fmt.int(PLANS.enterprise.credits)} credits a month each, ${fmt.int(projectsPerTeam(size) * PROMPTS_PER_PROJECT * PROVIDERS.length)} needed) × ${PROMPTS_PER_PROJECT} active prompts × ${PROVIDERS.length} providers = ${fmt.int(main.expected)} answers, inserted in SQL on a fresh database. ` +
       `The \`daily-refresh-tick\` job is sent at t = 0; a worker runs it (one \`project-refresh\` job per project), and worker processes (\`src/cluster.ts\`, API_PROCESSES=0, PROVIDERS_MODE=live) ask the local provider fakes (test/fakes, each provider's real wire format) and store every answer analysed, with its rollups and credits. ` +
       `Each fake answers after a fixed delay: ${PROVIDERS.map((p) => `${p} ${PROVIDER_DELAY_MS[p]} ms`).join(', ')}. ` +
       `The providers' own limit: each adapter keeps at most ${ADAPTER_CONCURRENCY} calls in flight per process, so a provider allows ${ADAPTER_CONCURRENCY} × workers ÷ delay calls/s, and since each project's run asks every provider equally often, the refresh cannot go faster than the provider with the most call-time to serve allows (the ceiling below; it assumes every worker process has a project to work on, as with hundreds of projects).`,

@@ -50,6 +50,15 @@ interface Row {
   p99: number;
   rps: number;
   load: number;
+  /** urls only: the answer's bytes (as sent, no compression asked) and its URLs. */
+  body?: { bytes: number; items: number };
+}
+
+/** The urls answer's size: the contract returns every URL of the window in one list. */
+async function urlsBody(url: string, apiKey: string): Promise<{ bytes: number; items: number }> {
+  const res = await fetch(url, { headers: { 'x-api-key': apiKey, 'accept-encoding': 'identity' } });
+  const text = await res.text();
+  return { bytes: Buffer.byteLength(text), items: (JSON.parse(text) as { data: { items: unknown[] } }).data.items.length };
 }
 
 async function seed(env: Record<string, string>, overrides: Record<string, unknown>): Promise<{ one: SeedResult; three: SeedResult }> {
@@ -94,7 +103,8 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; 
           const load = os.loadavg()[0];
           const result = await runLoad({ url, connections: 1, warmupSeconds: WARMUP, seconds: SECONDS, headers: { 'x-api-key': subject.seeded.apiKey }, serverPid: server.pid });
           if (result.non2xx) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
-          rows.push({ store: label, project: subject.project, endpoint: endpoint.name, days, p50: result.p50, p99: result.p99, rps: result.rps, load });
+          const body = endpoint.name === 'urls' ? await urlsBody(url, subject.seeded.apiKey) : undefined;
+          rows.push({ store: label, project: subject.project, endpoint: endpoint.name, days, p50: result.p50, p99: result.p99, rps: result.rps, load, body });
           console.log(`   ${label} ${subject.project} ${endpoint.name} ${days}d: p50 ${fmt.ms(result.p50)} p99 ${fmt.ms(result.p99)} (load ${load.toFixed(2)})`);
         }
       }
@@ -123,11 +133,19 @@ export const marketsSuite: Suite = {
     const goals: string[] = [];
     for (const store of new Set(rows.map((r) => r.store))) {
       for (const project of ['3 markets, all', '3 markets, market=DE-de']) {
-        const over = rows.filter((r) => r.store === store && r.project === project && r.p99 > (r.days === 90 ? 10 : 15));
+        // urls apart, as "Analytics at the limit" left it: its answer is the contract's whole
+        // list of the window's URLs (no paging), so its time follows its body (table below).
+        const over = rows.filter((r) => r.store === store && r.project === project && r.endpoint !== 'urls' && r.p99 > (r.days === 90 ? 10 : 15));
         goals.push(
-          `- ${store}, ${project}: p99 ≤ 10 ms at 90 days and ≤ 15 ms at 365 days on every endpoint: ${
-            over.length ? `over on ${over.map((r) => `${r.endpoint} ${r.days} d (${fmt.ms(r.p99)})`).join(', ')}` : 'every endpoint'
+          `- ${store}, ${project}: p99 ≤ 10 ms at 90 days and ≤ 15 ms at 365 days on every endpoint but urls: ${
+            over.length ? `over on ${over.map((r) => `${r.endpoint} ${r.days} d (${fmt.ms(r.p99)})`).join(', ')}` : 'within on every one'
           } — **${over.length ? 'not met' : 'met'}**.`,
+        );
+        const urls = rows.filter((r) => r.store === store && r.project === project && r.endpoint === 'urls');
+        goals.push(
+          `- ${store}, ${project}, urls: ${urls
+            .map((r) => `${r.days} d p99 ${fmt.ms(r.p99)} for ${fmt.int(r.body?.items ?? 0)} URLs in ${fmt.int(Math.round((r.body?.bytes ?? 0) / 1024))} KB (${r.p99 <= (r.days === 90 ? 10 : 15) ? 'within' : 'over'})`)
+            .join('; ')}.`,
         );
       }
     }
@@ -155,6 +173,15 @@ export const marketsSuite: Suite = {
       table(['store', 'answers, 1 market', 'answers, 3 markets'], seeding),
       '',
       table(['store', 'endpoint', 'window (days)', '1 market', '3 markets, all', '3 markets, market=DE-de', 'load'], compared),
+      '',
+      "The urls answer is every URL the prompt's answers cited in the window, in one list (the contract has no paging), each with the brands named beside it. Its size and its time per megabyte, per project and window:",
+      '',
+      table(
+        ['store', 'project', 'window (days)', 'URLs', 'body', 'p50', 'p50 per MB'],
+        rows
+          .filter((r) => r.endpoint === 'urls' && r.body)
+          .map((r) => [r.store, r.project, r.days, fmt.int(r.body!.items), `${fmt.int(Math.round(r.body!.bytes / 1024))} KB`, fmt.ms(r.p50), fmt.ms(r.p50 / (r.body!.bytes / 1048576))]),
+      ),
       '',
       '**Goals** (issue 29, the limits of "Analytics at the limit"):',
       '',

@@ -57,4 +57,11 @@ describe('startupBanner', () => {
     expect(pro).not.toContain('x'.repeat(20));
     expect(() => loadConfig({ SIGNUP_PLAN: 'platinum' })).toThrow(/SIGNUP_PLAN: must be one of skip_trial, basic, pro, enterprise/);
   });
+
+  it('says who reads the answers: the lexicon, and the analysis model when one is set (never its key)', () => {
+    expect(startupBanner(loadConfig({}), 'http://0.0.0.0:8080')).toContain('Analysis   lexicon (set ANALYSIS_MODEL for a model to judge the sentiment)');
+    const text = startupBanner(loadConfig({ ANALYSIS_MODEL: 'openai:gpt-4.1-mini', ANALYSIS_API_KEY: 'sk-analysis-not-shown' }), 'http://0.0.0.0:8080');
+    expect(text).toContain('Analysis   lexicon, sentiment judged by openai:gpt-4.1-mini (ANALYSIS_MODEL)');
+    expect(text).not.toContain('sk-analysis');
+  });
 });

@@ -52,6 +52,7 @@ export function startupBanner(config: Config, listenAddress: string): string {
   if (keyless.length) lines.push(`             PROVIDERS_MODE=live without a key fails every call of: ${keyless.join(', ')}`);
   lines.push(
     `  Writer     ${writer ? `${writer.model} (LLM_PROVIDER=${config.env.LLM_PROVIDER})` : 'built-in, deterministic (set LLM_PROVIDER and LLM_MODEL for a model)'}`,
+    `  Analysis   ${config.analysisModel ? `lexicon, sentiment judged by ${config.analysisModel.label} (ANALYSIS_MODEL)` : 'lexicon (set ANALYSIS_MODEL for a model to judge the sentiment)'}`,
   );
   lines.push(
     `  Plans      new teams get ${config.signupPlan ?? 'skip_trial'} (${planOf(config.signupPlan ?? 'skip_trial').credits} credits a month; set SIGNUP_PLAN to change it)`,

@@ -117,6 +117,18 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).max(320).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url().optional(),
+  // The optional model-based analysis (src/analysis/README.md, "Model-based analysis"):
+  // `<provider>:<model>` as the writer names its model (LLM_PROVIDER:LLM_MODEL), behind an
+  // OpenAI-compatible Chat Completions API; its key and endpoint as analysisModelSettings says.
+  ANALYSIS_MODEL: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][\w.-]*:\S+$/, 'must be <provider>:<model>, e.g. openai:gpt-4.1-mini')
+    .optional(),
+  ANALYSIS_API_KEY: z.string().optional(),
+  ANALYSIS_BASE_URL: z.string().url().optional(),
+  // Model calls in flight at once per process (the analysis of a collection run waits its turn).
+  ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   // The origin of every link the service writes (invitations, reports, e-mails): never taken
   // from a request's Host or forwarded headers. Default http://localhost:$PORT.
   PUBLIC_URL: z
@@ -127,6 +139,46 @@ const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** ANALYSIS_MODEL and what it needs, resolved (analysisModelSettings). */
+export interface AnalysisModelSettings {
+  /** `<provider>:<model>`, as set: what each answer analysed by it records. */
+  label: string;
+  provider: string;
+  model: string;
+  /** Unset for `openai` only: the port's default, https://api.openai.com/v1. */
+  baseUrl?: string;
+  apiKey?: string;
+  concurrency: number;
+}
+
+/**
+ * ANALYSIS_MODEL (`<provider>:<model>`) with its key and endpoint, the writer's rules
+ * (LLM_PROVIDER / LLM_MODEL): ANALYSIS_API_KEY and ANALYSIS_BASE_URL when set; else the
+ * writer's LLM_API_KEY and LLM_BASE_URL when LLM_PROVIDER is the same provider; else, for
+ * `openai`, OPENAI_API_KEY and OPENAI_BASE_URL (default api.openai.com). `openai` needs a key,
+ * any other provider a base URL. Null when ANALYSIS_MODEL is unset: the lexicon alone.
+ */
+export function analysisModelSettings(env: Env): AnalysisModelSettings | null {
+  const label = env.ANALYSIS_MODEL;
+  if (!label) return null;
+  const split = label.indexOf(':');
+  const provider = label.slice(0, split);
+  const model = label.slice(split + 1);
+  const isOpenAI = provider.toLowerCase() === 'openai';
+  const sameAsWriter = env.LLM_PROVIDER?.trim().toLowerCase() === provider.toLowerCase();
+  const apiKey = env.ANALYSIS_API_KEY ?? (sameAsWriter ? env.LLM_API_KEY : undefined) ?? (isOpenAI ? env.OPENAI_API_KEY : undefined);
+  const baseUrl = env.ANALYSIS_BASE_URL ?? (sameAsWriter ? env.LLM_BASE_URL : undefined) ?? (isOpenAI ? env.OPENAI_BASE_URL : undefined);
+  if (isOpenAI && !apiKey) {
+    throw new ConfigError(`Invalid configuration:\n  ANALYSIS_MODEL=${label} needs ANALYSIS_API_KEY or OPENAI_API_KEY (or LLM_API_KEY with LLM_PROVIDER=openai)`);
+  }
+  if (!isOpenAI && !baseUrl) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ANALYSIS_MODEL=${label} needs ANALYSIS_BASE_URL (its OpenAI-compatible endpoint), or LLM_BASE_URL with LLM_PROVIDER=${provider}; only openai has a default`,
+    );
+  }
+  return { label, provider, model, baseUrl, apiKey, concurrency: env.ANALYSIS_CONCURRENCY };
+}
 
 export interface Config {
   port: number;
@@ -185,6 +237,8 @@ export interface Config {
   mailFrom?: string;
   /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS); any other Origin is a 403. */
   mcpAllowedOrigins: string[];
+  /** ANALYSIS_MODEL resolved: the model that judges each answer's sentiment toward each brand; null: the lexicon alone. */
+  analysisModel: AnalysisModelSettings | null;
   /** Origin (and optional base path, no trailing slash) of every link the service writes (PUBLIC_URL). */
   publicUrl: string;
   env: Env;
@@ -287,6 +341,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    analysisModel: analysisModelSettings(env),
     env,
     ...overrides,
   };

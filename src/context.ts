@@ -6,6 +6,7 @@ import type { TtlCache } from './lib/ttl-cache.js';
 import type { ProjectRow } from './modules/projects/project-row.js';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types.js';
 import type { Writer } from './ports/writer/index.js';
+import type { AnalysisModel } from './ports/analysis-model/index.js';
 import type { Mailer } from './ports/mail/index.js';
 import type { ReadRouter, Store, Tx } from './store/index.js';
 
@@ -15,6 +16,8 @@ export interface Ports {
   writer: Writer;
   /** Outgoing mail (invitations); null when SMTP_URL and MAIL_FROM are not set. */
   mailer?: Mailer | null;
+  /** The model that judges each answer's sentiment toward each brand (ANALYSIS_MODEL); null or absent: the lexicon alone. */
+  analysisModel?: AnalysisModel | null;
 }
 
 export interface Clock {

@@ -17,6 +17,7 @@ import { TtlCache } from './lib/ttl-cache.js';
 import { createProviders } from './ports/providers/index.js';
 import { createWriter } from './ports/writer/index.js';
 import { createMailer } from './ports/mail/index.js';
+import { createAnalysisModel } from './ports/analysis-model/index.js';
 import { buildServer } from './server.js';
 import { openReadRouter, openStore, primaryOnly, type ReadRouter } from './store/index.js';
 import { resolveAdminToken, resolveCallbackSecret, resolveSecretKey } from './store/secrets.js';
@@ -78,6 +79,7 @@ export async function createRuntime(given: Config, log?: Logger, ports?: Partial
         providers: ports?.providers ?? createProviders(config),
         writer: ports?.writer ?? createWriter(config),
         mailer: ports?.mailer === undefined ? createMailer(config) : ports.mailer,
+        analysisModel: ports?.analysisModel === undefined ? (config.analysisModel ? createAnalysisModel(config.analysisModel) : null) : ports.analysisModel,
       },
       callbackSecret: callback.secret,
       projectCache: new TtlCache(config.authCacheMs),

@@ -5,8 +5,9 @@
 // transactions at once: one partition made, both answers stored.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedProject } from '../src/collection/seed.js';
-import { ensureMonthPartitions } from '../src/modules/answers/store-answers.js';
-import { encodeAnswerBody } from '../src/modules/answers/answer-body.js';
+import { ensureMonthPartitions, storeAnswers } from '../src/modules/answers/store-answers.js';
+import { createAnalyzer } from '../src/analysis/index.js';
+import { decodeAnswerBody, encodeAnswerBody } from '../src/modules/answers/answer-body.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
@@ -112,3 +113,39 @@ it('the first answers of a new month, from two transactions at once: one partiti
     ),
   ).rejects.toThrow(/no partition/);
 });
+
+it('known months skip the lookup; a month dropped by another process is looked up again after the refused batch', async () => {
+  const store = t.runtime.ctx.store;
+  const { rows: prompts } = await store.query<{ id: string }>(`select id from prompts where project_id = $1 order by id`, [seeded.projectId]);
+  const analyse = createAnalyzer([{ id: '00000000-0000-0000-0000-000000000000', name: 'Acme CRM', domain: 'acmecrm.com', aliases: [], isOwn: true }]);
+  const answer = (day: string) => ({
+    promptId: prompts[0].id,
+    provider: 'chatgpt',
+    day,
+    market: 'US-en',
+    answer: { provider: 'chatgpt' as const, model: 'm', text: 'Acme CRM is fine.', references: [], raw: null, simulated: true },
+    analysis: analyse('Acme CRM is fine.', []),
+  });
+  // made in this transaction: not remembered (it could roll back); found committed: remembered
+  await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-03')]));
+  expect(store.answerMonths?.has('2033-02-01')).toBe(false);
+  // a batch of several: each body cut from the one bytea parameter is its own
+  const other = { ...answer('2033-02-04'), provider: 'claude', answer: { ...answer('2033-02-04').answer, text: 'Another answer, longer than the first one.' } };
+  await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-04'), other]));
+  expect(store.answerMonths?.has('2033-02-01')).toBe(true);
+  const bodies = await store.query<{ provider: string; body: Uint8Array }>(`select provider, body from responses where day = '2033-02-04' order by provider`);
+  expect(bodies.rows.map((r) => [r.provider, decodeAnswerBody(r.body).text])).toEqual([
+    ['chatgpt', 'Acme CRM is fine.'],
+    ['claude', 'Another answer, longer than the first one.'],
+  ]);
+  // another process drops the month (its retention job): this one still believes it there
+  await store.query(`drop table responses_p203302`);
+  await expect(store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-05')]))).rejects.toThrow(/no partition/);
+  expect(store.answerMonths?.size).toBe(0);
+  // the retried batch looks it up again and makes the partition
+  const stored = await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-05')]));
+  expect(stored).toHaveLength(1);
+  const part = await store.query<{ part: string }>(`select tableoid::regclass::text as part from responses where day = '2033-02-05'`);
+  expect(part.rows).toEqual([{ part: 'responses_p203302' }]);
+});
+

@@ -182,6 +182,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0026_project_sampling_margin', dropAdded('0026_project_sampling_margin', [], [['projects', 'sampling_margin']])],
   ['0027_markets', undo0027],
   ['0028_responses_partitions', undo0028],
+  ['0029_answer_model_judgement', dropAdded('0029_answer_model_judgement', [], [['responses', 'model_judgement']])],
 ];
 
 /**

@@ -178,6 +178,8 @@ export function parseDoc(text: string): Doc {
       close = sentenceEndAt(clean, i, len, doc, c === 46);
     } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) {
       close = i + 1;
+    } else if (c === 41 /* ) */ && gluedAfterCount(clean, i)) {
+      close = i + 1;
     }
     if (close >= 0) {
       if (sentOpen) {
@@ -240,11 +242,27 @@ const isUpperAscii = (c: number) => c >= 65 && c <= 90;
  * their next letter is lower-case ("monday.com") or the word before is capitals ("ASP.NET").
  */
 function gluedSentence(s: string, i: number): boolean {
-  if (i < 2 || !isLowerAscii(s.charCodeAt(i - 1)) || !isLowerAscii(s.charCodeAt(i - 2))) return false;
+  if (i < 2) return false;
   const a = s.charCodeAt(i + 1);
   const b = s.charCodeAt(i + 2);
-  // "…certified.hOmeLabs 4,500…", "…today.iPhone…": a name in camel case
-  return (isUpperAscii(a) && isLowerAscii(b)) || (isLowerAscii(a) && isUpperAscii(b));
+  const p = s.charCodeAt(i - 1);
+  // "…under $600.Reviews and…": a figure, the stop, a capitalised word
+  if (p >= 48 && p <= 57) return isUpperAscii(a) && isLowerAscii(b) && isLowerAscii(s.charCodeAt(i + 3));
+  if (!isLowerAscii(p) || !isLowerAscii(s.charCodeAt(i - 2))) return false;
+  // "…certified.hOmeLabs 4,500…", "…today.iPhone…", "…options.TP-Link…": a name in camel case or capitals
+  return (isUpperAscii(a) && (isLowerAscii(b) || isUpperAscii(b))) || (isLowerAscii(a) && isUpperAscii(b));
+}
+
+/**
+ * A shopping card's rating count glued to what follows ("…4.6(1k+)Factors to Consider…",
+ * "…4.8(9k+)TP-Link Tapo…"), as Google AI Mode's scraped pages write it: the sentence ends
+ * after the count when a capitalised word follows.
+ */
+function gluedAfterCount(s: string, i: number): boolean {
+  const a = s.charCodeAt(i + 1);
+  if (!isUpperAscii(a)) return false;
+  const open = s.lastIndexOf('(', i);
+  return open >= 0 && i - open <= 8 && /^\(\d[\d.,]*k?\+?$/.test(s.slice(open, i));
 }
 
 /** Where the sentence ends if the stop at `i` ends it (after closers), else -1. */

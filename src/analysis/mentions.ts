@@ -21,8 +21,8 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * Separators allowed inside a written name: "Hub Spot", "Coca-Cola", "monday.com", "AT&T",
- * "Briggs & Riley", "4,500"; a trademark sign glued to a word does not count ("Discover it® Miles",
- * "United Gateway℠ Card").
+ * "Briggs & Riley", "4,500", "Zi/O", "55+ Unlimited", "Deception: Murder in Hong Kong"; a
+ * trademark sign glued to a word does not count ("Discover it® Miles", "United Gateway℠ Card").
  */
 function tightGap(doc: Doc, a: number, b: number): boolean {
   if (doc.sent[a] !== doc.sent[b]) return false;
@@ -36,7 +36,9 @@ function tightGap(doc: Doc, a: number, b: number): boolean {
   for (let k = from; k < to; k++) {
     const c = doc.clean[k];
     if (c === '\u00ae' || c === '\u2122' || c === '\u2120' || c === '\u00a9') continue;
-    if (c !== ' ' && c !== '-' && c !== '.' && c !== '_' && c !== '&' && c !== "'" && c !== '\u2019') return false;
+    // a markdown escape ("AT\&T", as ChatGPT's web app copies it) is the character it escapes
+    if (c === '\\' && k + 1 < to) continue;
+    if (c !== ' ' && c !== '-' && c !== '.' && c !== '_' && c !== '&' && c !== "'" && c !== '\u2019' && c !== '/' && c !== '+' && c !== ':') return false;
     if (c === '&') amp = true;
     len++;
   }

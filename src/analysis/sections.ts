@@ -24,6 +24,7 @@ import { vaderCompound } from './vader.js';
 // closing words ("Prices change often…"), not the last brand's.
 
 const LABEL = /^(pros|cons|advantages|disadvantages|drawbacks|downsides|limitations|weaknesses|strengths|benefits|what we like|what could be better|where it falls short)\b[\s*_]*:?[\s*_]*(.*)$/i;
+const FIELD = /^[\s*_]*(?:(?:best|ideal|good|great|perfect|recommended)\s+(?:for|if|when)\b[^:]{0,40}|why(?: it[\u2019']s [\w ]{1,20})?|verdict|bottom line|overview|summary|who it[\u2019']s for|recommendation)[*_]*:/i;
 const NEGATIVE = new Set(['cons', 'disadvantages', 'drawbacks', 'downsides', 'limitations', 'weaknesses', 'what could be better', 'where it falls short']);
 /** The least an item of a list of cons (negated for pros) weighs: 35 on the 0–100 scale. */
 const FLOOR = 0.3;
@@ -32,7 +33,7 @@ const BLANK_LINE = /\n[ \t]*\n/;
 // A paragraph's later sentence speaks of the brand its first named when it opens by
 // pointing back to it ("Its construction ensures…", "This set is…"), not otherwise ("The
 // weather is awful").
-const ANAPHOR = /^[\s*_>]*(?:it|its|it's|it\u2019s|this|these|they|their|they're|both|also)\b/i;
+const ANAPHOR = /^[\s*_>]*(?:(?:however|but|still|plus|and|also|additionally|though),?\s+)?(?:it|its|it's|it\u2019s|this|these|they|their|they're|both|also)\b/i;
 // A list marker inside a line before a sentence ("…support.   *   **Tied to Browser:** Less…"):
 // a list whose line breaks were collapsed, read as list items are under a pros/cons label.
 const INLINE_ITEM = /\s[-*\u2022]\s+[*_]*$/;
@@ -40,7 +41,7 @@ const INLINE_ITEM = /\s[-*\u2022]\s+[*_]*$/;
 // "Consider your budget") speaks of no brand, even inside a brand's section.
 const ADVICE = /^[\s*_#>]*(?:(?:if|whatever|whichever|when|unless|before)\s+you\b|you\b|your\b|check|test|try|consider|compare|choose|pick|look|start|make sure|keep|remember|note|close|ask|visit|read|see|go)\b/i;
 // What may stand between the names of a group: "Chrome, Firefox, Edge", "KeePass / KeePassXC", "A and B".
-const GROUP_GAP = /^[\s,/&()*_|+]*(?:(?:and|or)[\s,/&()*_|+]*)?$/i;
+const GROUP_GAP = /^[\s,/&()*_|+\uff08\uff09\u3001\u30fb]*(?:(?:and|or)[\s,/&()*_|+\uff08\uff09\u3001\u30fb]*)?$/i;
 
 export interface ListItemScore {
   brand: number;
@@ -81,7 +82,8 @@ function group(doc: Doc, mentions: readonly Mention[], from: number, to: number)
   const brands: number[] = [];
   for (let k = from; k < to; k++) {
     const m = mentions[k];
-    if (k > from && !GROUP_GAP.test(doc.clean.slice(doc.end[mentions[k - 1].tokEnd], doc.start[m.tok]))) return null;
+    // a name and its alias side by side ("Trello（トレロ）", "Max (formerly HBO Max)") are one brand
+    if (k > from && m.brand !== mentions[k - 1].brand && !GROUP_GAP.test(doc.clean.slice(doc.end[mentions[k - 1].tokEnd], doc.start[m.tok]))) return null;
     if (!brands.includes(m.brand)) brands.push(m.brand);
   }
   return brands;
@@ -190,7 +192,8 @@ export function sectionItems(
       } else if (owner.kind === 'item') {
         if (newLine && indentAt(text, lineStart) <= owner.depth) owner = null;
       } else if (owner.kind === 'para') {
-        if (newLine && (blank || item) && !(item && owner.introduces)) owner = null;
+        // a line of the names alone ("**Trello**") owns the list right under it, as a sentence ending with a colon does
+        if (newLine && (blank || item) && !(item && !blank && (owner.introduces || owner.title))) owner = null;
         else if (!owner.title && !item && !ANAPHOR.test(t)) {
           // the chain of sentences about it breaks here
           owner = null;
@@ -199,6 +202,8 @@ export function sectionItems(
       }
     }
     const label = LABEL.exec(t);
+    // another field ("Best if:", "Why:", "Price:") after a list of pros or cons ends it
+    if (!label && sign !== 0 && FIELD.test(t)) sign = 0;
     if (label) {
       sign = NEGATIVE.has(label[1].toLowerCase()) ? -1 : 1;
       if (score(s, label[2])) continue;

@@ -20,14 +20,60 @@ const HEDGE = /\b(?:may|might|could|perhaps|possibly|arguably|reportedly|some (?
 const HEDGE_WEIGHT = 0.3;
 // A fit field says whom a product suits, not how good it is: "Best for: small teams that
 // want a clean interface", "Ideal for …:", "Best if you expect to scale:" read neutral to
-// the end of the sentence.
-const FIT_LABEL = /\b(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+// the end of the sentence. It opens a field: the start of the text, or after a list marker,
+// a table bar, a colon ("- Best if: …" in a list whose line breaks were collapsed) or a
+// copula ("Brevio is best for: …"), not any phrase ("the monitors recommended for office
+// work in 2025: …" is no field).
+const FIT_LABEL = /(?:^|[-*\u2022|:>#]\s*|\s[-\u2013]\s|\b(?:is|are|it['\u2019]s)\s+)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+// A spec field ("Features: 9 speeds, 10 attachments…", "Key specs:") lists what a product has.
+const SPEC_LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){0,2}(?:features|specs|specifications)[*_\s]*:/iu;
+// Any other label that opens a field names what follows and says nothing itself: "Best
+// Value:", "Why it's great:", "Top Picks:", "Other Strong Contenders:", "Cons:" (what
+// follows it is read).
+const LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[^\s:.!?;|]+[ \t*_]+){0,8}[^\s:.!?;|]*[*_]*:(?![/\d])/gu;
+// …but a clause with a verb before its colon is a sentence, not a label ("X is great for teams: …")
+const CLAUSE_VERB = /\b(?:is|are|was|were|be|has|have|had|offers?|provides?|makes?|gives?|can|will|would|should|lets?|does|do)\b/i;
+const unlabel = (m: string) => (CLAUSE_VERB.test(m) ? m : ' ');
+// A fit phrase in prose ("making it ideal for side sleepers seeking comfort", "perfect for
+// remote work setups") says whom it suits: read as the mild "ideal", without the words
+// about the reader that follow ("seeking comfort"), to the end of its clause.
+const FIT_PHRASE = /\b(?:ideal|perfect|suitable|suited|well-suited|tailored|designed)\s+for\b[^,;.!?]*/gi;
+// A shopping card glued into the text ("Arlo Pro 5S 2K Spotlight Security Camera$119.99$179.994.0(865)"):
+// a name, prices and a rating, no word about the product; what comes before it in the sentence is its name.
+const CARD = /\$\d[\d,]*(?:\.\d\d)?[^()]{0,30}?\d\.\d\(\d[\d.]*k?\+?\)/g;
+// A short quoted phrase is a term or a name ('a "Fit Liberty" policy', 'recommended as
+// “best overall”'), mentioned rather than said.
+const QUOTED = /["\u201c][^"\u201c\u201d\n]{1,40}["\u201d]/g;
+// The reader's side of a condition ("if you want more flexibility", "if you're comfortable
+// and want to cut costs"): what the reader wants or feels, not what the product is.
+const IF_YOU = /\b(?:if you(?:['\u2019]re)?|for (?:those|anyone|people|users|someone)(?: who| seeking| looking| wanting| that))\b[^,;:.!?()]*/gi;
+// A fit cell of a table ("| Best for Gmail/Google Workspace teams | NetHunt | Built to…"): whom it suits.
+const CELL_FIT = /(?:^|\|)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^|:.!?]{0,60}(?=\|)/gi;
 const scored = (raw: string) => {
-  const fit = raw.indexOf(':') === -1 ? null : FIT_LABEL.exec(raw);
-  const text = fit ? raw.slice(0, fit.index) : raw;
+  // non-breaking hyphens ("consumer‑friendly") are hyphens
+  let text = raw.indexOf('\u2011') === -1 ? raw : raw.replace(/\u2011/g, '-');
+  const fit = text.indexOf(':') === -1 ? null : FIT_LABEL.exec(text);
+  if (fit) text = text.slice(0, fit.index);
+  if (text.indexOf('|') !== -1) text = text.replace(CELL_FIT, '|');
+  const spec = text.indexOf(':') === -1 ? null : SPEC_LABEL.exec(text);
+  if (spec) text = text.slice(0, spec.index);
+  if (text.indexOf('$') !== -1) {
+    CARD.lastIndex = 0;
+    let last = -1;
+    for (let m = CARD.exec(text); m; m = CARD.exec(text)) last = m.index + m[0].length;
+    if (last >= 0) text = text.slice(last);
+  }
+  if (text.indexOf(':') !== -1) text = text.replace(LABEL, unlabel);
+  const hasFor = text.indexOf('for ') !== -1;
+  if (hasFor) text = text.replace(FIT_PHRASE, ' ideal ');
+  if (text.indexOf('"') !== -1 || text.indexOf('\u201c') !== -1) text = text.replace(QUOTED, ' ');
+  if (hasFor || text.indexOf('f you') !== -1) text = text.replace(IF_YOU, ' ');
   const c = vaderCompound(text);
   return c !== 0 && HEDGE.test(text) ? c * HEDGE_WEIGHT : c;
 };
+
+/** How fast a list's summed items reach a verdict: one item of 0.3 reads 0.29, four 0.77. */
+const LIST_ALPHA = 1;
 
 /** VADER compound [-1, 1] → 0..100, 50 neutral. */
 export function toScale(compound: number): number {
@@ -71,7 +117,7 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
       if (!brands.includes(mentions[e].brand)) brands.push(mentions[e].brand);
       e++;
     }
-    if (brands.length === 1) {
+    if (brands.length === 1 && !comparisonObject(doc, mentions, m, e)) {
       const t = text.slice(doc.sentStart[s], doc.sentEnd[s]);
       const c = scored(t);
       add(brands[0], c);
@@ -94,11 +140,27 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
     }
     m = e;
   }
+  // a list of pros and cons is read as one verdict: its items summed, as VADER sums a
+  // sentence's words (four pros and two cons lean to praise; one pro and three cons to blame)
+  const listed = new Map<number, number>();
   for (const item of sectionItems(doc, mentions, scored, text)) {
-    add(item.brand, item.compound);
     units?.push(item);
+    if (item.listed) listed.set(item.brand, (listed.get(item.brand) ?? 0) + item.compound);
+    else add(item.brand, item.compound);
   }
+  for (const [b, sum] of listed) add(b, sum / Math.sqrt(sum * sum + LIST_ALPHA));
   return sum.map((v, b) => (cnt[b] ? v / cnt[b] : named[b] ? 50 : NaN));
+}
+
+/** A mention of [m, e) comes right after "than", "unlike", "versus", "compared to/with": the brand is what another is compared with. */
+function comparisonObject(doc: Doc, mentions: readonly Mention[], m: number, e: number): boolean {
+  for (let k = m; k < e; k++) {
+    const t = mentions[k].tok;
+    if (t === doc.sentTok[mentions[k].sent]) continue;
+    const w = lowerAt(doc, t - 1);
+    if (OBJECT_CONTRAST.has(w) || ((w === 'to' || w === 'with') && t - 2 >= doc.sentTok[mentions[k].sent] && lowerAt(doc, t - 2) === 'compared')) return true;
+  }
+  return false;
 }
 
 /** `doc.clean` with the words of every mention blanked (same offsets). */
@@ -184,7 +246,9 @@ export function clauses(doc: Doc, s: number, mentions: Mention[], text = doc.cle
       const back = prev.object && groups.length >= 2 && CLAUSE_JOINERS.has(lowerAt(doc, seg.from));
       const to = back ? groups[groups.length - 2] : prev;
       to.text += texts[k];
-    } else if (prev && !prev.brands.length) groups[groups.length - 1] = { text: prev.text + texts[k], brands: seg.brands, object };
+    } else if (prev && !prev.brands.length && !object) groups[groups.length - 1] = { text: prev.text + texts[k], brands: seg.brands, object };
+    // "Interface can feel less intuitive than X or Y" about a brand the sentence does not
+    // name: X and Y are the comparison's objects, the words before are not theirs
     else groups.push({ text: texts[k], brands: seg.brands, object });
   });
   return groups.map((g) => [g.text, g.brands]);

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { ServiceContext } from '../context.js';
-import { createAnalyzer } from '../analysis/index.js';
+import { createModelAnalyzer } from '../analysis/model.js';
 import { DEFAULT_PROJECT_PROVIDERS, ProviderError, type ProviderName } from '../ports/providers/types.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import type { ProjectWithPlan } from '../modules/projects/project-row.js';
@@ -84,7 +84,14 @@ export async function collectAnswers(
   );
   const promptById = new Map(prompts.rows.map((p) => [p.id, p]));
   const brands = await loadBrandSpecs(ctx.store, project);
-  const analyse = createAnalyzer(brands);
+  // The lexicon, and the analysis model's judgement merged when ANALYSIS_MODEL is set; a model
+  // failure leaves that answer the lexicon's figures, never fails it (analysis/model.ts).
+  let modelFailures = 0;
+  const analyse = createModelAnalyzer(brands, ctx.ports.analysisModel ?? null, {
+    onFailure: (reason) => {
+      if (modelFailures++ < 10) ctx.log.warn({ project: project.id, reason }, 'analysis model failed: the lexicon read the answer');
+    },
+  });
   const own = brands[0];
   const context = {
     brand: { name: own.name, domain: own.domain, aliases: own.aliases },
@@ -112,9 +119,9 @@ export async function collectAnswers(
           persona: prompt.persona,
           context,
         });
-        const analysis = analyse(answer.text, answer.references);
+        const { analysis, judgement } = await analyse(answer.text, answer.references);
         await storeSlots(() => ctx.store.tx(async (tx) => {
-          const stored = await storeAnswers(tx, project.id, [{ ...key, answer, analysis }]);
+          const stored = await storeAnswers(tx, project.id, [{ ...key, answer, analysis, judgement }]);
           await settleCredits(tx, project.team_id, [key], stored.length);
           tally.stored += stored.length;
           if (!stored.length) tally.alreadyStored += 1;

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { createAnalyzer } from '../analysis/index.js';
+import { createModelAnalyzer, type ModelJudgement } from '../analysis/model.js';
 import { touchAnalytics } from '../store/analytics-version.js';
 import { reanalyseJob } from '../jobs/catalog.js';
 import type { Tx } from '../store/index.js';
@@ -21,13 +21,15 @@ const BATCH = 1000;
  * gone and the rebuild would empty them (docs/retention.md).
  */
 export async function reanalyseProject(ctx: ServiceContext, projectId: string): Promise<number> {
+  const judged = await judgeNewBrands(ctx, projectId);
   return ctx.store.tx(async (tx) => {
     const project = await loadProjectWithPlan(tx, projectId);
     if (!project) return 0;
     await tx.query(`select id from projects where id = $1 for update`, [projectId]);
     await refuseReanalysisPastRetention(ctx, tx, projectId);
     await touchAnalytics(tx, projectId); // the version row before any rollup row (read-cache.ts)
-    const analyse = createAnalyzer(await loadBrandSpecs(tx, project));
+    // No model call inside the transaction: the judgements asked for above, else those stored.
+    const analyse = createModelAnalyzer(await loadBrandSpecs(tx, project), null);
     await emptyProjectRollups(tx, projectId);
     // cited_pages too: the categories and page types depend on the brands tracked, so the
     // dictionary is rebuilt from the answers read again
@@ -35,17 +37,19 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {
-      const { rows } = await tx.query<{ id: string; prompt_id: string; provider: string; day: string; market: string; body: Uint8Array }>(
-        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, market, body
+      const { rows } = await tx.query<AnswerRow & { prompt_id: string; provider: string; day: string; market: string }>(
+        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, market, body, model_judgement
            from responses where project_id = $1 and id > $2 order by id limit ${BATCH}`,
         [projectId, after],
       );
       if (rows.length === 0) break;
       after = rows[rows.length - 1].id;
-      const batch: RollupInput[] = rows.map((r) => {
+      const batch: Array<RollupInput & { judgement: ModelJudgement | null }> = [];
+      for (const r of rows) {
         const { text, references } = decodeAnswerBody(r.body);
-        return { responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, market: r.market, analysis: analyse(text, references) };
-      });
+        const { analysis, judgement } = await analyse(text, references, judged.get(r.id) ?? r.model_judgement);
+        batch.push({ responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, market: r.market, analysis, judgement });
+      }
       await updateAnalyses(tx, batch, await citedIds(tx, projectId, batch.map((b) => b.analysis)));
       await addToRollups(tx, projectId, batch);
       total += rows.length;
@@ -54,13 +58,57 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
   });
 }
 
-async function updateAnalyses(tx: Tx, batch: RollupInput[], cited: number[][]): Promise<void> {
+interface AnswerRow {
+  id: string;
+  body: Uint8Array;
+  model_judgement: ModelJudgement | null;
+}
+
+/**
+ * Before the rebuild's transaction (a model call must not hold it open): asks the analysis
+ * model about the brands it has not judged in the answers it judged before (a competitor added
+ * or renamed since), a page of answers at a time, and returns the judgements that changed by
+ * answer id. Answers the lexicon alone read stay so: a re-analysis never buys a model's reading
+ * of the project's history (src/analysis/README.md, "Model-based analysis").
+ */
+async function judgeNewBrands(ctx: ServiceContext, projectId: string): Promise<Map<string, ModelJudgement>> {
+  const judged = new Map<string, ModelJudgement>();
+  const model = ctx.ports.analysisModel;
+  if (!model) return judged;
+  const project = await loadProjectWithPlan(ctx.store, projectId);
+  if (!project) return judged;
+  let failures = 0;
+  const analyse = createModelAnalyzer(await loadBrandSpecs(ctx.store, project), model, {
+    onFailure: (reason) => {
+      if (failures++ < 10) ctx.log.warn({ project: projectId, reason }, 'analysis model failed in a re-analysis: the stored judgement stands');
+    },
+  });
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { rows } = await ctx.store.query<AnswerRow>(
+      `select id, body, model_judgement from responses
+        where project_id = $1 and model_judgement is not null and id > $2 order by id limit ${BATCH}`,
+      [projectId, after],
+    );
+    if (rows.length === 0) return judged;
+    after = rows[rows.length - 1].id;
+    await Promise.all(
+      rows.map(async (r) => {
+        const { text, references } = decodeAnswerBody(r.body);
+        const { judgement } = await analyse(text, references, r.model_judgement);
+        if (judgement && Object.keys(judgement.bands).length > Object.keys(r.model_judgement?.bands ?? {}).length) judged.set(r.id, judgement);
+      }),
+    );
+  }
+}
+
+async function updateAnalyses(tx: Tx, batch: Array<RollupInput & { judgement: ModelJudgement | null }>, cited: number[][]): Promise<void> {
   const brands = batch.map((b) => brandColumns(b.analysis.brands));
   await tx.query(
     `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brand_ids = u.bi::uuid[], brand_stats = u.bs::int[],
-            cites_own = u.co, citation_count = u.cc, cited = u.ci::int[]
-       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::text[])
-            as u(id, mn, pos, sen, bi, bs, co, cc, ci)
+            cites_own = u.co, citation_count = u.cc, cited = u.ci::int[], model_judgement = u.mj::jsonb
+       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::text[], $10::text[])
+            as u(id, mn, pos, sen, bi, bs, co, cc, ci, mj)
       where r.id = u.id`,
     [
       batch.map((b) => b.responseId),
@@ -71,6 +119,7 @@ async function updateAnalyses(tx: Tx, batch: RollupInput[], cited: number[][]): 
       batch.map((b) => b.analysis.citesOwn),
       batch.map((b) => b.analysis.citations.length),
       cited.map(pgArray),
+      batch.map((b) => (b.judgement ? JSON.stringify(b.judgement) : null)),
     ],
   );
 }

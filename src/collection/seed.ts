@@ -148,6 +148,9 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
           batch.push({ promptId: p.id, provider, day, market: marketCode(market), answer, analysis: analyse(answer.text, answer.references) });
         }
       }
+      // back to the event loop between prompts: the last day's statements go out as their
+      // answers come in, instead of waiting for the whole day to be simulated
+      await new Promise(setImmediate);
     }
     await writing;
     writing = store.tx((tx) => storeAnswers(tx, projectId, batch));

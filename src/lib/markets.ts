@@ -54,6 +54,16 @@ export function promptMarkets(
   return [marketFrom(prompt.country ?? project.location, project.language)];
 }
 
+/**
+ * The SQL condition of a read narrowed to a market (`market = $n`) or not (`$n::text is null`:
+ * a constant the planner drops). Two statements rather than one `($n is null or market = $n)`:
+ * a prepared statement's generic plan cannot drop that `or`, so it filtered every row after
+ * fetching it instead of using `market`, the last column of each key, in the index scan.
+ */
+export function marketSql(market: string | null | undefined, param: number, column = 'market'): string {
+  return market === null || market === undefined ? `$${param}::text is null` : `${column} = $${param}`;
+}
+
 /** The same market list once each, in its order. */
 export function uniqueMarkets(markets: Market[]): Market[] {
   const seen = new Set<string>();

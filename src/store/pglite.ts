@@ -10,13 +10,14 @@ import { packPlainAnswerBodies } from './answer-bodies.js';
 
 type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
-function txOf(runner: Runner, db: Db, outside: boolean): Tx {
+function txOf(runner: Runner, db: Db, outside: boolean, answerMonths?: Set<string>): Tx {
   const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
     const res = await runner.query<T>(text, values);
     return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
   };
   return {
     db,
+    answerMonths,
     query,
     // pg-boss's SQL. It sends several statements in one string without parameters (some
     // wrapped in BEGIN … COMMIT); PGlite runs those through exec (simple protocol), like pg
@@ -86,7 +87,8 @@ export async function openPglite(opts: {
     throw err;
   }
   const db = drizzle(client) as unknown as Db;
-  const base = txOf(client, db, true);
+  const answerMonths = new Set<string>();
+  const base = txOf(client, db, true, answerMonths);
   await bringUpToDate(client, base);
   let checkedAt = Date.now();
   let maintainedAt = Date.now();
@@ -117,7 +119,7 @@ export async function openPglite(opts: {
     // for the transaction and would hang), so fn gets a Tx built on it.
     // drizzle's PGlite driver takes the client type only; a transaction answers the same queries.
     tx: async (fn) => {
-      const out = await client.transaction((t) => fn(txOf(t, drizzle(t as unknown as PGlite) as unknown as Db, false)));
+      const out = await client.transaction((t) => fn(txOf(t, drizzle(t as unknown as PGlite) as unknown as Db, false, answerMonths)));
       await afterWrite();
       return out;
     },

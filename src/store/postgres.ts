@@ -24,14 +24,14 @@ function statementName(text: string): string {
   return name;
 }
 
-export function txOf(client: Queryable, db: Db): Tx {
+export function txOf(client: Queryable, db: Db, answerMonths?: Set<string>): Tx {
   const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
     const res = values?.length
       ? await client.query({ name: statementName(text), text, values })
       : await client.query(text);
     return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
   };
-  return { db, query, executeSql: (text, values) => client.query(text, values) };
+  return { db, answerMonths, query, executeSql: (text, values) => client.query(text, values) };
 }
 
 /** Applies the migrations once, even when several processes start together. */
@@ -72,14 +72,15 @@ export async function openPostgres(opts: { url: string; poolSize?: number; migra
   pool.on('error', () => {});
   if (opts.migrate !== false) await migratePostgres(pool);
   const db = drizzle(pool) as unknown as Db;
+  const answerMonths = new Set<string>();
   return {
-    ...txOf(pool, db),
+    ...txOf(pool, db, answerMonths),
     kind: 'postgres',
     async tx(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(txOf(client, drizzle(client) as unknown as Db));
+        const result = await fn(txOf(client, drizzle(client) as unknown as Db, answerMonths));
         await client.query('COMMIT');
         return result;
       } catch (err) {

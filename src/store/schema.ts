@@ -281,6 +281,11 @@ export const responses = pgTable(
     sent: jsonb('sent'),
     /** What the vendor reported using: {input_tokens, output_tokens, searches, cost_usd}, each when reported. */
     usage: jsonb('usage'),
+    /**
+     * What the analysis model (ANALYSIS_MODEL) judged of the answer: {by, bands: {brand id: band},
+     * tokens} (analysis/model.ts); null when the lexicon alone read it.
+     */
+    modelJudgement: jsonb('model_judgement'),
   },
   (t) => [
     primaryKey({ name: 'responses_pkey', columns: [t.id, t.day] }),

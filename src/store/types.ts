@@ -16,6 +16,12 @@ export interface SqlExecutor {
 /** One unit of work: drizzle for typed queries, raw SQL for the rest, same connection. */
 export interface Tx extends SqlExecutor {
   db: Db;
+  /**
+   * The months (`2026-11-01`) whose partition of responses this process has seen committed
+   * in this store, shared by the store and all its transactions: the write path skips their
+   * lookup (store-answers.ts ensureMonthPartitions). Absent: every batch looks them up.
+   */
+  answerMonths?: Set<string>;
   query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<T>>;
 }
 

@@ -108,15 +108,31 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     await chips.getByLabel('ChatGPT', { exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('providers'));
     expect(await chips.getByLabel('All engines').isChecked()).toBe(true);
-    for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude', 'Google AI Mode', 'Grok', 'Copilot', 'ChatGPT (web app)']) {
+    // The chips are the engines the project tracks (the five of the contract, by default).
+    for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude']) {
       expect(await chips.getByLabel(name, { exact: true }).isChecked()).toBe(true);
     }
+    expect(await chips.getByLabel('Grok', { exact: true }).count()).toBe(0);
     // Each chip shows its engine's mark.
     // "Only" narrows to one engine: shown under a hovered chip (or on keyboard focus).
     await chips.getByLabel('Claude', { exact: true }).hover();
     await chips.getByRole('button', { name: 'Only Claude' }).click();
     await page.waitForURL((url) => url.searchParams.get('providers') === 'claude');
-    expect(await chips.locator('[data-engine] .engine-mark').count()).toBe(9);
+    expect(await chips.locator('[data-engine] .engine-mark').count()).toBe(5);
+    // An engine the project does not track shows when a link names it, and one the project
+    // starts tracking joins the chips.
+    await page.goto(`/projects/${seed.projectId}?days=30&providers=grok`);
+    await chips.getByLabel('Grok', { exact: true }).waitFor();
+    expect(await chips.getByLabel('Grok', { exact: true }).isChecked()).toBe(true);
+    const tracked = await fetch(`${b.base}/v1/projects/${seed.projectId}`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': seed.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ providers: ['chatgpt', 'claude', 'copilot'] }),
+    });
+    expect(tracked.status).toBe(200);
+    await page.goto(`/projects/${seed.projectId}?days=30`);
+    await chips.getByLabel('Copilot', { exact: true }).waitFor();
+    expect(await chips.locator('[data-engine]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-engine')))).toEqual(['chatgpt', 'claude', 'copilot']);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

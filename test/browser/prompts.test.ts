@@ -42,7 +42,7 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
   }, 180_000);
   afterAll(async () => b?.stop());
 
-  it('draws a sparkline per prompt with the daily visibility the API gives, and offers every engine as a filter', async () => {
+  it('draws a sparkline per prompt with the daily visibility the API gives, and offers every engine the project tracks as a filter', async () => {
     const { page, context, errors } = await newPage(b);
     await signIn(page, seed.email, seed.password);
     await page.goto(`/projects/${seed.projectId}/prompts?days=14`);
@@ -64,9 +64,11 @@ describe.skipIf(browserTestsOff)('prompts, topics, suggestions and engines in Ch
     await expect
       .poll(() => page.locator(`tr[data-prompt="${first.prompt_id}"] [data-sparkline]`).getAttribute('data-values'))
       .toBe(first.visibility.map((v: number | null) => (v === null ? '' : String(v))).join(','));
-    for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude', 'Google AI Mode', 'Grok', 'Copilot']) {
+    for (const name of ['ChatGPT', 'Perplexity', 'Google AI Overviews', 'Gemini', 'Claude']) {
       expect(await page.getByRole('group', { name: 'Engines' }).getByLabel(name, { exact: true }).count()).toBe(1);
     }
+    // not an engine the project does not track
+    expect(await page.getByRole('group', { name: 'Engines' }).getByLabel('Grok', { exact: true }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,7 +6,8 @@ import { marketName, type ProjectMarket } from './markets';
 import { setQuery, useLocation } from './router';
 import { projectOf } from './sidebar';
 import { SimulatedNotice } from './simulated-notice';
-import { PROVIDERS, PROVIDER_NAMES, useWindow } from './window';
+import type { ProjectDetail } from './pages/projects';
+import { DEFAULT_PROVIDERS, PROVIDERS, PROVIDER_NAMES, useWindow } from './window';
 
 // The top bar of a page: its title, on the right its Share and Download buttons, and for
 // the pages with figures a second row with the window (a segmented control, radio-group
@@ -63,7 +64,7 @@ export function TopBar(props: { title: ComponentChildren; actions?: ComponentChi
                 </label>
               </div>
             ) : null}
-            <EngineChips />
+            <EngineChips projectId={projectId} />
             {projectId ? <MarketSelect projectId={projectId} fromSummary={loc.path === `/projects/${projectId}`} /> : null}
           </div>
         ) : null}
@@ -151,14 +152,27 @@ function MarketSelect({ projectId, fromSummary }: { projectId: string; fromSumma
 }
 
 /**
+ * The engines the project tracks (every engine off a project's pages), in the usual order,
+ * and any other engine a link names; the project's record is the query the overview, the
+ * settings and the simulated notice share, so this asks for nothing more.
+ */
+function useShownEngines(projectId: string | null): string[] {
+  const viewWindow = useWindow();
+  const project = useQuery({ queryKey: ['project', projectId], queryFn: () => get<ProjectDetail>(`/projects/${projectId}`), enabled: projectId !== null });
+  const tracked: readonly string[] = projectId === null ? PROVIDERS : project.data?.providers?.length ? project.data.providers : DEFAULT_PROVIDERS;
+  return PROVIDERS.filter((provider) => tracked.includes(provider) || viewWindow.providers.includes(provider));
+}
+
+/**
  * The engines as toggle chips, every one on by default. "All" is never the empty selection:
  * turning off the last chip left on turns every engine back on, and turning them all on
  * one by one is "all" again. Each chip has an "only" button (shown on hover and focus).
  */
-function EngineChips() {
+function EngineChips({ projectId }: { projectId: string | null }) {
   const viewWindow = useWindow();
+  const shown = useShownEngines(projectId);
   const all = viewWindow.providers.length === 0;
-  const set = (next: string[]) => setQuery({ providers: next.length && next.length < PROVIDERS.length ? next.join(',') : null });
+  const set = (next: string[]) => setQuery({ providers: next.length && !shown.every((provider) => next.includes(provider)) ? next.join(',') : null });
   return (
     <fieldset class="engine-chips" aria-label="Engines">
       <legend class="visually-hidden">Engines</legend>
@@ -166,7 +180,7 @@ function EngineChips() {
         <input type="checkbox" class="chip-input" data-all-providers checked={all} onChange={() => setQuery({ providers: null })} />
         All<span class="visually-hidden"> engines</span>
       </label>
-      {PROVIDERS.map((provider) => {
+      {shown.map((provider) => {
         const on = all || viewWindow.providers.includes(provider);
         const only = !all && viewWindow.providers.length === 1 && viewWindow.providers[0] === provider;
         return (
@@ -179,7 +193,7 @@ function EngineChips() {
                 checked={on}
                 onChange={(event) => {
                   const checked = (event.currentTarget as HTMLInputElement).checked;
-                  const current = all ? [...PROVIDERS] : viewWindow.providers;
+                  const current = all ? shown : viewWindow.providers;
                   set(checked ? [...current, provider] : current.filter((other) => other !== provider));
                 }}
               />

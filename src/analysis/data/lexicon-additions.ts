@@ -14,14 +14,17 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   tedious: -1.4, finicky: -1.2, janky: -1.6, overcomplicated: -1.4, 'hard-to-use': -1.6, issues: -0.9,
   breach: -1.5, breaches: -1.5, breached: -1.6, incident: -0.9, incidents: -0.9, wary: -1.0, skimp: -1.0,
   skimps: -1.0, compromise: -0.8, flimsy: -1.5, cautiously: -0.4, concern: -0.9, concerns: -0.9, eroded: -1.4,
-  drawback: -1.0, caveat: -0.6, caveats: -0.6, reconsider: -0.8,
+  drawback: -1.0, caveat: -0.6, caveats: -0.6, reconsider: -0.8, costlier: -0.8,
   // praise
-  intuitive: 1.6, affordable: 1.5, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
+  intuitive: 1.6, affordable: 0.7, inexpensive: 1.0, cheap: 0.5, reliable: 1.6, seamless: 1.6, seamlessly: 1.4,
   'user-friendly': 1.8, 'easy-to-use': 1.8, versatile: 1.4, scalable: 1.2, customizable: 1.0, customisable: 1.0,
   streamlined: 1.2, polished: 1.4, standout: 1.6, 'top-notch': 2.4, 'top-rated': 2.0, 'best-in-class': 2.6,
-  'feature-rich': 1.5, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 1.2, powerful: 1.8,
+  'feature-rich': 0.7, 'well-designed': 1.8, leader: 1.2, decent: 0.9, fast: 0.8, smooth: 0.7, powerful: 1.8,
   'cost-effective': 1.5, straightforward: 1.0, excels: 1.8, shines: 1.6, favourite: 2.0,
-  sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 1.3, 'ultra-affordable': 1.5,
+  sturdy: 1.3, durable: 1.3, durability: 0.9, renowned: 1.5, 'budget-friendly': 0.7, 'ultra-affordable': 1.5,
+  unbeatable: 2.0, 'high-quality': 1.6, 'well-rounded': 1.4, stylish: 1.3, trendy: 0.8, 'runner-up': 1.0,
+  'easy-to-operate': 1.5, 'easy-to-clean': 1.5, 'easy-to-install': 1.5, 'easy-to-navigate': 1.5,
+  'dermatologist-recommended': 1.2, 'beginner-friendly': 1.2, 'consumer-friendly': 1.2, simple: 0.8,
   // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
   cheaper: 0.8, faster: 0.8, easier: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
   dated: -1.2, competitive: 1.3,
@@ -39,7 +42,9 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
 export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   free: 0, popular: 0, support: 0, supports: 0, supported: 0, help: 0, helps: 0, like: 0, top: 0, no: 0, easy: 0.6,
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
-  boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.8, security: 0,
+  boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
+  // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
+  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0, worn: 0,
   yes: 0,
 };
 
@@ -56,6 +61,7 @@ export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
   'raises prices': -1.0, 'price increases': -1.0, 'hard to reach': -1.2,
   'damaged trust': -1.8, 'eroded trust': -1.8, 'reduced trust': -1.5, 'lost trust': -1.8, 'hurt trust': -1.5,
   'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
+  'costs more': -1.0, 'cost more': -1.0, 'trust took a hit': -1.8, 'took a hit': -1.5, 'to fight': 0, 'to combat': 0, 'taken a hit': -1.5, 'takes a hit': -1.4, 'step up': 1.2, 'lower price': 0.9, 'lower cost': 0.9,
 };
 
 /**
@@ -72,6 +78,8 @@ export const JA_VALENCES: Readonly<Record<string, number>> = {
   充実: 1.3, 高機能: 1.2, 相性が良い: 1.4, 相性がいい: 1.4,
   定番: 1.0, 無難: 0.8, 最適: 1.6, 最高: 2.5, 安心: 1.2, 快適: 1.5, 魅力: 1.4, 手頃: 1.2, 高品質: 1.6, 信頼性が高い: 1.6,
   柔軟: 1.0, 直感的: 1.4, 豊富: 1.2, 良い: 1.5, 素晴らしい: 2.5, 高性能: 1.4, 安定: 1.2, 高い評価: 1.6, 評価が高い: 1.6,
+  強力: 1.4, 洗練: 1.4, 軽快: 1.2, 手厚い: 1.4, 得意: 1.2, 親しみやす: 1.2, 美しい: 1.5, 見やす: 1.2, 評価されて: 1.0,
+  デファクトスタンダード: 1.0, 自由度が高い: 1.0, 外しにく: 1.0,
   // blame
   使いにく: -1.6, 使いづら: -1.6, わかりにく: -1.4, 分かりにく: -1.4, しにく: -1.0, 高価: -1.2, 割高: -1.2,
   高め: -0.8, 学習コストが高い: -1.2, 難し: -1.2, 遅い: -1.0, 重い: -0.8, 不便: -1.3, 不安: -1.2, 欠点: -1.0,

@@ -21,11 +21,14 @@ export interface ChatRow {
   /** brand_ids and brand_stats joined by commas: pg's array parser builds them a character at a time (~220 KB of garbage a page). */
   brand_ids: string;
   brand_stats: string;
+  /** `<provider>:<model>` of the analysis model whose judgement the figures carry (responses.model_judgement); null: the lexicon's. */
+  analyser: string | null;
 }
 
 /** The SQL select list of a ChatRow (`responses` columns). */
 export const CHAT_COLUMNS = `id, provider, sample, market, model, body, mentioned, position, sentiment,
-              array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats`;
+              array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats,
+              model_judgement->>'by' as analyser`;
 
 const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
 
@@ -60,5 +63,7 @@ export function chatItem(r: ChatRow, brands: Map<string, BrandInfo>, promptConte
     search_queries: searchQueriesOf(provider, raw),
     surface: PROVIDER_SURFACE[provider],
     market: r.market,
+    // only where a model judged: without ANALYSIS_MODEL every chat is as it always was
+    ...(r.analyser ? { analyser: r.analyser } : {}),
   };
 }

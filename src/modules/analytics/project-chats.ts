@@ -5,6 +5,7 @@ import { brandInfo } from './brand-info.js';
 import { chatItem, type ChatRow } from './chat-item.js';
 import { realProviders } from './prompt-analytics.js';
 import type { Window } from './window.js';
+import { marketSql } from '../../lib/markets.js';
 
 /** The answers feed's filters beside the window (every one optional). */
 export interface ChatFilters {
@@ -46,6 +47,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
     `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
             r.provider, r.sample, r.market, r.model, r.body, r.mentioned, r.position, r.sentiment,
             array_to_string(r.brand_ids, ',') as brand_ids, array_to_string(r.brand_stats, ',') as brand_stats,
+            r.model_judgement->>'by' as analyser,
             case when (r.collected_at at time zone 'UTC')::date = r.day then r.collected_at
                  else r.day::timestamp at time zone 'UTC' end as at
        from responses r
@@ -55,7 +57,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
         and ($5::uuid is null or r.prompt_id = $5::uuid)
         and ($6::uuid is null or p.topic_id = $6::uuid)
         and ($7::uuid is null or ($7::uuid = any(r.brand_ids)) = $8::boolean)
-        and ($11::text is null or r.market = $11)
+        and ${marketSql(w.market, 11, 'r.market')}
       order by r.day desc, at desc, r.prompt_id, r.provider, r.sample, r.id
       limit $9 offset $10`,
     [

@@ -8,6 +8,7 @@ import * as metrics from './metrics.js';
 import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
 import { daysOf, type Window } from './window.js';
+import { marketSql } from '../../lib/markets.js';
 
 export async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
   await requireProject(ctx, projectId);
@@ -81,10 +82,10 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
-        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($8::text is null or market = $8)
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(w.market, 8)}
           and day >= coalesce((select day from responses
                                 where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-                                  and ($8::text is null or market = $8)
+                                  and ${marketSql(w.market, 8)}
                                 order by day desc offset $7 limit 1), $3::date)
         order by day desc, at desc, provider, sample, market, id
         limit $5 offset $6`,

@@ -4,6 +4,7 @@ import type { ProviderName } from '../../ports/providers/types.js';
 import { decodeAnswerBody } from '../answers/answer-body.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
 import type { Window } from './window.js';
+import { marketSql } from '../../lib/markets.js';
 
 export interface SearchQueryCount {
   query: string;
@@ -22,7 +23,7 @@ export async function promptSearchQueries(ctx: RequestContext, projectId: string
     requirePrompt(ctx, projectId, promptId),
     ctx.reads.query<{ provider: ProviderName; body: Uint8Array }>(
       `select provider, body from responses
-        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+        where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(w.market, 5)}`,
       [promptId, realProviders(w), w.from, w.to, w.market],
     ),
   ]);

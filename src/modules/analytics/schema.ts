@@ -79,6 +79,13 @@ export const ChatItem = z
       description: 'Extension: how the answer was obtained: api, api_search (a model API with its web search tool), serp (a search-result page through SerpApi) or ui (a consumer interface)',
     }),
     market: z.string().meta({ description: 'Extension: the market the answer was asked in, COUNTRY-language (`US-en`)' }),
+    analyser: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Extension: the analysis model (ANALYSIS_MODEL, `<provider>:<model>`) whose judgement of the sentiment toward the brands named these figures carry; absent when the lexicon alone read the answer (the default)",
+      }),
   })
   .meta({ id: 'ChatItem' });
 export const Chats = successEnvelopeSchema(z.object({ items: z.array(ChatItem) }));

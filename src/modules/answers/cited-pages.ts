@@ -33,12 +33,20 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
     // Pages already there are looked up first and only the others inserted: an insert that
     // meets a conflict would still draw an id from the sequence, and a project cites the same
     // pages day after day (a year of the bench drew 371,000 ids for 106,000 pages).
+    // The lookup is a lateral probe of cited_pages_key per wanted page (the limit keeps the
+    // planner from turning it into a hash join over every page of the project, a cost that
+    // grows with the project's history: docs/scaling.md). New pages are inserted in one
+    // order (by their key), so that two batches adding the same pages at once wait for
+    // each other instead of deadlocking.
     const { rows } = await tx.query<PageRow>(
       `with v as (select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) as x(u, dm, t, c, ut)),
-       m as (select v.*, p.id from v left ${PAGE_MATCH}),
+       m as (select v.*, p.id from v left join lateral (
+               select p.id from cited_pages p
+                where p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c and p.url_type is not distinct from v.ut
+                limit 1) p on true),
        added as (
          insert into cited_pages (project_id, url, domain, title, category, url_type)
-         select $1, u, dm, t, c, ut from m where id is null
+         select $1, u, dm, t, c, ut from m where id is null order by u, t, c, ut
          on conflict do nothing
          returning id, url, title, category::int, url_type::int)
        select * from added

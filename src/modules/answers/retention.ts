@@ -53,6 +53,8 @@ export async function dropPastRetention(ctx: Pick<ServiceContext, 'config' | 'cl
       );
       await tx.query(`drop table ${name}`);
     });
+    // this process's writers look the month up again from now on (Tx.answerMonths)
+    ctx.store.answerMonths?.delete(month);
     dropped.push(month.slice(0, 7));
   }
   if (dropped.length) ctx.log.info({ months: dropped, firstRetainedDay: first }, 'answers past the retention dropped');

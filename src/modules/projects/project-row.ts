@@ -54,6 +54,8 @@ const FIELDS = [
 
 /** The columns of a ProjectRow, for `select … from projects` and `returning`. */
 export const PROJECT_COLUMNS = FIELDS.join(', ');
+/** PROJECT_COLUMNS of the table under `alias`, for a query that joins projects to another table. */
+export const projectColumnsOf = (alias: string): string => FIELDS.map((f) => `${alias}.${f}`).join(', ');
 
 /** The project with its team's plan, read fresh; null when there is no such project. */
 export async function loadProjectWithPlan(tx: Tx, projectId: string): Promise<ProjectWithPlan | null> {

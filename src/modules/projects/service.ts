@@ -5,7 +5,7 @@ import { DEFAULT_SAMPLING_MARGIN, planOf, type SamplingMode } from '../../lib/pl
 import { registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
-import { PROJECT_COLUMNS, type ProjectRow } from './project-row.js';
+import { PROJECT_COLUMNS, projectColumnsOf, type ProjectRow } from './project-row.js';
 import type { PatchProjectInput } from './schema.js';
 import { DEFAULT_PROJECT_PROVIDERS, PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 
@@ -68,14 +68,21 @@ interface BootstrapState {
 
 /** The project with its bootstrap's state, read fresh (the cached row's status may be stale). */
 export async function getProject(ctx: RequestContext, projectId: string) {
-  const project = presentProject(await requireProject(ctx, projectId, ctx.store, true), true);
-  const { rows } = await ctx.store.query<BootstrapState>(
-    `select p.status, p.status_error, p.samples_per_run, p.sampling, p.sampling_margin, p.providers, d.status as callback_status
+  // the row and its bootstrap's state in one round trip (the checks of requireProject on it)
+  const { rows } = await ctx.store.query<ProjectRow & { state: BootstrapState }>(
+    `select ${projectColumnsOf('p')},
+            json_build_object('status', p.status, 'status_error', p.status_error, 'samples_per_run', p.samples_per_run, 'sampling', p.sampling,
+                              'sampling_margin', p.sampling_margin, 'providers', p.providers, 'callback_status', d.status) as state
        from projects p left join deliveries d on d.id = $2
       where p.id = $1`,
     [projectId, bootstrapCallbackId(projectId)],
   );
-  const state = rows[0];
+  const found = rows[0];
+  if (!found) throw new NotFound('Project not found');
+  if (found.team_id !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
+  const { state, ...row } = found;
+  ctx.projectCache.set(projectId.toLowerCase(), row);
+  const project = presentProject(row, true);
   return {
     ...project,
     bootstrap_status: state?.status ?? 'initializing',

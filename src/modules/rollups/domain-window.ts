@@ -1,5 +1,6 @@
 import type { Tx } from '../../store/index.js';
 import { DOMAIN_FIELDS, parseDomainInts } from './codec.js';
+import { marketSql } from '../../lib/markets.js';
 
 /** A cited domain's figures over a window. */
 export interface DomainTotal {
@@ -43,7 +44,7 @@ export async function domainWindow(
   const { rows } = await tx.query<{ day_offset: number; domains: string }>(
     `select day - $3::date as day_offset, domains
        from project_domain_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}`,
     [projectId, providers, from, to, market],
   );
   const days: DomainDayRow[] = rows.map((r) => ({ dayOffset: r.day_offset, ints: parseDomainInts(r.domains) }));

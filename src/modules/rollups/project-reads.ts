@@ -2,6 +2,7 @@ import type { Tx } from '../../store/index.js';
 import { wholeBuckets } from './buckets.js';
 import { ALL } from './sums-tables.js';
 import { addBrandArrayTexts, countBits, emptyBrandArrays, namedOnDayBits, PROJECT_BRAND_COLUMNS_AS_TEXT, type BrandArrays, type BrandArrayTexts, type Sums } from './codec.js';
+import { marketSql } from '../../lib/markets.js';
 
 // Reads of the project rollups (project_daily and its calendar buckets project_weekly and
 // project_monthly), returned as named per-brand structures (README.md beside this file).
@@ -64,7 +65,7 @@ export async function projectDays(
   const { rows } = await tx.query<BrandArrayTexts & { day_offset: number; responses: number }>(
     `select day - $3::date as day_offset, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}
        from project_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ($5::text is null or market = $5)`,
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}`,
     [projectId, providers, from, to, market],
   );
   const days = new Map<number, ProjectDay>();
@@ -95,16 +96,17 @@ export async function brandSums(
   window: { from: string; to: string; providers: readonly string[] | null; market?: string | null },
 ): Promise<ProjectBrandWindow> {
   const whole = wholeBuckets(window.from, window.to);
+  const market = window.market ?? null;
   const { rows } = await tx.query<BrandArrayTexts & { bucket: string; responses: number; brand_days: string | null }>(
     `select 'm' || month as bucket, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, brand_days::text as brand_days
-       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[]) and ($6::text is null or market = $6)
+       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[]) and ${marketSql(market, 6)}
      union all
      select 'w' || week, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, brand_days::text
-       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[]) and ($6::text is null or market = $6)
+       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[]) and ${marketSql(market, 6)}
      union all
      select 'd' || day, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, null
-       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[]) and ($6::text is null or market = $6)`,
-    [projectId, window.providers ?? [ALL], whole.months, whole.weeks, whole.days, window.market ?? null],
+       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[]) and ${marketSql(market, 6)}`,
+    [projectId, window.providers ?? [ALL], whole.months, whole.weeks, whole.days, market],
   );
   let responses = 0;
   const sums = emptyBrandArrays();
@@ -147,7 +149,7 @@ export async function projectTotals(
 ): Promise<{ responses: number; mentioned: number; citesOwn: number }> {
   const { rows } = await tx.query<{ responses: number; mentioned: number; cites_own: number }>(
     `select coalesce(sum(responses), 0)::int as responses, coalesce(sum(mentioned), 0)::int as mentioned, coalesce(sum(cites_own), 0)::int as cites_own
-       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date and ($4::text is null or market = $4)`,
+       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date and ${marketSql(market, 4)}`,
     [projectId, from, to, market],
   );
   return { responses: rows[0].responses, mentioned: rows[0].mentioned, citesOwn: rows[0].cites_own };

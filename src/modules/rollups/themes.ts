@@ -1,5 +1,6 @@
 import type { Analysis } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
+import { marketSql } from '../../lib/markets.js';
 
 // The theme rollups (migration 0021): theme_daily per prompt (what a prompt's deletion
 // takes out, deleted with it) and project_theme_daily per project (what GET /themes reads),
@@ -114,7 +115,7 @@ export async function themeCounts(
   const { rows } = await tx.query<{ theme: string; positive: number; neutral: number; negative: number }>(
     `select theme, sum(positive)::int as positive, sum(neutral)::int as neutral, sum(negative)::int as negative
        from project_theme_daily
-      where project_id = $1 and brand_id = $2 and day between $3::date and $4::date and ($5::text is null or market = $5)
+      where project_id = $1 and brand_id = $2 and day between $3::date and $4::date and ${marketSql(market, 5)}
       group by theme`,
     [projectId, brandId, from, to, market],
   );
@@ -150,7 +151,7 @@ export async function newestThemeExamples(
             cross join lateral (
               select examples from project_theme_daily
                where project_id = $1 and brand_id = $2 and theme = t.theme and day between $3::date and $4::date and examples <> '[]'::jsonb
-                 and ($6::text is null or market = $6)
+                 and ${marketSql(market, 6)}
                order by day desc limit 1) x`,
     [projectId, brandId, from, to, themes, market],
   );

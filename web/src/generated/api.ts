@@ -1733,6 +1733,8 @@ export interface components {
             surface: "api" | "api_search" | "serp" | "ui";
             /** @description Extension: the market the answer was asked in, COUNTRY-language (`US-en`) */
             market: string;
+            /** @description Extension: the analysis model (ANALYSIS_MODEL, `<provider>:<model>`) whose judgement of the sentiment toward the brands named these figures carry; absent when the lexicon alone read the answer (the default) */
+            analyser?: string;
         };
         Competitor: {
             /** Format: uuid */
@@ -2130,6 +2132,8 @@ export interface components {
             surface: "api" | "api_search" | "serp" | "ui";
             /** @description Extension: the market the answer was asked in, COUNTRY-language (`US-en`) */
             market: string;
+            /** @description Extension: the analysis model (ANALYSIS_MODEL, `<provider>:<model>`) whose judgement of the sentiment toward the brands named these figures carry; absent when the lexicon alone read the answer (the default) */
+            analyser?: string;
             /** Format: uuid */
             prompt_id: string;
             topic_id: string | null;
