@@ -100,7 +100,7 @@ export async function callTool(caller: Caller, name: string, args: Record<string
     // Serialized by the route's response schema, as REST's serializer does.
     const out = t.spec.output.parse(await t.spec.run(runCtx, input));
     if (t.spec.scope === 'admin') await auditToolWrite(caller, name, input, out);
-    const text = await t.spec.summary(out, ctx, input);
+    const text = await t.spec.summary(out, runCtx, input);
     return { content: [{ type: 'text', text }], structuredContent: out as Record<string, unknown> };
   } catch (err) {
     return toolError(err, ctx.log);
