@@ -25,6 +25,8 @@ const HEDGE_WEIGHT = 0.3;
 // copula ("Brevio is best for: …"), not any phrase ("the monitors recommended for office
 // work in 2025: …" is no field).
 const FIT_LABEL = /(?:^|[-*\u2022|:>#]\s*|\s[-\u2013]\s|\b(?:is|are|it['\u2019]s)\s+)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+const FIT_WORD = /\b(?:for|if|when)\b/i;
+const SPEC_WORD = /eatures|pecs|pecification/;
 // A spec field ("Features: 9 speeds, 10 attachments…", "Key specs:") lists what a product has.
 const SPEC_LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){0,2}(?:features|specs|specifications)[*_\s]*:/iu;
 // Any other label that opens a field names what follows and says nothing itself: "Best
@@ -52,10 +54,13 @@ const CELL_FIT = /(?:^|\|)[\s*_]*(?:best|ideal|great|good|perfect|recommended|su
 const scored = (raw: string) => {
   // non-breaking hyphens ("consumer‑friendly") are hyphens
   let text = raw.indexOf('\u2011') === -1 ? raw : raw.replace(/\u2011/g, '-');
-  const fit = text.indexOf(':') === -1 ? null : FIT_LABEL.exec(text);
+  // the patterns below are costly: each runs only on text with the characters it needs
+  const colon = text.indexOf(':') !== -1;
+  const fitWord = FIT_WORD.test(text);
+  const fit = colon && fitWord ? FIT_LABEL.exec(text) : null;
   if (fit) text = text.slice(0, fit.index);
-  if (text.indexOf('|') !== -1) text = text.replace(CELL_FIT, '|');
-  const spec = text.indexOf(':') === -1 ? null : SPEC_LABEL.exec(text);
+  if (fitWord && text.indexOf('|') !== -1) text = text.replace(CELL_FIT, '|');
+  const spec = colon && SPEC_WORD.test(text) ? SPEC_LABEL.exec(text) : null;
   if (spec) text = text.slice(0, spec.index);
   if (text.indexOf('$') !== -1) {
     CARD.lastIndex = 0;
