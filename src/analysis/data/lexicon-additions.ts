@@ -26,7 +26,7 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   'easy-to-operate': 1.5, 'easy-to-clean': 1.5, 'easy-to-install': 1.5, 'easy-to-navigate': 1.5,
   'dermatologist-recommended': 1.2, 'beginner-friendly': 1.2, 'consumer-friendly': 1.2, simple: 0.8,
   // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
-  cheaper: 0.8, faster: 0.8, easier: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
+  cheaper: 0.8, faster: 0.8, easier: 1.0, simpler: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
   dated: -1.2, competitive: 1.3,
 };
 
@@ -44,7 +44,7 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   shared: 0, charges: 0, benefits: 0, treat: 0, carefully: 0, benefit: 0, reward: 0, rewards: 0, attachments: 0,
   boost: 0, energy: 0, gun: 0, cut: 0, effectively: 0.6, comfort: 0, ideal: 0.6, security: 0, low: 0, lower: 0,
   // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
-  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0, worn: 0,
+  crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0, worn: 0, fit: 0, advanced: 0.5, safe: 1.0,
   yes: 0,
 };
 
