@@ -130,14 +130,23 @@ describe('a NUL or a lone surrogate in any string of a valid request', () => {
     let body: unknown = sampleBody(route);
     if ('body' in where) body = withValueAt(body, where.body, (x) => `${x.slice(0, 3)}${bad}${x.slice(3)}`);
     else url += `?${where.query}=x${bad}y`;
-    const res = await t.app.inject({
-      method: route.method as any,
-      url,
-      headers: { 'x-api-key': owner.key, authorization: `Bearer ${TOKEN}` },
-      remoteAddress: `198.51.100.${Math.floor(Math.random() * 250)}`,
-      ...(body === undefined || body === null ? {} : { payload: body as object }),
-    });
+    const send = () =>
+      t.app.inject({
+        method: route.method as any,
+        url,
+        headers: { 'x-api-key': owner.key, authorization: `Bearer ${TOKEN}` },
+        remoteAddress: `198.51.100.${Math.floor(Math.random() * 250)}`,
+        ...(body === undefined || body === null ? {} : { payload: body as object }),
+      });
+    let res = await send();
     requests++;
+    // these cases send hundreds of requests with one key: on a fast machine the key's limit
+    // of the (1 s) window can be reached, and the case is asked again once the window allows
+    for (let tries = 0; res.statusCode === 429 && tries < 3; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers['retry-after'] ?? 1)));
+      res = await send();
+      requests++;
+    }
     expect(res.statusCode, res.body).toBeLessThan(500);
     expect(Object.keys(res.json())).toEqual(['detail', 'code', 'request_id']);
     expect(res.headers['x-request-id']).toBe(res.json().request_id);
