@@ -40,6 +40,7 @@ import {
   type Suite,
   type SuiteOptions,
   withAdmin,
+  envNumber,
 } from './lib/index.js';
 
 // The issue's load figures, in server mode (PostgreSQL + Redis, `src/cluster.ts`):
@@ -51,11 +52,7 @@ import {
 //    concurrency allows.
 
 const env = process.env;
-const num = (name: string, dflt: number) => {
-  const v = Number(env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number, got ${env[name]}`);
-  return v;
-};
+const num = envNumber;
 const list = (name: string, dflt: string) => (env[name] ?? dflt).split(',').map((s) => s.trim()).filter(Boolean);
 
 // Reads

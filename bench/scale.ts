@@ -23,6 +23,7 @@ import {
   type ServerProcess,
   type Suite,
   withAdmin,
+  envNumber,
 } from './lib/index.js';
 
 // Issue 31, item 5: ten times the analytics bench. BENCH_SCALE_PROJECTS projects of
@@ -35,11 +36,7 @@ import {
 // BENCH_SCALE_WORKERS worker processes against the provider fakes (bench/load.ts's refresh).
 
 const env = process.env;
-const num = (name: string, dflt: number) => {
-  const v = Number(env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number, got ${env[name]}`);
-  return v;
-};
+const num = envNumber;
 const PROJECTS = num('BENCH_SCALE_PROJECTS', 10);
 const PROMPTS = num('BENCH_SCALE_PROMPTS', 100);
 const DAYS = num('BENCH_SCALE_DAYS', 365);

@@ -25,3 +25,10 @@ export interface Suite {
   description: string;
   run(opts: SuiteOptions): Promise<void>;
 }
+
+/** A positive number from the environment (`name`), or `dflt` when unset; anything else stops the bench. */
+export function envNumber(name: string, dflt: number): number {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number, got ${process.env[name]}`);
+  return v;
+}
