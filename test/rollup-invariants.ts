@@ -22,7 +22,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   expect(
     await q(`select provider, day::text, sum(responses)::int as r, sum(mentioned)::int as m, sum(cites_own)::int as c, sum(citations)::int as n,
                     sum(sentiment_sum)::int as s, sum(position_sq)::int as pq, sum(sentiment_sq)::int as sq
-               from prompt_daily where project_id = $1 and provider <> '*' group by 1, 2`),
+               from prompt_daily where project_id = $1 and provider <> '*' and market <> '*' group by 1, 2`),
   ).toEqual(
     await q(`select provider, day::text, count(*)::int as r, (count(*) filter (where mentioned))::int as m,
                     (count(*) filter (where cites_own))::int as c, sum(citation_count)::int as n,
@@ -40,7 +40,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   for (const table of ['prompt_daily', 'project_daily']) {
     expect(
       await q(`select provider, day::text, market, sum(responses)::int as r, sum(mentioned)::int as m, sum(citations)::int as n
-                 from ${table} where project_id = $1 and responses > 0 group by 1, 2, 3`),
+                 from ${table} where project_id = $1 and responses > 0 and market <> '*' group by 1, 2, 3`),
       table,
     ).toEqual(await q(perMarket));
   }
@@ -61,7 +61,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
             cross join lateral unnest(d.brand_mentions) with ordinality as u(mn, i)
             cross join lateral (select d.brand_counts[u.i] as mc) x
             left join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1 and not c.is_own_brand and u.i > 1
-      where d.project_id = $1 and (u.mn <> 0 or x.mc <> 0) and (u.i = 1 or c.id is not null)`;
+      where d.project_id = $1 and d.market <> '*' and (u.mn <> 0 or x.mc <> 0) and (u.i = 1 or c.id is not null)`;
   // the arrays are as long as the highest brand named, and every brand named has a number
   expect(
     await q(`select d.provider from prompt_daily d where d.project_id = $1
@@ -110,7 +110,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   );
   // project rows == sums of prompt rows, for every provider and '*'
   expect(await q(`select provider, day::text, ${sumsOf(main)} from project_daily where project_id = $1 group by 1, 2`)).toEqual(
-    await q(`select provider, day::text, ${sumsOf(main)} from prompt_daily where project_id = $1 group by 1, 2`),
+    await q(`select provider, day::text, ${sumsOf(main)} from prompt_daily where project_id = $1 and market <> '*' group by 1, 2`),
   );
   // the mentions of the numbered brands in the project rows == those of the prompt rows' arrays
   expect(await q(`select provider, day::text, market, brand_id::text, mentions as mn, mention_count as mc from (${projectBrandRows}) b`)).toEqual(
@@ -119,8 +119,8 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   );
   for (const [table, unit] of [['weekly', 'week'], ['monthly', 'month']] as const) {
     // weekly and monthly rows == the daily rows summed per week (Monday) and month (UTC), per-brand arrays included
-    expect(await q(`select prompt_id::text, provider, ${unit}::text, ${sumsOf(main)} from prompt_${table} where project_id = $1 group by 1, 2, 3`)).toEqual(
-      await q(`select prompt_id::text, provider, date_trunc('${unit}', day::timestamp)::date::text as ${unit}, ${sumsOf(main)} from prompt_daily where project_id = $1 group by 1, 2, 3`),
+    expect(await q(`select prompt_id::text, provider, ${unit}::text, ${sumsOf(main)} from prompt_${table} where project_id = $1 and market <> '*' group by 1, 2, 3`)).toEqual(
+      await q(`select prompt_id::text, provider, date_trunc('${unit}', day::timestamp)::date::text as ${unit}, ${sumsOf(main)} from prompt_daily where project_id = $1 and market <> '*' group by 1, 2, 3`),
     );
     expect(
       await q(`select prompt_id::text, provider, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc
@@ -150,7 +150,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     expect(await q(`select provider from project_${unit}ly where project_id = $1 and cardinality(brand_days) <> cardinality(brand_mentions)`)).toEqual([]);
   }
   // '*' rows == sums of the provider rows
-  for (const [table, key, cols] of [['prompt_daily', 'prompt_id::text, ', main], ['project_daily', '', main], [`(${projectBrandRows}) b`, 'brand_id::text, ', brand]] as const) {
+  for (const [table, key, cols] of [["(select * from prompt_daily where market <> '*') d", 'prompt_id::text, ', main], ['project_daily', '', main], [`(${projectBrandRows}) b`, 'brand_id::text, ', brand]] as const) {
     const n = key ? 2 : 1;
     expect(await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider = '*' group by ${n === 2 ? '1, 2' : '1'}`)).toEqual(
       await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider <> '*' group by ${n === 2 ? '1, 2' : '1'}`),
@@ -161,6 +161,15 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   ).toEqual(
     await q(`select prompt_id::text, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3`),
   );
+  // market totals (rollups/market-totals.ts): with projects.market_totals, each prompt row of market '*' == the
+  // sums and per-brand arrays of its markets' rows, in every prompt rollup; without it, no such row
+  const [{ market_totals: totals }] = (await store.query<{ market_totals: boolean }>(`select market_totals from projects where id = $1`, [projectId])).rows;
+  for (const [table, unit] of [['prompt_daily', 'day'], ['prompt_weekly', 'week'], ['prompt_monthly', 'month']] as const) {
+    const rows = (where: string) =>
+      q(`select prompt_id::text, provider, ${unit}::text as b, ${sumsOf(main)}, brand_sums_agg(brand_mentions)::text as bm, brand_sums_agg(brand_counts)::text as bc
+           from ${table} where project_id = $1 and ${where} group by 1, 2, 3`);
+    expect(await rows(`market = '*'`), `${table}: market totals`).toEqual(totals ? await rows(`market <> '*'`) : []);
+  }
   // domain rows (their arrays as rows: provider, day, domain, category, counts) == the citations stored
   const domainRows = `select d.provider, d.day, d.market, n.domain, x[i + 1] as category, x[i + 2] as n, x[i + 3] as r, x[i + 4] as u, x[i] as no,
                              (i = 1 or x[i] > x[i - 5]) as ascending

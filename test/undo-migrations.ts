@@ -162,6 +162,17 @@ function dropAdded(tag: string, tables: string[], columns: Array<[table: string,
   };
 }
 
+/** The store as it was before 0030: no market '*' rows in the prompt rollups, their project indexes without the market, no projects.market_totals. */
+async function undo0030(store: Store): Promise<void> {
+  for (const [table, bucket] of [['prompt_daily', 'day'], ['prompt_weekly', 'week'], ['prompt_monthly', 'month']]) {
+    await store.query(`delete from ${table} where market = '*'`);
+    await store.query(`drop index ${table}_project_idx`);
+    await store.query(`create index ${table}_project_idx on ${table} using btree (project_id, provider, ${bucket})`);
+  }
+  await store.query(`alter table projects drop column market_totals`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0030_market_totals')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -183,6 +194,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0027_markets', undo0027],
   ['0028_responses_partitions', undo0028],
   ['0029_answer_model_judgement', dropAdded('0029_answer_model_judgement', [], [['responses', 'model_judgement']])],
+  ['0030_market_totals', undo0030],
 ];
 
 /**

@@ -223,3 +223,62 @@ describe('a prompt in two markets', () => {
     await expectConsistentRollups(t.runtime.ctx.store, projectId);
   });
 });
+
+describe('market totals (rollups/market-totals.ts)', () => {
+  it('a prompt given a second market after answers: the history summed under market *, every all-market read equal to the sum of its markets', async () => {
+    const { acct, projectId, topicId } = await projectWithTopic();
+    const api = client(t.app, acct.key);
+    const [first, second] = (await api.post(`/projects/${projectId}/prompts`, { prompts: ['best crm for startups', 'crm with the best support'], topicId })).json()
+      .data.prompts as Array<{ id: string }>;
+    const yesterday = new Date(Date.parse(`${utcDay()}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    await refresh(projectId, yesterday);
+    const totals = async () =>
+      (await t.runtime.ctx.store.query<{ market_totals: boolean }>(`select market_totals from projects where id = $1`, [projectId])).rows[0].market_totals;
+    const read = async (q: string) => ({
+      prompts: (await api.get(`/projects/${projectId}/prompts?duration_days=2${q}`)).json().data.prompts.map((p: { responses: number }) => p.responses),
+      overview: (await api.get(`/projects/${projectId}/overview?duration_days=2${q}`)).json().data.items.map((p: { responses: number }) => p.responses),
+      analytics: (await api.get(`/projects/${projectId}/prompts/${first.id}/analytics?duration_days=2${q}`)).json().data.volume,
+      plan: (await api.get(`/projects/${projectId}/sampling-plan?duration_days=2${q}`)).json().data.map((p: { responses: number }) => p.responses),
+    });
+    expect(await totals()).toBe(false);
+    const before = await read('');
+    expect(before).toEqual({ prompts: [PROVIDERS, PROVIDERS], overview: [PROVIDERS, PROVIDERS], analytics: PROVIDERS, plan: [PROVIDERS, PROVIDERS] });
+
+    // the second market: the project keeps totals from now on, its history summed at once
+    const patched = await api.patch(`/projects/${projectId}/prompts/${first.id}`, {
+      markets: [
+        { country: 'US', language: 'en' },
+        { country: 'DE', language: 'de' },
+      ],
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(await totals()).toBe(true);
+    await expectConsistentRollups(t.runtime.ctx.store, projectId);
+    expect(await read('')).toEqual(before);
+
+    await refresh(projectId, utcDay());
+    await expectConsistentRollups(t.runtime.ctx.store, projectId);
+    const all = await read('');
+    const us = await read('&market=US-en');
+    const de = await read('&market=DE-de');
+    expect(all).toEqual({ prompts: [3 * PROVIDERS, 2 * PROVIDERS], overview: [3 * PROVIDERS, 2 * PROVIDERS], analytics: 3 * PROVIDERS, plan: [3 * PROVIDERS, 2 * PROVIDERS] });
+    expect(de).toEqual({ prompts: [PROVIDERS, 0], overview: [PROVIDERS, 0], analytics: PROVIDERS, plan: [PROVIDERS, 0] });
+    expect(us.analytics + de.analytics).toBe(all.analytics);
+    // the totals rows are what an all-market read reads: one row per prompt, provider and day
+    const { rows } = await t.runtime.ctx.store.query<{ market: string; n: number }>(
+      `select market, count(*)::int as n from prompt_daily where prompt_id = $1 and day = $2 group by market order by market`,
+      [first.id, utcDay()],
+    );
+    expect(rows).toEqual([
+      { market: '*', n: PROVIDERS + 1 },
+      { market: 'DE-de', n: PROVIDERS + 1 },
+      { market: 'US-en', n: PROVIDERS + 1 },
+    ]);
+
+    // deleting a prompt takes its answers out once, not once per market and once more for the totals
+    expect((await api.delete(`/projects/${projectId}/prompts/${second.id}`)).statusCode).toBe(200);
+    await expectConsistentRollups(t.runtime.ctx.store, projectId);
+    const visibility = await api.get(`/projects/${projectId}/visibility?duration_days=2`);
+    expect(visibility.json().data.series[0].responses.reduce((a: number, b: number | null) => a + (b ?? 0), 0)).toBe(3 * PROVIDERS);
+  });
+});

@@ -12,6 +12,7 @@ import type { ProviderName } from '../ports/providers/types.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { storeAnswers, type AnalysedAnswer } from '../modules/answers/store-answers.js';
+import { keepMarketTotals } from '../modules/rollups/market-totals.js';
 
 export interface SeedOptions {
   prompts: number;
@@ -125,6 +126,8 @@ export async function seedProject(ctx: ServiceContext, opts: SeedOptions): Promi
     ],
   );
 
+  // every prompt in several markets: the project keeps market totals from its first answer
+  if (markets.length > 1) await store.tx((tx) => keepMarketTotals(tx, projectId));
   const project = (await loadProjectWithPlan(store, projectId))!;
   const brands = await loadBrandSpecs(store, project);
   const analyse = createAnalyzer(brands);

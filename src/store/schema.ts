@@ -100,6 +100,8 @@ export const projects = pgTable(
     samplingMargin: real('sampling_margin').notNull().default(5),
     /** The last brand number given to a competitor of the project (competitors.brand_no; never reused). */
     brandSeq: smallint('brand_seq').notNull().default(0),
+    /** The prompt rollups hold market '*' rows (every market summed) for the whole history (src/modules/rollups/market-totals.ts). */
+    marketTotals: boolean('market_totals').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('projects_team_idx').on(t.teamId, t.createdAt)],
@@ -327,7 +329,7 @@ export const promptDaily = pgTable(
   },
   (t) => [
     uniqueIndex('prompt_daily_key').on(t.promptId, t.provider, t.day, t.market),
-    index('prompt_daily_project_idx').on(t.projectId, t.provider, t.day),
+    index('prompt_daily_project_idx').on(t.projectId, t.provider, t.day, t.market),
   ],
 );
 
@@ -348,7 +350,7 @@ export const promptWeekly = pgTable(
   },
   (t) => [
     uniqueIndex('prompt_weekly_key').on(t.promptId, t.provider, t.week, t.market),
-    index('prompt_weekly_project_idx').on(t.projectId, t.provider, t.week),
+    index('prompt_weekly_project_idx').on(t.projectId, t.provider, t.week, t.market),
   ],
 );
 
@@ -364,7 +366,7 @@ export const promptMonthly = pgTable(
   },
   (t) => [
     uniqueIndex('prompt_monthly_key').on(t.promptId, t.provider, t.month, t.market),
-    index('prompt_monthly_project_idx').on(t.projectId, t.provider, t.month),
+    index('prompt_monthly_project_idx').on(t.projectId, t.provider, t.month, t.market),
   ],
 );
 

@@ -6,6 +6,7 @@ import { brandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { projectDays } from '../rollups/project-reads.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
+import { promptRowsMarket } from '../rollups/market-totals.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 /**
@@ -13,7 +14,7 @@ import { daysOf, providerFilter, type Window } from './window.js';
  * window is read from the daily, weekly and monthly rollups (rollups/window-rows.ts).
  */
 export async function overview(ctx: RequestContext, projectId: string, w: Window, promptType: 'active' | 'suggested') {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const providers = providerFilter(w);
   const [prompts, sums, brands, numbers] = await Promise.all([
     ctx.reads.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
@@ -23,7 +24,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         order by p.created_at, p.id`,
       [projectId, promptType],
     ),
-    promptSumsAndBrands(ctx.reads, projectId, providers, w, w.market),
+    promptSumsAndBrands(ctx.reads, projectId, providers, w, promptRowsMarket(project, w.market)),
     brandInfo(ctx.reads, projectId),
     loadBrandNumbers(ctx.reads, projectId),
   ]);

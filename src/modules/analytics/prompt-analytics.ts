@@ -7,6 +7,7 @@ import { brandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
+import { promptRowsMarket } from '../rollups/market-totals.js';
 import { daysOf, type Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
 
@@ -25,7 +26,8 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, w.market);
+  const project = await requireProject(ctx, projectId); // checked by requirePrompt: from the cache
+  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(project, w.market));
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { requireProject } from '../projects/service.js';
 import { promptDays } from '../rollups/prompt-reads.js';
+import { promptRowsMarket } from '../rollups/market-totals.js';
 import * as metrics from './metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
@@ -14,10 +15,10 @@ import { daysOf, providerFilter, type Window } from './window.js';
  * day without answers, and the responses it rests on.
  */
 export async function promptSeries(ctx: RequestContext, projectId: string, w: Window) {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const [prompts, rows] = await Promise.all([
     ctx.reads.query<{ id: string }>(`select id from prompts where project_id = $1 order by created_at, id`, [projectId]),
-    promptDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, w.market),
+    promptDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, promptRowsMarket(project, w.market)),
   ]);
   const dates = daysOf(w);
   const index = new Map(dates.map((d, i) => [d, i]));

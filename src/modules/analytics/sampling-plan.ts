@@ -4,6 +4,7 @@ import { DEFAULT_PROJECT_PROVIDERS } from '../../ports/providers/types.js';
 import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
+import { promptRowsMarket } from '../rollups/market-totals.js';
 import { providerFilter, type Window } from './window.js';
 
 export interface SamplingPlanItem {
@@ -28,13 +29,13 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  * every engine would ask for a window of the same length to collect them.
  */
 export async function samplingPlan(ctx: RequestContext, projectId: string, w: Window, marginPoints: number): Promise<SamplingPlanItem[]> {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const [prompts, sums, facts] = await Promise.all([
     ctx.reads.query<{ id: string; content: string }>(
       `select id, content from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id`,
       [projectId],
     ),
-    promptSumsAndBrands(ctx.reads, projectId, providerFilter(w), w, w.market),
+    promptSumsAndBrands(ctx.reads, projectId, providerFilter(w), w, promptRowsMarket(project, w.market)),
     loadProjectWithPlan(ctx.store, projectId),
   ]);
   const tracked: readonly string[] = facts?.providers.length ? facts.providers : DEFAULT_PROJECT_PROVIDERS;

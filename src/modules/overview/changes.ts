@@ -6,6 +6,7 @@ import { providerFilter, type Window } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { brandSums, type BrandSums, type ProjectBrandWindow } from '../rollups/project-reads.js';
 import { promptSums } from '../rollups/prompt-reads.js';
+import { promptRowsMarket } from '../rollups/market-totals.js';
 import { domainWindow } from '../rollups/domain-window.js';
 
 // "What changed" on the overview (an extension of its summary read): the own brand's four
@@ -62,7 +63,7 @@ export async function overviewChanges(ctx: RequestContext, project: ProjectRow, 
         { from: previous.from, to: previous.to },
       ],
       undefined,
-      w.market,
+      promptRowsMarket(project, w.market),
     ),
     domainWindow(ctx.reads, project.id, providers, w.from, w.to, w.market),
     domainWindow(ctx.reads, project.id, providers, previous.from, previous.to, w.market),

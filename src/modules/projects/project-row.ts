@@ -25,6 +25,8 @@ export interface ProjectRow {
   status: string;
   /** Where the bootstrap callback goes, when one was given. */
   webhook_url: string | null;
+  /** Its prompt rollups keep market '*' rows (rollups/market-totals.ts): an all-market read reads those. */
+  market_totals: boolean;
   created_at: Date;
 }
 
@@ -49,6 +51,7 @@ const FIELDS = [
   'sampling_margin',
   'status',
   'webhook_url',
+  'market_totals',
   'created_at',
 ] as const satisfies ReadonlyArray<keyof ProjectRow>;
 

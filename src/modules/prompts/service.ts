@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.js';
-import { marketCode, promptMarkets, type Market } from '../../lib/markets.js';
+import { marketCode, promptMarkets, uniqueMarkets, type Market } from '../../lib/markets.js';
 import { Conflict, Invalid, LimitReached, NotFound } from '../../lib/errors.js';
 import { planOf } from '../../lib/plans.js';
 import { refreshJob } from '../../jobs/catalog.js';
@@ -11,6 +11,7 @@ import { requireProject } from '../projects/service.js';
 import { topicInProject } from '../topics/service.js';
 import { classifyIntent } from './intent.js';
 import { removePromptFromRollups } from '../rollups/remove-prompt.js';
+import { keepMarketTotals } from '../rollups/market-totals.js';
 import { noData, promptMetrics, type PromptMetrics } from '../analytics/prompt-metrics.js';
 import { resolveWindow, type Window } from '../analytics/window.js';
 
@@ -154,6 +155,9 @@ export async function createPrompts(
     );
     if (existing.rows[0]) throw new Conflict(`A prompt with this content already exists in the project: "${existing.rows[0].content}"`);
     await checkQuota(ctx, tx, contents.length);
+    // prompts in several markets: the project's all-market reads read market totals from now on
+    // (taken before the prompts are written: it locks the project, which their insert would share)
+    if (input.markets && uniqueMarkets(input.markets).length > 1) await keepMarketTotals(tx, projectId);
     const { rows } = await tx.query<PromptRow>(
       // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
       `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent, created_at, updated_at, markets, persona)
@@ -256,6 +260,7 @@ export async function updatePrompt(
           next.persona,
         ],
       );
+      if (marketsOf(rows[0]).length > 1) await keepMarketTotals(tx, projectId);
       // a prompt made active, or active in a market it had not run in: asked today, not tomorrow
       const newMarket = marketsOf(rows[0]).some((m) => !marketsOf(current).some((c) => marketCode(c) === marketCode(m)));
       if (next.prompt_type === 'active' && (current.prompt_type !== 'active' || newMarket)) {

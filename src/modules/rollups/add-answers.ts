@@ -7,6 +7,7 @@ import { ALL } from './sums-tables.js';
 import { addDomainDays, type DomainDay } from './domain-days.js';
 import { addThemes, THEME_TABLES } from './themes.js';
 import type { SumValues, SumsRows } from './sums-tables.js';
+import { ALL_MARKETS, keepsMarketTotals } from './market-totals.js';
 
 /**
  * Per brand named, by brand number: its values in the order of the per-brand arrays
@@ -80,6 +81,8 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   const domainCategory = new Map<string, number>();
   const promptDomains = new Map<string, PromptDomainRow>();
   const numbers = await loadBrandNumbers(tx, projectId);
+  // a project that keeps market totals: each prompt row also under market '*' (market-totals.ts)
+  const totals = await keepsMarketTotals(tx, projectId);
 
   for (const answer of stored) {
     const analysis = answer.analysis;
@@ -98,10 +101,13 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const week = weekOf(answer.day);
     const month = `${answer.day.slice(0, 7)}-01`;
     const market = answer.market;
+    const promptMarkets = totals ? [market, ALL_MARKETS] : [market];
     for (const provider of [answer.provider, ALL]) {
-      add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day, market]);
-      add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week, market]);
-      add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month, market]);
+      for (const rowMarket of promptMarkets) {
+        add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day, rowMarket]);
+        add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week, rowMarket]);
+        add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month, rowMarket]);
+      }
       add(sumsTables.PROJECT_DAILY, [provider, answer.day, market]);
     }
     const mask = brandMask(analysis, numbers);

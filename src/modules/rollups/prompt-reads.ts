@@ -2,6 +2,7 @@ import type { Tx } from '../../store/index.js';
 import { addIntArrayText, EMPTY_SUMS, type Sums } from './codec.js';
 import { ALL } from './sums-tables.js';
 import { windowParams, windowRows } from './window-rows.js';
+import { ALL_MARKETS, promptMarketSql } from './market-totals.js';
 import { marketSql } from '../../lib/markets.js';
 
 // Reads of the prompt rollups (prompt_daily, prompt_weekly, prompt_monthly), returned as
@@ -40,7 +41,7 @@ export async function promptSums(
   const sums = windows.flatMap((_, j) => SUM_COLUMNS.map((c) => `sum(${c} * w${j + 1})::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}_${j}`));
   const { rows } = await tx.query<Record<string, number> & { prompt_id: string }>(
     `select prompt_id, ${sums.join(', ')}
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, `project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[])) and ${marketSql(market, 4)}`, 5, windows.length)}) x
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, `project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[])) and ${promptMarketSql(market, 4)}`, 5, windows.length)}) x
       group by prompt_id`,
     [projectId, providers, promptIds ?? null, market, ...windowParams(windows)],
   );
@@ -76,7 +77,7 @@ export async function promptSumsAndBrands(
 ): Promise<Map<string, { sums: Sums; brandCounts: number[] }>> {
   const { rows } = await tx.query<SumColumns & { prompt_id: string; brand_counts: string; w1: number }>(
     `select prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts::text as brand_counts, w1
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, `project_id = $1 and provider = any($2::text[]) and ${marketSql(market, 3)}`, 4, 1)}) x`,
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, `project_id = $1 and provider = any($2::text[]) and ${promptMarketSql(market, 3)}`, 4, 1)}) x`,
     [projectId, providers, market, ...windowParams([window])],
   );
   const out = new Map<string, { sums: Sums; brandCounts: number[] }>();
@@ -118,7 +119,7 @@ export async function promptDays(tx: Tx, projectId: string, providers: string[],
   const { rows } = await tx.query<PromptDay>(
     `select prompt_id, to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as responses, sum(mentioned)::int as mentioned
        from prompt_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${promptMarketSql(market, 5)}
       group by prompt_id, day`,
     [projectId, providers, from, to, market],
   );
@@ -138,7 +139,7 @@ export async function promptProviderDays(
   const { rows } = await tx.query<SumColumns & { provider: string; day: string }>(
     `select provider, to_char(day, 'YYYY-MM-DD') as day, ${SUM_COLUMNS.map((c) => `sum(${c})::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}`).join(', ')}
        from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${promptMarketSql(market, 5)}
       group by day, provider
       order by day, provider`,
     [promptId, providers, from, to, market],
@@ -150,7 +151,7 @@ export async function promptProviderDays(
 export async function promptResponses(tx: Tx, promptId: string, providers: string[], from: string, to: string, market: string | null = null): Promise<number> {
   const { rows } = await tx.query<{ responses: number }>(
     `select coalesce(sum(responses), 0)::int as responses from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}`,
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${promptMarketSql(market, 5)}`,
     [promptId, providers, from, to, market],
   );
   return rows[0].responses;
@@ -182,7 +183,7 @@ export async function dailyPromptRows(tx: Tx, projectId: string, from: string, t
             sum(d.mentioned)::int as mentioned, sum(d.position_sum)::int as position_sum, sum(d.sentiment_sum)::int as sentiment_sum,
             sum(d.cites_own)::int as cites_own, brand_sums_agg(d.brand_mentions)::text as brand_mentions
        from prompt_daily d join prompts p on p.id = d.prompt_id
-      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date and ${marketSql(market, 4, 'd.market')}
+      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date and ${promptMarketSql(market, 4, 'd.market')}
       group by d.day, d.provider, d.prompt_id, p.created_at
       order by d.day, d.provider, p.created_at, d.prompt_id`,
     [projectId, from, to, market],
@@ -195,7 +196,7 @@ export async function activePromptTotals(tx: Tx, projectId: string, from: string
   const { rows } = await tx.query<{ id: string; content: string; responses: number; mentioned: number }>(
     `select p.id, p.content, sum(d.responses)::int as responses, sum(d.mentioned)::int as mentioned
        from prompts p join prompt_daily d on d.prompt_id = p.id
-      where p.project_id = $1 and p.prompt_type = 'active' and d.provider = '${ALL}' and d.day between $2::date and $3::date
+      where p.project_id = $1 and p.prompt_type = 'active' and d.provider = '${ALL}' and d.day between $2::date and $3::date and d.market <> '${ALL_MARKETS}'
       group by p.id, p.content order by p.created_at, p.id`,
     [projectId, from, to],
   );
@@ -207,7 +208,7 @@ export async function promptCompetitorMentions(tx: Tx, projectId: string, from: 
   const { rows } = await tx.query<{ prompt_id: string; brand_no: number; mentions: number }>(
     `select prompt_id, (u.i - 1)::int as brand_no, sum(u.v)::int as mentions
        from prompt_daily d cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
-      where project_id = $1 and provider = '${ALL}' and day between $2::date and $3::date and u.i > 1
+      where project_id = $1 and provider = '${ALL}' and day between $2::date and $3::date and market <> '${ALL_MARKETS}' and u.i > 1
       group by prompt_id, u.i`,
     [projectId, from, to],
   );
@@ -220,7 +221,7 @@ export async function activePromptsByMentionRate(tx: Tx, projectId: string, days
     `select p.content
        from prompts p
        left join (select prompt_id, sum(mentioned)::float / nullif(sum(responses), 0) as rate
-                    from prompt_daily where project_id = $1 and day >= current_date - $2::int group by prompt_id) d
+                    from prompt_daily where project_id = $1 and day >= current_date - $2::int and market <> '${ALL_MARKETS}' group by prompt_id) d
          on d.prompt_id = p.id
       where p.project_id = $1 and p.prompt_type = 'active'
       order by d.rate asc nulls last, p.created_at, p.id
@@ -238,13 +239,13 @@ export async function competitorsNamedWhereBrandMissing(tx: Tx, projectId: strin
   const { rows } = await tx.query<{ name: string }>(
     `with gaps as (
        select prompt_id from prompt_daily
-        where project_id = $1 and provider <> '${ALL}' and day >= current_date - $2::int
+        where project_id = $1 and provider <> '${ALL}' and day >= current_date - $2::int and market <> '${ALL_MARKETS}'
         group by prompt_id having sum(mentioned) < sum(responses))
      select c.name
        from prompt_daily d
        cross join lateral unnest(d.brand_mentions) with ordinality as u(v, i)
        join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1
-      where d.project_id = $1 and d.provider <> '${ALL}' and d.day >= current_date - $2::int and d.prompt_id in (select prompt_id from gaps)
+      where d.project_id = $1 and d.provider <> '${ALL}' and d.day >= current_date - $2::int and d.market <> '${ALL_MARKETS}' and d.prompt_id in (select prompt_id from gaps)
         and u.i > 1 and u.v > 0 and c.state = 'active' and not c.is_own_brand
       group by c.id, c.name
       order by sum(u.v) desc, c.name
