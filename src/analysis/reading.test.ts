@@ -45,6 +45,27 @@ describe('what a sentence says of a product', () => {
     expect(sentenceCompound('A moisturizer with salicylic acid to fight breakouts.')).toBe(0);
   });
 
+  it('reads no source chip of the ChatGPT web app: the source\'s name is no praise', () => {
+    expect(vaderCompound('Price: Approximately $700.([RTINGS.com][1], [Good Housekeeping][2])')).toBeGreaterThan(0.3);
+    expect(sentenceCompound('Price: Approximately $700.([RTINGS.com][1], [Good Housekeeping][2])')).toBe(0);
+    // a link with its target kept is read as before
+    expect(sentenceCompound('A great pick for most homes.([Wirecutter][3])')).toBeGreaterThan(0.5);
+  });
+
+  it('takes no hyphen inside a word for a list marker before a label', () => {
+    // "-rated and recommended dehumidifiers for these spaces:" is no label
+    expect(sentenceCompound('Here are some highly-rated and recommended dehumidifiers for these spaces: the first is quiet.')).toBeGreaterThan(0.3);
+    expect(sentenceCompound('- Best Value: Offers a balance between price and features.')).toBeLessThan(0.2);
+  });
+
+  it('reads the terms of a product description in their product sense', () => {
+    for (const t of ['Active noise cancellation and a Super AMOLED display.', 'Smart features, Dolby Vision and a 6.8 Qt basket.', '15-bar steam pressure and motion isolation.']) {
+      expect(sentenceCompound(t), t).toBe(0);
+    }
+    expect(sentenceCompound('It offers exceptional suction and a well-built frame.')).toBeGreaterThan(0.5);
+    expect(sentenceCompound('Built to withstand harsh conditions.')).toBeGreaterThan(0.2);
+  });
+
   it('weighs a hedge down, as before', () => {
     expect(Math.abs(sentenceCompound('It may suit small teams well.'))).toBeLessThan(0.2);
   });

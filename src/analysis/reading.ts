@@ -17,15 +17,15 @@ const HEDGE_WEIGHT = 0.3;
 // a table bar, a colon ("- Best if: …" in a list whose line breaks were collapsed) or a
 // copula ("Brevio is best for: …"), not any phrase ("the monitors recommended for office
 // work in 2025: …" is no field).
-const FIT_LABEL = /(?:^|[-*\u2022|:>#]\s*|\s[-\u2013]\s|\b(?:is|are|it['\u2019]s)\s+)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/i;
+const FIT_LABEL = /(?:^|(?<![\p{L}\p{N}])[-*\u2022|:>#]\s*|\s[-\u2013]\s|\b(?:is|are|it['\u2019]s)\s+)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^:.!?]{0,60}:/iu;
 const FIT_WORD = /\b(?:for|if|when)\b/i;
 const SPEC_WORD = /eatures|pecs|pecification/;
 // A spec field ("Features: 9 speeds, 10 attachments…", "Key specs:") lists what a product has.
-const SPEC_LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){0,2}(?:features|specs|specifications)[*_\s]*:/iu;
+const SPEC_LABEL = /(?:^|(?<![\p{L}\p{N}])[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[\p{L}-]+\s+){0,2}(?:features|specs|specifications)[*_\s]*:/iu;
 // Any other label that opens a field names what follows and says nothing itself: "Best
 // Value:", "Why it's great:", "Top Picks:", "Other Strong Contenders:", "Cons:" (what
 // follows it is read).
-const LABEL = /(?:^|[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[^\s:.!?;|]+[ \t*_]+){0,8}[^\s:.!?;|]*[*_]*:(?![/\d])/gu;
+const LABEL = /(?:^|(?<![\p{L}\p{N}])[-*\u2022|>#]\s*|\s[-\u2013]\s)[\s*_]*(?:[^\s:.!?;|]+[ \t*_]+){0,8}[^\s:.!?;|]*[*_]*:(?![/\d])/gu;
 // …but a clause with a verb before its colon is a sentence, not a label ("X is great for teams: …")
 const CLAUSE_VERB = /\b(?:is|are|was|were|be|has|have|had|offers?|provides?|makes?|gives?|can|will|would|should|lets?|does|do)\b/i;
 const unlabel = (m: string) => (CLAUSE_VERB.test(m) ? m : ' ');
@@ -44,10 +44,14 @@ const QUOTED = /["\u201c][^"\u201c\u201d\n]{1,40}["\u201d]/g;
 const IF_YOU = /\b(?:if you(?:['\u2019]re)?|for (?:those|anyone|people|users|someone)(?: who| seeking| looking| wanting| that))\b[^,;:.!?()]*/gi;
 // A fit cell of a table ("| Best for Gmail/Google Workspace teams | NetHunt | Built to…"): whom it suits.
 const CELL_FIT = /(?:^|\|)[\s*_]*(?:best|ideal|great|good|perfect|recommended|suited|suitable)\s+(?:for|if|when)\b[^|:.!?]{0,60}(?=\|)/gi;
+// A source chip of ChatGPT's web app, a reference-style link ("([Good Housekeeping][2])",
+// "[Best Products][4]"): the name of a source, not a word about the product.
+const SOURCE_CHIP = /\[[^[\]\n]{1,100}\]\[\d{1,3}\]/g;
 /** VADER compound [-1, 1] of `raw` read as above. */
 export function sentenceCompound(raw: string): number {
   // non-breaking hyphens ("consumer‑friendly") are hyphens
   let text = raw.indexOf('\u2011') === -1 ? raw : raw.replace(/\u2011/g, '-');
+  if (text.indexOf('][') !== -1) text = text.replace(SOURCE_CHIP, ' ');
   // the patterns below are costly: each runs only on text with the characters it needs
   const colon = text.indexOf(':') !== -1;
   const fitWord = FIT_WORD.test(text);

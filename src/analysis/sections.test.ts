@@ -44,6 +44,73 @@ describe('lists of pros and cons, and hedges', () => {
   });
 });
 
+describe('a line of the name alone, and marked pros and cons', () => {
+  it('reads a name standing alone as its block as the title of the blocks under it, up to a rule or a heading', () => {
+    const text = [
+      '### Best Overall:',
+      '',
+      '**Brevio**',
+      '',
+      '* Excellent pipeline view and a delightful mobile app',
+      '* Loved by sales teams',
+      '',
+      '---',
+      '',
+      '### Also consider:',
+      '',
+      '**Zenlytics**',
+      '',
+      '* Clunky, dated interface and slow exports',
+      '',
+      '---',
+      '',
+      'Prices change often: check them before you buy.',
+    ].join('\n');
+    expect(bands(text)).toEqual({ own: 'positive', z: 'negative' });
+  });
+
+  it('reads lines marked with a check as pros and with a cross as cons of the section\'s brand', () => {
+    const text = [
+      '**Brevio**',
+      '',
+      '* ✅ Print, scan, copy',
+      '* ✅ Wireless',
+      '* ❌ One tray',
+      '',
+      '---',
+      '',
+      '**Zenlytics**',
+      '',
+      '* ❌ No fax',
+      '* ❗ Ink costs add up',
+      '* ✅ Compact',
+      '',
+      '---',
+    ].join('\n');
+    expect(bands(text)).toEqual({ own: 'positive', z: 'negative' });
+  });
+});
+
+describe('labels, headings and examples', () => {
+  it('ends a list written on its label\'s line with that line: the next field is no con', () => {
+    const text = ['#### 1. **Brevio**', '', '* **Pros:** Excellent pipeline view, delightful mobile app', '* **Cons:** Pricey add-ons', '* **Weight:** 6.5 oz', '* **Price:** $$$'].join('\n');
+    expect(bands(text).own).toBe('positive');
+  });
+
+  it('reads no heading: a pick\'s label in it is no praise', () => {
+    expect(bands('#### 1. **Brevio** – Best All-Rounder\n\n* Price: $20 a month').own).toBe('neutral');
+    expect(bands('#### 1. **Brevio** – Best All-Rounder\n\n* An excellent, delightful CRM').own).toBe('positive');
+  });
+
+  it('gives examples in brackets the words before them, not the clause after', () => {
+    expect(bands('Unlike browser-based tools (like Zenlytics), Brevio works seamlessly and reliably everywhere.')).toEqual({ own: 'positive', z: 'neutral' });
+  });
+
+  it('reads blame words VADER lacks', () => {
+    expect(bands('Zenlytics is almost unusable outside its own apps.').z).toBe('negative');
+  });
+});
+
 describe('sections about one brand', () => {
   it('credits the lines under a heading that names one brand to it, up to the next heading or rule', () => {
     const text = [

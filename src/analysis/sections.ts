@@ -110,6 +110,31 @@ function levelAt(text: string, at: number): number {
   return n || 6;
 }
 
+// Marks that open a line of pros and cons in chat answers: a check for a pro; a cross, a
+// thumbs-down, a minus or a warning for a con.
+const PRO_MARK = /[\u2705\u2714\u2611\u{1F44D}\u2795]/u;
+const CON_MARK = /[\u274C\u274E\u2716\u{1F44E}\u2796\u2757\u26A0]/u;
+/** +1 when the text before a line's first word holds a pro mark, -1 a con mark, else 0. */
+function markOf(prefix: string): number {
+  if (prefix.trimStart().length > 8) return 0;
+  return PRO_MARK.test(prefix) ? 1 : CON_MARK.test(prefix) ? -1 : 0;
+}
+
+/** A title line ranks below every heading: any heading ends its section. */
+const TITLE_DEPTH = 7;
+
+/** The sentence ending at `end` ends its block: only markup and spaces before a blank line (or the end). */
+function endsBlock(text: string, end: number): boolean {
+  let lines = 0;
+  for (let i = end; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      if (++lines === 2) return true;
+    } else if (c !== 32 && c !== 9 && c !== 13 && !(lines === 0 && (c === 42 || c === 95))) return false;
+  }
+  return true;
+}
+
 const sameBrands = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /**
@@ -127,6 +152,7 @@ export function sectionItems(
   const out: ListItemScore[] = [];
   let listBrands: number[] = []; // the brands the current pros/cons section is about
   let sign = 0; // -1 cons, +1 pros, 0 outside a list
+  let inlineList = false; // the list of the current label is written on the label's line
   let owner: Owner | null = null;
   let prevEnd = 0;
   let lineStart = -1;
@@ -178,7 +204,10 @@ export function sectionItems(
         else if (owner?.kind === 'heading' && sameBrands(owner.brands, brands)) {
           // the section's own brands named again: still its section
         } else if (item) owner = open(brands, 'item', indentAt(text, lineStart), false, false);
-        else if (!owner || !sameBrands(owner.brands, brands) || owner.kind === 'para') {
+        else if (newLine && endsBlock(text, doc.sentEnd[s]) && namesOnly(doc, s, mentions, from, m)) {
+          // a line of the names alone ("**HP Envy Inspire 7955e**") is the title of what follows, as a heading is
+          owner = open(brands, 'heading', TITLE_DEPTH, false, true);
+        } else if (!owner || !sameBrands(owner.brands, brands) || owner.kind === 'para') {
           owner = open(brands, 'para', 0, /:[\s*_]*$/.test(t), false, newLine && namesOnly(doc, s, mentions, from, m));
         }
       } else if (heading || !owner || owner.kind !== 'heading') owner = close(heading);
@@ -201,12 +230,29 @@ export function sectionItems(
         }
       }
     }
+    // a line marked as a pro or a con ("* ✅ Easy Wi-Fi setup", "* ❌ No fax") under a section's brand
+    const mark = credited && newLine && !heading ? markOf(text.slice(lineStart, start)) : 0;
+    if (owner && mark !== 0 && /[\p{L}]/u.test(t)) {
+      owner.seen = true;
+      const c = vaderCompound(t);
+      push(owner.later ? owner.pending : out, owner.brands, s, t, mark < 0 ? Math.min(c, -FLOOR) : Math.max(c, FLOOR), true);
+      continue;
+    }
+    // a label with its list on its own line ("* **Cons:** Pricey, narrow fit") ends with that line:
+    // the next line ("* **Weight:** 6.5 oz") is no con
+    if (inlineList && newLine) {
+      inlineList = false;
+      sign = 0;
+    }
     const label = LABEL.exec(t);
     // another field ("Best if:", "Why:", "Price:") after a list of pros or cons ends it
     if (!label && sign !== 0 && FIELD.test(t)) sign = 0;
     if (label) {
       sign = NEGATIVE.has(label[1].toLowerCase()) ? -1 : 1;
-      if (score(s, label[2])) continue;
+      if (score(s, label[2])) {
+        inlineList = newLine;
+        continue;
+      }
     } else if (flags & LIST || (!newLine && INLINE_ITEM.test(gap))) {
       if (score(s, t)) continue;
     } else if (newLine || heading) sign = 0;

@@ -1,5 +1,5 @@
 import { CONTRAST_WORDS, LIST_JOINERS } from './data/words.js';
-import { lowerAt, type Doc } from './doc.js';
+import { HEADING, lowerAt, type Doc } from './doc.js';
 import type { Mention } from './mentions.js';
 import { sectionItems } from './sections.js';
 import type { BrandUnit } from './themes.js';
@@ -10,6 +10,8 @@ const JOINERS = new Set(LIST_JOINERS);
 // contrast words whose brand is the object of a comparison, not the subject of what follows
 const OBJECT_CONTRAST = new Set(['than', 'unlike', 'compared', 'versus', 'vs', 'over']);
 const CLAUSE_JOINERS = new Set(['and', 'but', 'so', 'plus', 'yet']);
+// words that open a list of examples ("(like iCloud Keychain or Google Password Manager)")
+const EXAMPLE = new Set(['like', 'including', 'such', 'e.g', 'eg']);
 // punctuation between two words that ends a clause
 const CLAUSE_PUNCT = /[,;:|()\u2013\u2014]| - /;
 
@@ -58,15 +60,17 @@ export function brandSentiments(doc: Doc, mentions: Mention[], nBrands: number, 
       if (!brands.includes(mentions[e].brand)) brands.push(mentions[e].brand);
       e++;
     }
+    // a heading names what follows and says nothing itself ("#### 1. **Pixel 9a** – Best All-Rounder")
+    const heading = (doc.flags[doc.sentTok[s]] & HEADING) !== 0;
     if (brands.length === 1 && !comparisonObject(doc, mentions, m, e)) {
       const t = text.slice(doc.sentStart[s], doc.sentEnd[s]);
-      const c = scored(t);
+      const c = heading ? 0 : scored(t);
       add(brands[0], c);
       units?.push({ brand: brands[0], sent: s, text: t, compound: c });
     } else {
       const per = new Map<number, number[]>();
       for (const [t, bs] of clauses(doc, s, mentions.slice(m, e), text)) {
-        const c = scored(t);
+        const c = heading ? 0 : scored(t);
         for (const b of bs) {
           units?.push({ brand: b, sent: s, text: t, compound: c });
           const list = per.get(b);
@@ -169,7 +173,12 @@ export function clauses(doc: Doc, s: number, mentions: Mention[], text = doc.cle
       carry = null;
     }
     const next = segs[k + 1];
-    if (seg.namesOnly && seg.brands.length && !seg.contrast && next && !next.contrast) carry = seg;
+    const prev = merged[merged.length - 1];
+    // examples in brackets ("Unlike browser-specific managers (like iCloud Keychain), Bitwarden
+    // works everywhere") belong to the words before them, not to the clause after
+    if (seg.namesOnly && seg.brands.length && !seg.contrast && prev && EXAMPLE.has(lowerAt(doc, seg.from)) && doc.clean.slice(doc.end[seg.from - 1], doc.start[seg.from]).includes('(')) {
+      merged[merged.length - 1] = { ...prev, to: seg.to, brands: [...new Set([...prev.brands, ...seg.brands])] };
+    } else if (seg.namesOnly && seg.brands.length && !seg.contrast && next && !next.contrast) carry = seg;
     else merged.push(seg);
   }
   // clauses without names belong to the clause before them (or after, at the start); after

@@ -74,7 +74,7 @@ let productRules = false;
 // breaches"): in product answers they negate the blame word after them, as "not" would.
 const REDUCERS = new Set(['avoid', 'avoids', 'avoiding', 'avoided', 'minimize', 'minimizes', 'minimizing', 'minimise',
   'minimises', 'minimising', 'reduce', 'reduces', 'reducing', 'prevent', 'prevents', 'preventing', 'eliminates', 'eliminate',
-  'protect', 'protects', 'protecting', 'protection', 'guards']);
+  'protect', 'protects', 'protecting', 'protection', 'guards', 'withstand', 'withstands', 'resist', 'resists']);
 const REDUCER_HASHES = new Set([...REDUCERS].map(hashLower));
 function isReducer(w: Words, k: number): boolean {
   return REDUCER_HASHES.has(w.hash[k]) && REDUCERS.has(w.lowAt(k));

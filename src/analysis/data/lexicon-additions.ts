@@ -28,6 +28,12 @@ export const LEXICON_ADDITIONS: Readonly<Record<string, number>> = {
   // comparisons: praise in "cheaper than", "beats most rivals"; blame in "slower", "cluttered"
   cheaper: 0.8, faster: 0.8, easier: 1.0, simpler: 1.0, beats: 1.2, outperforms: 1.5, slower: -0.8, cluttered: -1.3, basic: -0.5,
   dated: -1.2, competitive: 1.3,
+  // reviewers' verdicts VADER lacks ("exceptional suction", "a stellar pick"), valued as their
+  // nearest VADER entries (remarkable 2.6, reliable 1.6)
+  exceptional: 2.6, stellar: 2.6, 'top-tier': 2.2, unrivaled: 2.6, unrivalled: 2.6, 'well-built': 1.8,
+  'well-made': 1.8, 'well-regarded': 1.8, 'highly-rated': 1.8, 'highly-regarded': 1.8, acclaimed: 1.8, dependable: 1.6,
+  lackluster: -1.5, lacklustre: -1.5, unusable: -2.0, clumsy: -1.3, unresponsive: -1.4, flaky: -1.4, fragile: -1.0,
+  inaccurate: -1.3, poorly: -1.4, bulky: -0.8, cramped: -1.0, 'cheap-feeling': -1.4,
 };
 
 /**
@@ -46,6 +52,10 @@ export const LEXICON_OVERRIDES: Readonly<Record<string, number>> = {
   // what a product is for ("ice crushing", "pressure relief", "a secure fit"; "to fight breakouts" in PHRASE_VALENCES)
   crushing: 0, relief: 0.8, secure: 0.7, cuts: 0, lowest: 0, worn: 0, fit: 0, advanced: 0.5, safe: 1.0,
   yes: 0,
+  // terms of product descriptions that VADER reads in another sense: Active Noise Cancellation,
+  // smart features, steam pressure, quarts (qt), Super AMOLED, Dolby Vision, Original Films,
+  // Marvel, a warm sound or jacket, noise or motion isolation, a dirt bin
+  active: 0, smart: 0, pressure: 0, qt: 0, super: 0, vision: 0, original: 0, marvel: 0, warm: 0, isolation: 0, dirt: 0,
 };
 
 /**
@@ -62,6 +72,7 @@ export const PHRASE_VALENCES: Readonly<Record<string, number>> = {
   'damaged trust': -1.8, 'eroded trust': -1.8, 'reduced trust': -1.5, 'lost trust': -1.8, 'hurt trust': -1.5,
   'steep learning curve': -1.4, 'learning curve': -0.8, 'worth the price': 1.6, 'worth it': 1.4, 'value for money': 1.4,
   'costs more': -1.0, 'cost more': -1.0, 'trust took a hit': -1.8, 'took a hit': -1.5, 'to fight': 0, 'to combat': 0, 'taken a hit': -1.5, 'takes a hit': -1.4, 'step up': 1.2, 'lower price': 0.9, 'lower cost': 0.9,
+  'pressure relief': 0,
 };
 
 /**
