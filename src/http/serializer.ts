@@ -5,10 +5,14 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
  * The 200 answers serialized with JSON.stringify alone, without zod's encode pass (which
  * copies the whole body to check it: about half the CPU of a year of daily series). Only
  * routes whose handlers build their answer field by field in the schema's order and shape
- * belong here; test/serializer.test.ts holds each one to zod's serialization of the same
- * answers, byte for byte, so the contract check moves from every request to the tests.
+ * belong here; src/modules/analytics/analytics.test.ts holds each one to zod's
+ * serialization of the same answers, byte for byte (src/modules/projects/project-cache.test.ts
+ * the project's answer in each of its states), so the contract check moves from every
+ * request to the tests. On a small body (GET /projects/{id}, the path a client polls) zod's
+ * pass costs more than the rest of the handler.
  */
 export const PLAIN_JSON_ROUTES = new Set([
+  '/v1/projects/:project_id',
   '/v1/projects/:project_id/overview',
   '/v1/projects/:project_id/visibility',
   '/v1/projects/:project_id/sources/analytics',
