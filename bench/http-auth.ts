@@ -125,7 +125,7 @@ export async function runSightline(target: Target, opts: SuiteOptions): Promise<
   }
 }
 
-async function runBare(body: string, urlPath: string, opts: SuiteOptions): Promise<Row> {
+export async function runBare(body: string, urlPath: string, opts: SuiteOptions): Promise<Row> {
   const server = await startServer({
     name: 'bare',
     entry: 'bench/bare-server.ts',
