@@ -22,7 +22,28 @@ export const PLAIN_JSON_ROUTES = new Set([
   '/v1/projects/:project_id/prompts/:prompt_id/urls',
 ]);
 
-const plain = (data: unknown) => JSON.stringify(data);
+/**
+ * Envelope A around a frozen answer (one a cache hands to every caller for a while, as
+ * GET /projects/{id}'s): serialized once per answer, kept as long as the answer is.
+ */
+const serializedEnvelopes = new WeakMap<object, string>();
+
+const plain = (payload: unknown): string => {
+  const data = (payload as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data) || !isEnvelopeA(payload)) return JSON.stringify(payload);
+  let text = serializedEnvelopes.get(data);
+  if (text === undefined) serializedEnvelopes.set(data, (text = JSON.stringify(payload)));
+  return text;
+};
+
+/** `{success: true, data}` and nothing else: the only shape whose text follows from its data alone. */
+function isEnvelopeA(payload: unknown): boolean {
+  const p = payload as Record<string, unknown>;
+  if (p.success !== true) return false;
+  let keys = 0;
+  for (const _ in p) keys++;
+  return keys === 2;
+}
 
 /** Zod's serializer (fastify-type-provider-zod), except for the 200 answers of PLAIN_JSON_ROUTES. */
 export const routeSerializerCompiler: FastifySerializerCompiler<unknown> = (route) =>

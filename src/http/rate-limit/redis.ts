@@ -58,6 +58,7 @@ export class RedisRateLimiter implements RateLimiter {
   #sequence = 0;
   #queue: PendingHit[] = [];
   #flushScheduled = false;
+  #inFlight = false;
 
   constructor(
     url: string,
@@ -85,24 +86,32 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   /**
-   * Queued, and sent with every other hit of this turn of the event loop in one script
-   * call (setImmediate: after the loop has read every socket that had a request ready).
+   * Queued, and sent with the other hits of this turn of the event loop in one script call
+   * (setImmediate: after the loop has read every socket that had a request ready). While a
+   * call is out, new hits wait for its answer and go together in the next one: the busier
+   * the process, the more requests a call checks, and never more than one call in flight.
    */
   hit(subject: string, limit: number): Promise<RateDecision> {
     return new Promise((resolve) => {
       this.#queue.push({ key: this.prefix + subject, limit, resolve });
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => void this.#flush());
-      }
+      this.#schedule();
     });
+  }
+
+  #schedule(): void {
+    if (this.#flushScheduled || this.#inFlight) return;
+    this.#flushScheduled = true;
+    setImmediate(() => void this.#flush());
   }
 
   async #flush(): Promise<void> {
     this.#flushScheduled = false;
-    const queue = this.#queue;
-    this.#queue = [];
-    for (let i = 0; i < queue.length; i += MAX_BATCH) await this.#send(queue.slice(i, i + MAX_BATCH));
+    this.#inFlight = true;
+    try {
+      while (this.#queue.length) await this.#send(this.#queue.splice(0, MAX_BATCH));
+    } finally {
+      this.#inFlight = false;
+    }
   }
 
   async #send(batch: PendingHit[]): Promise<void> {
