@@ -3,7 +3,7 @@ import type { JobQueue } from './jobs/catalog.js';
 import type { SecretBox } from './lib/crypto.js';
 import type { Logger } from './lib/log.js';
 import type { TtlCache } from './lib/ttl-cache.js';
-import type { ProjectRow } from './modules/projects/project-row.js';
+import type { CachedProjectDetail, ProjectRow } from './modules/projects/project-row.js';
 import type { ProviderAdapter, ProviderName } from './ports/providers/types.js';
 import type { Writer } from './ports/writer/index.js';
 import type { AnalysisModel } from './ports/analysis-model/index.js';
@@ -52,6 +52,13 @@ export interface ServiceContext {
    * call starts with. The projects service writes through it (an edit replaces the row).
    */
   projectCache: TtlCache<ProjectRow>;
+  /**
+   * GET /projects/{id}'s answers by project id, trusted for AUTH_CACHE_MS like the rows
+   * above: forgotten at once in this process by whatever changes what they show (an edit,
+   * a deletion, the bootstrap's end, its callback's fate: forgetProject), seen by other
+   * processes within AUTH_CACHE_MS.
+   */
+  projectDetails: TtlCache<CachedProjectDetail>;
   /** A team's plan, tier, credits or keys changed: whatever this process caches of it is stale. */
   teamChanged(teamId: string): void;
 }

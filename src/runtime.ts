@@ -83,6 +83,7 @@ export async function createRuntime(given: Config, log?: Logger, ports?: Partial
       },
       callbackSecret: callback.secret,
       projectCache: new TtlCache(config.authCacheMs),
+      projectDetails: new TtlCache(config.authCacheMs),
       teamChanged: (teamId) => authCache?.invalidateTeam(teamId),
     };
     await jobs.start();

@@ -14,6 +14,7 @@ import { registerAuth } from './http/auth.js';
 import { registerAuditHook } from './http/audit-hook.js';
 import { routeSerializerCompiler } from './http/serializer.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
+import { lazyChildLoggerFactory } from './http/lazy-logger.js';
 import { completeDocument, RESPONSE_HEADERS } from './http/openapi-document.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { parseQuery } from './http/request-text.js';
@@ -52,6 +53,8 @@ export async function buildServer(ctx: HttpContext): Promise<FastifyInstance> {
     loggerInstance: ctx.services.log as FastifyBaseLogger,
     // Fastify's own request lines are off: one access line per request (http/observability.ts).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    // A request's child logger is made when it first writes (most requests write nothing).
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(ctx.services.config.trustProxy),
     requestIdHeader: false,

@@ -75,6 +75,12 @@ export async function redisPid(): Promise<number[]> {
 }
 
 /** Lua scripts Redis has run so far (the limiter runs one per hit). */
+/** Windows written in Redis so far: one ZADD per request the limiter let through. */
+export async function redisRecordedHits(): Promise<number> {
+  const m = (await redisInfo('commandstats')).match(/cmdstat_zadd:calls=(\d+)/);
+  return m ? Number(m[1]) : 0;
+}
+
 export async function redisScriptCalls(): Promise<number> {
   let calls = 0;
   for (const m of (await redisInfo('commandstats')).matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)) calls += Number(m[1]);

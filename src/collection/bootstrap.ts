@@ -12,7 +12,7 @@ import { textKey } from '../modules/common.js';
 import { classifyIntent } from '../modules/prompts/intent.js';
 import { activePromptQuota } from '../modules/prompts/service.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
-import { loadProjectWithPlan, type ProjectWithPlan } from '../modules/projects/project-row.js';
+import { forgetProject, loadProjectWithPlan, type ProjectWithPlan } from '../modules/projects/project-row.js';
 import { trackedProviders } from '../modules/projects/service.js';
 import { collectAnswers, seriesOf } from './collect.js';
 import type { Market } from '../lib/markets.js';
@@ -145,6 +145,14 @@ async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectWithP
 }
 
 async function finish(ctx: ServiceContext, project: ProjectWithPlan, status: 'completed' | 'error', error: string | null) {
+  try {
+    await finishInStore(ctx, project, status, error);
+  } finally {
+    forgetProject(ctx, project.id);
+  }
+}
+
+async function finishInStore(ctx: ServiceContext, project: ProjectWithPlan, status: 'completed' | 'error', error: string | null) {
   await ctx.store.tx(async (tx) => {
     const moved = await tx.query(
       `update projects set status = $2, status_error = $3 where id = $1 and status = 'initializing'`,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 /** A caller's own request id is kept when it looks like one: short, no spaces or controls. */
 const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,6 +18,9 @@ export function keyPrefixOf(header: string | string[] | undefined): string | und
   return key ? key.slice(0, 12) : undefined;
 }
 
+/** Whether a line at info level would be written (pino's check; true for a logger without one). */
+const infoEnabled = (log: FastifyBaseLogger): boolean => (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
+
 /**
  * Every response carries `X-Request-Id` (errors included); every request leaves one access
  * log line at info level once answered: method, route, status, duration and the key's
@@ -30,6 +33,8 @@ export function registerObservability(app: FastifyInstance): void {
   });
   app.addHook('onResponse', async (req, reply) => {
     const status = reply.statusCode;
+    // Below the level (LOG_LEVEL=warn): no line to build for an answer that went well.
+    if (status < 500 && !infoEnabled(req.log)) return;
     const line = {
       method: req.method,
       route: req.routeOptions.url ?? null,

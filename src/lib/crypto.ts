@@ -22,7 +22,8 @@ export function generateApiKey(): { key: string; prefix: string; hash: string } 
 }
 
 export function hashApiKey(key: string): string {
-  return crypto.createHash('sha256').update(key).digest('hex');
+  // One-shot: no Hash object per request (every /v1 call hashes its key).
+  return crypto.hash('sha256', key, 'hex');
 }
 
 export function generatePassword(): string {

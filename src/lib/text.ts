@@ -19,37 +19,60 @@ export interface BadText {
 /** `\ud800` for a UTF-16 code unit: how a lone surrogate is shown back (it cannot be printed). */
 const escaped = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;
 
+/** String.prototype.isWellFormed (ES2024, in every Node this runs on): no lone surrogate. */
+const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 function problemOf(text: string): string | null {
+  // The common case at native speed: no NUL, no lone surrogate.
+  if (wellFormed(text) && !text.includes('\u0000')) return null;
   if (text.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
   const lone = LONE_SURROGATE.exec(text);
   if (lone) return `must be valid Unicode text (no lone surrogate ${escaped(lone[0].charCodeAt(0))})`;
   return null;
 }
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
 /** A key as it can be shown in a path: lone surrogates written as `\udxxx`. */
 function printable(key: string): string {
-  return key.replace(new RegExp(LONE_SURROGATE.source, 'g'), (u) => escaped(u.charCodeAt(0)));
+  return wellFormed(key) ? key : key.replace(LONE_SURROGATES, (u) => escaped(u.charCodeAt(0)));
+}
+
+/** A value met in the walk, with how it was reached: its path is written only for a value that breaks the rule. */
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  key: string;
+  inArray: boolean;
+}
+
+function pathOf(v: Visit): string {
+  if (!v.parent) return '';
+  const path = pathOf(v.parent);
+  return v.inArray ? `${path}[${v.key}]` : path ? `${path}.${printable(v.key)}` : printable(v.key);
 }
 
 /** The first string or key of `value` that breaks the rule (depth first, in order), or null. */
 export function findBadText(value: unknown): BadText | null {
-  const stack: Array<[unknown, string]> = [[value, '']];
+  const stack: Visit[] = [{ value, parent: null, key: '', inArray: false }];
   while (stack.length) {
-    const [v, path] = stack.pop()!;
+    const visit = stack.pop()!;
+    const v = visit.value;
     if (typeof v === 'string') {
       const problem = problemOf(v);
-      if (problem) return { at: path, problem };
+      if (problem) return { at: pathOf(visit), problem };
     } else if (v !== null && typeof v === 'object') {
+      const inArray = Array.isArray(v);
       const entries = Object.entries(v);
       // Pushed in reverse, so the first field of the request is the one reported.
       for (let i = entries.length - 1; i >= 0; i--) {
         const [k, child] = entries[i];
-        const at = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${printable(k)}` : printable(k);
-        stack.push([child, at]);
+        stack.push({ value: child, parent: visit, key: k, inArray });
       }
+      if (inArray) continue;
       for (const [k] of entries) {
-        const problem = Array.isArray(v) ? null : problemOf(k);
-        if (problem) return { at: path ? `${path}.${printable(k)}` : printable(k), problem };
+        const problem = problemOf(k);
+        if (problem) return { at: pathOf({ value: null, parent: visit, key: k, inArray: false }), problem };
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SeedResult, seedProject } from '../../src/collection/seed.js';
+import { forgetProject } from '../../src/modules/projects/project-row.js';
 import { type BrowserApp, browserTestsOff, newPage, signIn, startBrowserApp } from './harness.js';
 
 // Issue 13's empty, loading and error states in a real browser: a project with no answers
@@ -63,6 +64,8 @@ describe.skipIf(browserTestsOff)('dashboard states: empty, failed bootstrap, 429
   it('a failed bootstrap shows its reason on the overview', async () => {
     const reason = 'No AI provider answered: every engine refused the key (401)';
     await b.t.runtime.ctx.store.query(`update projects set status = 'error', status_error = $2 where id = $1`, [empty.projectId, reason]);
+    // Written behind the service's back: forgotten as the bootstrap's end forgets it.
+    forgetProject(b.t.runtime.ctx, empty.projectId);
     const detail = (await api(empty.apiKey, `/projects/${empty.projectId}`)).data;
     expect(detail.bootstrap_status).toBe('error');
     const { page, context } = await newPage(b);
@@ -73,6 +76,7 @@ describe.skipIf(browserTestsOff)('dashboard states: empty, failed bootstrap, 429
     expect(await alert.getAttribute('role')).toBe('alert');
     expect(await alert.innerText()).toBe(`The bootstrap failed: ${detail.bootstrap_error}`);
     await b.t.runtime.ctx.store.query(`update projects set status = 'completed', status_error = null where id = $1`, [empty.projectId]);
+    forgetProject(b.t.runtime.ctx, empty.projectId);
     await context.close();
   });
 

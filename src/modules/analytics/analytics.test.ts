@@ -31,6 +31,7 @@ import {
 } from '../../../test/analytics-fixture.js';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { PLAIN_JSON_ROUTES } from '../../http/serializer.js';
+import * as projectSchemas from '../projects/schema.js';
 import * as sourceSchemas from '../sources/schema.js';
 import * as metrics from './metrics.js';
 import * as schemas from './schema.js';
@@ -1390,6 +1391,7 @@ describe('the routes serialized without zod (src/http/serializer.ts)', () => {
   // Each such route's body, as sent, must be zod's serialization of the same answer byte
   // for byte: the shape and the key order of the contract, nothing more (zod drops extra keys).
   const SCHEMAS: Record<string, import('zod').ZodType> = {
+    '/v1/projects/:project_id': projectSchemas.ProjectEnvelope,
     '/v1/projects/:project_id/overview': schemas.Overview,
     '/v1/projects/:project_id/visibility': schemas.Visibility,
     '/v1/projects/:project_id/sources/analytics': sourceSchemas.SourcesAnalytics,

@@ -1,3 +1,5 @@
+import type { SamplingMode } from '../../lib/plans.js';
+import type { ProviderName } from '../../ports/providers/types.js';
 import type { Tx } from '../../store/index.js';
 
 /**
@@ -35,6 +37,31 @@ export interface ProjectWithPlan extends ProjectRow {
   plan: string;
 }
 
+/** GET /projects/{id}'s answer: the project as shown, with how its bootstrap and callback went. */
+export interface ProjectDetail {
+  id: string;
+  name: string;
+  brand_name: string | null;
+  website_url: string | null;
+  location: string | null;
+  language: string | null;
+  brand_aliases: string[];
+  created_at: string;
+  bootstrap_status: 'initializing' | 'completed' | 'error';
+  bootstrap_error: string | null;
+  callback_status: 'pending' | 'delivered' | 'failed' | null;
+  providers: ProviderName[];
+  samples_per_run: number;
+  sampling: SamplingMode;
+  sampling_margin: number;
+}
+
+/** A project's answer as the per-process cache keeps it: the owning team is checked on every hit. */
+export interface CachedProjectDetail {
+  teamId: string;
+  detail: Readonly<ProjectDetail>;
+}
+
 const FIELDS = [
   'id',
   'team_id',
@@ -67,4 +94,14 @@ export async function loadProjectWithPlan(tx: Tx, projectId: string): Promise<Pr
     [projectId],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Whatever this process caches of the project is stale (an edit, a deletion, its bootstrap
+ * ended, its callback was delivered or failed): the next read goes to the store.
+ */
+export function forgetProject(caches: { projectCache: { delete(key: string): void }; projectDetails: { delete(key: string): void } }, projectId: string): void {
+  const key = projectId.toLowerCase();
+  caches.projectCache.delete(key);
+  caches.projectDetails.delete(key);
 }

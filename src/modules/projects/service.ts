@@ -5,7 +5,7 @@ import { DEFAULT_SAMPLING_MARGIN, planOf, type SamplingMode } from '../../lib/pl
 import { registrableDomain } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 import { iso } from '../common.js';
-import { PROJECT_COLUMNS, projectColumnsOf, type ProjectRow } from './project-row.js';
+import { forgetProject, PROJECT_COLUMNS, projectColumnsOf, type ProjectDetail, type ProjectRow } from './project-row.js';
 import type { PatchProjectInput } from './schema.js';
 import { DEFAULT_PROJECT_PROVIDERS, PROVIDERS, type ProviderName } from '../../ports/providers/types.js';
 
@@ -66,8 +66,21 @@ interface BootstrapState {
   callback_status: 'pending' | 'delivered' | 'failed' | null;
 }
 
-/** The project with its bootstrap's state, read fresh (the cached row's status may be stale). */
-export async function getProject(ctx: RequestContext, projectId: string) {
+/**
+ * The project with its bootstrap's state. Served from the per-process cache for
+ * AUTH_CACHE_MS (the hot path of a client polling its project): whatever changes what it
+ * shows forgets it at once in this process (forgetProject: an edit, a deletion, the
+ * bootstrap's end, its callback's fate), and other processes read it again within
+ * AUTH_CACHE_MS, as they do a changed key. The owning team is checked on every call.
+ */
+export async function getProject(ctx: RequestContext, projectId: string): Promise<Readonly<ProjectDetail>> {
+  const key = projectId.toLowerCase();
+  const cached = ctx.projectDetails.get(key);
+  if (cached) {
+    if (cached.teamId !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
+    return cached.detail;
+  }
+  const version = ctx.projectDetails.version;
   // the row and its bootstrap's state in one round trip (the checks of requireProject on it)
   const { rows } = await ctx.store.query<ProjectRow & { state: BootstrapState }>(
     `select ${projectColumnsOf('p')},
@@ -81,10 +94,9 @@ export async function getProject(ctx: RequestContext, projectId: string) {
   if (!found) throw new NotFound('Project not found');
   if (found.team_id !== ctx.auth.teamId) throw new Forbidden('Project does not belong to your team');
   const { state, ...row } = found;
-  ctx.projectCache.set(projectId.toLowerCase(), row);
-  const project = presentProject(row, true);
-  return {
-    ...project,
+  ctx.projectCache.set(key, row);
+  const detail: ProjectDetail = {
+    ...presentProject(row, true),
     bootstrap_status: state?.status ?? 'initializing',
     bootstrap_error: state?.status === 'error' ? (state.status_error ?? 'Bootstrap failed') : null,
     callback_status: state?.callback_status ?? null,
@@ -93,6 +105,11 @@ export async function getProject(ctx: RequestContext, projectId: string) {
     sampling: state?.sampling ?? 'fixed',
     sampling_margin: state?.sampling_margin ?? DEFAULT_SAMPLING_MARGIN,
   };
+  // Frozen: every caller of the next AUTH_CACHE_MS gets this same object.
+  Object.freeze(detail.brand_aliases);
+  Object.freeze(detail.providers);
+  ctx.projectDetails.set(key, { teamId: row.team_id, detail: Object.freeze(detail) }, version);
+  return detail;
 }
 
 /** The engines a project tracks: its stored list, or the five of the contract when it names none. */
@@ -221,6 +238,7 @@ export async function updateProject(ctx: RequestContext, projectId: string, inpu
     if (brandChanged) await ctx.jobs.send(reanalyseJob, { projectId }, { tx, singletonKey: projectId });
     return rows[0];
   });
+  forgetProject(ctx, projectId);
   ctx.projectCache.set(projectId.toLowerCase(), updated);
   return getProject(ctx, projectId);
 }
@@ -256,6 +274,6 @@ export async function deleteProject(ctx: RequestContext, projectId: string) {
     );
     await tx.query(`delete from projects where id = $1`, [projectId]);
   });
-  ctx.projectCache.delete(projectId.toLowerCase());
+  forgetProject(ctx, projectId);
   return { projectId, message: 'Project and everything under it deleted' };
 }

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../../context.js';
 import { deliveryJob } from '../../../jobs/catalog.js';
 import { stableUuid } from '../../../lib/crypto.js';
 import { OutboundError, safeRequest } from '../../../ports/http/safe-request.js';
+import { forgetProject } from '../../projects/project-row.js';
 import { sendMailDelivery } from './mail.js';
 import { registeredWebhookHeaders, standardWebhookHeaders } from '../sign.js';
 
@@ -53,7 +54,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
   if (d?.status !== 'pending' || d.attempts >= attempt) return;
   if (d.kind === 'webhook' && (!d.secret_encrypted || d.webhook_active === false)) {
     logFailure(ctx, d, attempt, 'webhook removed or inactive', true);
-    await finish(ctx, d.id, 'failed', null, 'webhook removed or inactive', attempt);
+    await finish(ctx, d, 'failed', null, 'webhook removed or inactive', attempt);
     return;
   }
   const now = new Date();
@@ -72,7 +73,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
   try {
     if (d.kind === 'email') {
       await sendMailDelivery(ctx, d.body);
-      await finish(ctx, d.id, 'delivered', null, null, attempt);
+      await finish(ctx, d, 'delivered', null, null, attempt);
       return;
     }
     const res = await safeRequest(d.url, {
@@ -87,7 +88,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
     status = res.status;
     retryAfter = res.headers['retry-after'];
     if (status >= 200 && status < 300) {
-      await finish(ctx, d.id, 'delivered', status, null, attempt);
+      await finish(ctx, d, 'delivered', status, null, attempt);
       return;
     }
     error = status >= 300 && status < 400 ? `redirect (${status}) not followed` : `receiver answered ${status}`;
@@ -96,13 +97,13 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, a
     if (err instanceof OutboundError && err.code === 'blocked_address') {
       // A private address is refused for good: retrying cannot change the answer.
       logFailure(ctx, d, attempt, error, true);
-      await finish(ctx, d.id, 'failed', null, error, attempt);
+      await finish(ctx, d, 'failed', null, error, attempt);
       return;
     }
   }
   logFailure(ctx, d, attempt, error, attempt > MAX_RETRIES);
   if (attempt > MAX_RETRIES) {
-    await finish(ctx, d.id, 'failed', status, error, attempt);
+    await finish(ctx, d, 'failed', status, error, attempt);
     return;
   }
   const delay = retryDelayMs(ctx.config.webhookRetryBaseMs, attempt, retryAfter);
@@ -151,11 +152,26 @@ function logFailure(ctx: ServiceContext, d: DeliveryRow, attempt: number, reason
   );
 }
 
-async function finish(ctx: ServiceContext, id: string, status: 'delivered' | 'failed', code: number | null, error: string | null, attempt: number) {
+async function finish(ctx: ServiceContext, d: DeliveryRow, status: 'delivered' | 'failed', code: number | null, error: string | null, attempt: number) {
+  const id = d.id;
   await ctx.store.query(
     `update deliveries set status = $2, attempts = $5, last_status = $3, last_error = $4,
             delivered_at = case when $2 = 'delivered' then now() else null end
       where id = $1 and status = 'pending'`,
     [id, status, code, error, attempt],
   );
+  // A bootstrap callback's fate is part of its project's answer (callback_status).
+  if (d.kind === 'callback') {
+    const projectId = bootstrapProjectOf(d.body);
+    if (projectId) forgetProject(ctx, projectId);
+  }
+}
+
+function bootstrapProjectOf(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { project_id?: unknown }).project_id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
 }
