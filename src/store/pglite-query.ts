@@ -39,6 +39,7 @@ export class OneTripQueries {
    */
   async run<T>(text: string, values: readonly unknown[] = []): Promise<QueryResult<T>> {
     const client = this.client;
+    await client._checkReady(); // 'PGlite is closed' (a store gone: 503), as PGlite's query says it
     return client._runExclusiveQuery(async () => {
       let types: number[] = [];
       if (values.length > 0) {

@@ -19,12 +19,14 @@ function txOf(runner: Runner, db: Db, outside: boolean, trips: OneTripQueries, a
   // query does; inside one it runs on the transaction's connection (see OneTripQueries).
   const client = trips.client;
   const query = outside
-    ? <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> =>
-        client._runExclusiveTransaction(async () => {
+    ? async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
+        await client._checkReady();
+        return client._runExclusiveTransaction(async () => {
           const out = await trips.run<T>(text, values);
           await client.syncToFs();
           return out;
-        })
+        });
+      }
     : <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => trips.run<T>(text, values);
   return {
     db,
