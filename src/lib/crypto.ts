@@ -21,8 +21,11 @@ export function generateApiKey(): { key: string; prefix: string; hash: string } 
   return { key, prefix: key.slice(0, 12), hash: hashApiKey(key) };
 }
 
+// crypto.hash, not createHash: these run on every request (the key) and for every domain
+// or brand of an answer (stableUuid), and each createHash leaves a native object that the
+// young generation's collection must finalise one by one (docs/analytics.md, "The
+// embedded store's pauses"). The one-shot hash makes none; the digest is the same.
 export function hashApiKey(key: string): string {
-  // One-shot: no Hash object per request (every /v1 call hashes its key).
   return crypto.hash('sha256', key, 'hex');
 }
 
@@ -85,7 +88,7 @@ export function generateWebhookSecret(): string {
 
 /** Name-based UUID (v5 layout over SHA-1): the same inputs always give the same id. */
 export function stableUuid(...parts: string[]): string {
-  const h = crypto.createHash('sha1').update(parts.join('\u0000')).digest();
+  const h = crypto.hash('sha1', parts.join('\u0000'), 'buffer');
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');

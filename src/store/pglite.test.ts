@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openPglite, writeMigratedSnapshot } from './pglite.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { maintenanceSteps, openPglite, writeMigratedSnapshot } from './pglite.js';
 import type { Store } from './types.js';
 
 // The embedded store checkpoints after its transactions once enough log is written: PGlite
@@ -24,10 +24,10 @@ async function writeAndMeasure(store: Store): Promise<number> {
   return rows[0].n;
 }
 
-async function open(walBytes: number, maintainEveryMs = Number.POSITIVE_INFINITY): Promise<Store> {
+async function open(walBytes: number, maintainEveryMs = Number.POSITIVE_INFINITY, idleMs = 0): Promise<Store> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
   dirs.push(dir);
-  return openPglite({ dataDir: dir, checkpoint: { everyMs: 0, walBytes }, maintain: { everyMs: maintainEveryMs } });
+  return openPglite({ dataDir: dir, checkpoint: { everyMs: 0, walBytes }, maintain: { everyMs: maintainEveryMs, idleMs } });
 }
 
 /** What the planner knows of the table `t`, and when it was last vacuumed and analyzed. */
@@ -46,8 +46,6 @@ async function writeRows(store: Store) {
   await store.tx((tx) => tx.query(`update t set v = 1 where id <= 1000`));
   await new Promise((r) => setTimeout(r, 1100));
   await store.tx((tx) => tx.query(`update t set v = 2 where id = 1`));
-  // the maintenance runs after the transaction has returned; a query waits behind it
-  await store.query('select 1');
 }
 
 describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store log', () => {
@@ -72,10 +70,48 @@ describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store maintenan
     expect(await tableState(never).finally(() => never.close())).toEqual({ reltuples: -1, vacuumed: false, analyzed: false, dead: 1001 });
 
     const store = await open(Number.POSITIVE_INFINITY, 0);
-    await writeRows(store);
-    const state = await tableState(store);
-    await store.close();
-    expect(state).toEqual({ reltuples: 5000, vacuumed: true, analyzed: true, dead: 0 });
+    try {
+      await writeRows(store);
+      // the maintenance runs after the transaction has returned, a step at a time
+      await vi.waitFor(async () => expect(await tableState(store)).toEqual({ reltuples: 5000, vacuumed: true, analyzed: true, dead: 0 }), { timeout: 30_000, interval: 200 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('waits for the store to be idle: not a step while queries keep coming', async () => {
+    const store = await open(Number.POSITIVE_INFINITY, 0, 3_000);
+    try {
+      await writeRows(store);
+      // queries every 20 ms for 2 s: never 3 s without one
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        await store.query('select 1');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await tableState(store)).toMatchObject({ vacuumed: false, analyzed: false });
+      // then quiet (looked at every 4 s: a look is a query too): the round goes on
+      await vi.waitFor(async () => expect(await tableState(store)).toEqual({ reltuples: 5000, vacuumed: true, analyzed: true, dead: 0 }), { timeout: 60_000, interval: 4_000 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('cuts the work into steps: VACUUM and ANALYZE apart, a large table analyzed a column at a time', async () => {
+    const store = await open(Number.POSITIVE_INFINITY);
+    try {
+      await writeRows(store);
+      await store.query(`create table small (id int primary key, v int)`);
+      await store.tx((tx) => tx.query(`insert into small select g, 0 from generate_series(1, 200) g`));
+      await new Promise((r) => setTimeout(r, 1100)); // PostgreSQL flushes its table counts at most every second
+      await store.query('select 1');
+      const steps = (await maintenanceSteps(store, 64 * 1024)).filter((s) => / public\.(t|small)\b/.test(s));
+      // t (5,000 rows, past 64 KB): one ANALYZE per column; small (200 rows, under it, and
+      // under the insert threshold of a vacuum): one ANALYZE
+      expect(steps).toEqual(['VACUUM public.t', 'ANALYZE public.t (id)', 'ANALYZE public.t (v)', 'ANALYZE public.small']);
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -7,14 +7,27 @@ import { acquireDirLock } from './lock.js';
 import type { Db, QueryResult, Store, Tx } from './types.js';
 import { MIGRATIONS_FOLDER } from './migrations.js';
 import { packPlainAnswerBodies } from './answer-bodies.js';
+import { OneTripQueries } from './pglite-query.js';
 
 type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
-function txOf(runner: Runner, db: Db, outside: boolean, answerMonths?: Set<string>): Tx {
-  const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
-    const res = await runner.query<T>(text, values);
-    return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
-  };
+/** A statement that may change a column's type (its text then no longer tells its parameters' types). */
+const SCHEMA_CHANGE = /\b(create|alter|drop)\b/i;
+
+function txOf(runner: Runner, db: Db, outside: boolean, trips: OneTripQueries, answerMonths?: Set<string>): Tx {
+  // Outside a transaction of ours a query waits for any transaction to end, as PGlite's own
+  // query does; inside one it runs on the transaction's connection (see OneTripQueries).
+  const client = trips.client;
+  const query = outside
+    ? async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
+        await client._checkReady();
+        return client._runExclusiveTransaction(async () => {
+          const out = await trips.run<T>(text, values);
+          await client.syncToFs();
+          return out;
+        });
+      }
+    : <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => trips.run<T>(text, values);
   return {
     db,
     answerMonths,
@@ -27,6 +40,7 @@ function txOf(runner: Runner, db: Db, outside: boolean, answerMonths?: Set<strin
     // rolled back before the error is passed on.
     async executeSql(text: string, values?: unknown[]) {
       if (values && values.length > 0) return query(text, values);
+      if (SCHEMA_CHANGE.test(text)) trips.forget();
       try {
         const results = await runner.exec(text);
         return { rows: results.flatMap((r) => r.rows ?? []) };
@@ -59,20 +73,35 @@ const CHECKPOINT_EVERY_MS = 10_000;
  * the rollup upserts are never reclaimed. After a transaction, at most every
  * MAINTAIN_EVERY_MS (autovacuum's naptime), the store applies autovacuum's thresholds
  * (PostgreSQL's defaults) to the counts PostgreSQL keeps in pg_stat_user_tables and
- * vacuums or analyzes each table past them, one statement per table so that queries
- * waiting on the store run in between.
+ * vacuums or analyzes each table past them.
+ *
+ * PostgreSQL runs on the server's own thread here: while a statement runs, nothing else of
+ * the process does, and a request waits for it whole. So the work is cut into short steps
+ * (VACUUM and ANALYZE apart; a table of ANALYZE_BY_COLUMN_BYTES or more analyzed one column
+ * at a time, each step sampling the table again), and each step waits until the store has
+ * had MAINTAIN_IDLE_MS without a query of anyone else: between two requests of a client
+ * that keeps the store busy, maintenance never starts. A store never idle that long (a
+ * backfill, the seed) gets its steps anyway once a round has waited MAINTAIN_MAX_WAIT_MS,
+ * still one step at a time.
  */
 const MAINTAIN_EVERY_MS = 60_000;
+const MAINTAIN_IDLE_MS = 1_000;
+const MAINTAIN_MAX_WAIT_MS = 5 * 60_000;
+const ANALYZE_BY_COLUMN_BYTES = 8 * 1024 * 1024;
 
 export async function openPglite(opts: {
   dataDir?: string;
   /** In memory (no dataDir): start from this dumped data directory (see writeMigratedSnapshot). */
   snapshot?: string;
   checkpoint?: { everyMs: number; walBytes: number };
-  maintain?: { everyMs: number };
+  /** Rounds at most every `everyMs`; each step after `idleMs` without a query (see MAINTAIN_IDLE_MS). */
+  maintain?: { everyMs: number; idleMs?: number; maxWaitMs?: number; byColumnBytes?: number };
 }): Promise<Store> {
   const { everyMs, walBytes } = opts.checkpoint ?? { everyMs: CHECKPOINT_EVERY_MS, walBytes: CHECKPOINT_WAL_BYTES };
   const maintainEveryMs = opts.maintain?.everyMs ?? MAINTAIN_EVERY_MS;
+  const idleMs = opts.maintain?.idleMs ?? MAINTAIN_IDLE_MS;
+  const maxWaitMs = opts.maintain?.maxWaitMs ?? MAINTAIN_MAX_WAIT_MS;
+  const byColumnBytes = opts.maintain?.byColumnBytes ?? ANALYZE_BY_COLUMN_BYTES;
   const release = opts.dataDir ? acquireDirLock(opts.dataDir) : () => {};
   let client: PGlite;
   try {
@@ -88,16 +117,43 @@ export async function openPglite(opts: {
   }
   const db = drizzle(client) as unknown as Db;
   const answerMonths = new Set<string>();
-  const base = txOf(client, db, true, answerMonths);
+  const trips = new OneTripQueries(client);
+  // What the maintenance waits on: the last exchange with PostgreSQL ended when. Every
+  // query goes through execProtocolRaw (PGlite's query and exec, drizzle's, a transaction's,
+  // ours, the maintenance's own steps: so two steps are an idle period apart as well).
+  let lastExchange = Date.now();
+  const exchange = client.execProtocolRaw.bind(client);
+  client.execProtocolRaw = (message, options) =>
+    exchange(message, options).finally(() => {
+      lastExchange = Date.now();
+    });
+  const base = txOf(client, db, true, trips, answerMonths);
   await bringUpToDate(client, base);
   let checkedAt = Date.now();
   let maintainedAt = Date.now();
   let maintaining: Promise<void> | null = null;
+  let stopping = false;
+  /** Resolves once the store has been idle for idleMs (or the round has waited maxWaitMs, or the store closes). */
+  const idle = async (since: number) => {
+    for (;;) {
+      if (stopping || client.closed) return false;
+      const quiet = Date.now() - lastExchange;
+      if (quiet >= idleMs || Date.now() - since >= maxWaitMs) return true;
+      await new Promise((r) => setTimeout(r, Math.max(idleMs - quiet, 10)).unref());
+    }
+  };
   const maintain = () => {
     if (maintaining || client.closed || Date.now() - maintainedAt < maintainEveryMs) return;
     maintainedAt = Date.now();
-    // not awaited: a transaction's caller goes on; close() waits for it
-    maintaining = vacuumPastThresholds(client)
+    // not awaited: a transaction's caller goes on; close() waits for the step under way
+    maintaining = (async () => {
+      const since = Date.now();
+      if (!(await idle(since))) return;
+      for (const step of await maintenanceSteps(client, byColumnBytes)) {
+        if (!(await idle(since))) return;
+        await client.exec(step);
+      }
+    })()
       .then(() => {}, () => {}) // the next round tries again
       .finally(() => {
         maintaining = null;
@@ -119,7 +175,7 @@ export async function openPglite(opts: {
     // for the transaction and would hang), so fn gets a Tx built on it.
     // drizzle's PGlite driver takes the client type only; a transaction answers the same queries.
     tx: async (fn) => {
-      const out = await client.transaction((t) => fn(txOf(t, drizzle(t as unknown as PGlite) as unknown as Db, false, answerMonths)));
+      const out = await client.transaction((t) => fn(txOf(t, drizzle(t as unknown as PGlite) as unknown as Db, false, trips, answerMonths)));
       await afterWrite();
       return out;
     },
@@ -132,6 +188,7 @@ export async function openPglite(opts: {
     async close() {
       try {
         if (timer) clearInterval(timer);
+        stopping = true; // a round waiting for idleness gives up; a step under way is awaited
         if (!client.closed) {
           await maintaining;
           await client.exec('CHECKPOINT').catch(() => {});
@@ -158,7 +215,7 @@ async function bringUpToDate(client: PGlite, base: Tx): Promise<void> {
 export async function writeMigratedSnapshot(file: string): Promise<void> {
   const client = await PGlite.create({ startParams: START_PARAMS });
   try {
-    await bringUpToDate(client, txOf(client, drizzle(client) as unknown as Db, true));
+    await bringUpToDate(client, txOf(client, drizzle(client) as unknown as Db, true, new OneTripQueries(client)));
     const dump = await client.dumpDataDir('none');
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {
@@ -178,22 +235,29 @@ async function checkpointPastWal(client: Pick<PGlite, 'query' | 'exec'>, limit: 
  * Autovacuum's decision with PostgreSQL's default settings, table by table: VACUUM past
  * 50 + 20% dead rows or 1,000 + 20% rows inserted since the last vacuum (the insert threshold
  * keeps the visibility map current for index-only scans), ANALYZE past 50 + 10% rows changed
- * since the last analyze. Returns the statements it ran.
+ * since the last analyze. Returns the statements to run, each one short step: VACUUM and
+ * ANALYZE apart, and a table of `byColumnBytes` or more analyzed one column at a time (an
+ * ANALYZE with a column list still counts the table's rows and pages).
  */
-export async function vacuumPastThresholds(client: Pick<PGlite, 'query' | 'exec'>): Promise<string[]> {
-  const { rows } = await client.query<{ name: string; vacuum: boolean; analyze: boolean }>(
+export async function maintenanceSteps(client: { query<T>(text: string, values?: unknown[]): Promise<{ rows: T[] }> }, byColumnBytes: number): Promise<string[]> {
+  const { rows } = await client.query<{ name: string; vacuum: boolean; analyze: boolean; columns: string[] | null }>(
     `select format('%I.%I', s.schemaname, s.relname) as name,
             s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0) as vacuum,
-            s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze
+            s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze,
+            case when pg_relation_size(c.oid) >= $1 then
+              (select array_agg(quote_ident(a.attname) order by a.attnum) from pg_attribute a
+                where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attstattarget is distinct from 0)
+            end as columns
        from pg_stat_user_tables s join pg_class c on c.oid = s.relid
       order by s.relid`,
+    [byColumnBytes],
   );
-  const done: string[] = [];
+  const steps: string[] = [];
   for (const t of rows) {
-    const sql = t.vacuum ? `VACUUM ${t.analyze ? '(ANALYZE) ' : ''}${t.name}` : t.analyze ? `ANALYZE ${t.name}` : null;
-    if (!sql) continue;
-    await client.exec(sql);
-    done.push(sql);
+    if (t.vacuum) steps.push(`VACUUM ${t.name}`);
+    if (!t.analyze) continue;
+    if (t.columns?.length) for (const c of t.columns) steps.push(`ANALYZE ${t.name} (${c})`);
+    else steps.push(`ANALYZE ${t.name}`);
   }
-  return done;
+  return steps;
 }

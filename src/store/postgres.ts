@@ -18,7 +18,7 @@ const statementNames = new Map<string, string>();
 function statementName(text: string): string {
   let name = statementNames.get(text);
   if (!name) {
-    name = `s_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    name = `s_${crypto.hash('sha1', text, 'hex').slice(0, 20)}`;
     if (statementNames.size < 5_000) statementNames.set(text, name);
   }
   return name;
