@@ -1,6 +1,6 @@
-import type { SamplingMode } from '../../lib/plans.js';
-import type { ProviderName } from '../../ports/providers/types.js';
+import type { z } from 'zod';
 import type { Tx } from '../../store/index.js';
+import type { ProjectDetail as ProjectDetailSchema } from './schema.js';
 
 /**
  * A project as every service and job reads it: the ownership check (and the per-process
@@ -37,24 +37,8 @@ export interface ProjectWithPlan extends ProjectRow {
   plan: string;
 }
 
-/** GET /projects/{id}'s answer: the project as shown, with how its bootstrap and callback went. */
-export interface ProjectDetail {
-  id: string;
-  name: string;
-  brand_name: string | null;
-  website_url: string | null;
-  location: string | null;
-  language: string | null;
-  brand_aliases: string[];
-  created_at: string;
-  bootstrap_status: 'initializing' | 'completed' | 'error';
-  bootstrap_error: string | null;
-  callback_status: 'pending' | 'delivered' | 'failed' | null;
-  providers: ProviderName[];
-  samples_per_run: number;
-  sampling: SamplingMode;
-  sampling_margin: number;
-}
+/** GET /projects/{id}'s answer: the project as shown, with how its bootstrap and callback went (the contract's schema). */
+export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
 
 /** A project's answer as the per-process cache keeps it: the owning team is checked on every hit. */
 export interface CachedProjectDetail {
