@@ -11,14 +11,15 @@ import { promptRowsMarket } from '../rollups/market-totals.js';
 import { daysOf, type Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
 
+/** The prompt, if it belongs to the project and the project to the caller's team; with the project's row. */
 export async function requirePrompt(ctx: RequestContext, projectId: string, promptId: string) {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const { rows } = await ctx.reads.query<{ id: string; content: string }>(
     `select id, content from prompts where id = $1 and project_id = $2`,
     [promptId, projectId],
   );
   if (!rows[0]) throw new NotFound('Prompt not found');
-  return rows[0];
+  return { ...rows[0], project };
 }
 
 export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDERS];
@@ -26,8 +27,7 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const project = await requireProject(ctx, projectId); // checked by requirePrompt: from the cache
-  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(project, w.market));
+  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(prompt.project, w.market));
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};

@@ -5,7 +5,6 @@ import { loadBrandNumbers } from '../projects/brands.js';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
-import { requireProject } from '../projects/service.js';
 import { promptRowsMarket } from '../rollups/market-totals.js';
 import { wholeBuckets } from '../rollups/buckets.js';
 import { promptDomainMonthsSql, promptResponses } from '../rollups/prompt-reads.js';
@@ -62,8 +61,7 @@ function rollupBits(numbers: Map<string, number>, brands: Map<string, BrandInfo>
 
 /** Domains cited in the prompt's answers (docs/analytics.md DomainItem), most cited first. */
 export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
-  await requirePrompt(ctx, projectId, promptId);
-  const project = await requireProject(ctx, projectId); // checked by requirePrompt: from the cache
+  const { project } = await requirePrompt(ctx, projectId, promptId);
   const [brands, numbers] = await Promise.all([brandInfo(ctx.reads, projectId), loadBrandNumbers(ctx.reads, projectId)]);
   let bitIds = rollupBits(numbers, brands);
   // the window's whole months from the prompt domain rollup, the other days from the answers

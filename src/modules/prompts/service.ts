@@ -137,7 +137,7 @@ export async function createPrompts(
   projectId: string,
   input: { prompts: string[]; topicId: string; country?: string; markets?: Market[]; persona?: string | null },
 ) {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const contents = input.prompts.map((p) => p.trim().replace(/\s+/g, ' '));
   const seen = new Set<string>();
   for (const c of contents) {
@@ -157,7 +157,7 @@ export async function createPrompts(
     await checkQuota(ctx, tx, contents.length);
     // prompts in several markets: the project's all-market reads read market totals from now on
     // (taken before the prompts are written: it locks the project, which their insert would share)
-    if (input.markets && uniqueMarkets(input.markets).length > 1) await keepMarketTotals(tx, projectId);
+    if (!project.market_totals && input.markets && uniqueMarkets(input.markets).length > 1) await keepMarketTotals(tx, projectId);
     const { rows } = await tx.query<PromptRow>(
       // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
       `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent, created_at, updated_at, markets, persona)
@@ -217,7 +217,7 @@ export async function updatePrompt(
   },
 ) {
   if (Object.keys(input).length === 0) throw new Invalid('Request body must contain at least one field to change');
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   return ctx.store.tx(async (tx) => {
     const current = await loadPrompt(tx, projectId, promptId);
     const next = {
@@ -260,7 +260,8 @@ export async function updatePrompt(
           next.persona,
         ],
       );
-      if (marketsOf(rows[0]).length > 1) await keepMarketTotals(tx, projectId);
+      // a project's totals are never turned off: once its row says so, nothing to lock or sum
+      if (!project.market_totals && marketsOf(rows[0]).length > 1) await keepMarketTotals(tx, projectId);
       // a prompt made active, or active in a market it had not run in: asked today, not tomorrow
       const newMarket = marketsOf(rows[0]).some((m) => !marketsOf(current).some((c) => marketCode(c) === marketCode(m)));
       if (next.prompt_type === 'active' && (current.prompt_type !== 'active' || newMarket)) {
