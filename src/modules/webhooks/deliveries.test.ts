@@ -153,9 +153,25 @@ describe('registered webhook delivery', () => {
     const r = await receiver({ replies: ['hang'], then: 200 });
     const { acct } = await registered(r.url);
     await emit(acct.teamId);
-    const got = await r.waitFor(2, 20_000);
-    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(500);
+    await r.waitFor(2, 20_000);
     expect(await delivery(acct.teamId)).toMatchObject({ status: 'delivered', attempts: 2 });
+    // The sender waited its whole deadline (500 ms here) before it gave up and scheduled the
+    // retry: the retry's job was created at least that long after the first attempt's job
+    // started, both read off the database's clock. (The receiver's own clock is no measure:
+    // it stamps a request once the TLS handshake and the body are in, which under load can
+    // be 100 ms after the sender's deadline started.)
+    const jobs = await t.runtime.ctx.store.query<{ attempt: number; started_ms: number | null; created_ms: number }>(
+      `select (data->>'attempt')::int as attempt,
+              (extract(epoch from started_on) * 1000)::float8 as started_ms,
+              (extract(epoch from created_on) * 1000)::float8 as created_ms
+         from pgboss.job where name = 'delivery-attempt'
+          and data->>'deliveryId' in (select id::text from deliveries where team_id = $1)
+        order by attempt`,
+      [acct.teamId],
+    );
+    expect(jobs.rows.map((j) => j.attempt)).toEqual([1, 2]);
+    expect(jobs.rows[0].started_ms).not.toBeNull();
+    expect(jobs.rows[1].created_ms - (jobs.rows[0].started_ms ?? 0)).toBeGreaterThanOrEqual(500);
   });
 
   it('does not follow a redirect: a 3xx is a failure', async () => {
