@@ -5,8 +5,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { maintenanceSteps, openPglite, writeMigratedSnapshot } from './pglite.js';
 import type { Store } from './types.js';
 
-// The embedded store checkpoints after its transactions once enough log is written: PGlite
-// has no checkpointer, and without one the write-ahead log grows with every write.
+// The embedded store checkpoints once enough log is written, when it is idle (or at once
+// past a cap): PGlite has no checkpointer, and without one the write-ahead log grows with
+// every write.
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -20,14 +21,19 @@ async function writeAndMeasure(store: Store): Promise<number> {
       await tx.query(`insert into filler select g, repeat('x', 200) from generate_series(1, 15000) g`);
     });
   }
+  return walMb(store);
+}
+
+/** The log written since the last checkpoint, in MB. */
+async function walMb(store: Store): Promise<number> {
   const { rows } = await store.query<{ n: number }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), checkpoint_lsn)::float8 / 1048576 as n from pg_control_checkpoint()`);
   return rows[0].n;
 }
 
-async function open(walBytes: number, maintainEveryMs = Number.POSITIVE_INFINITY, idleMs = 0): Promise<Store> {
+async function open(walBytes: number, maintainEveryMs = Number.POSITIVE_INFINITY, idleMs = 0, capBytes?: number): Promise<Store> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
   dirs.push(dir);
-  return openPglite({ dataDir: dir, checkpoint: { everyMs: 0, walBytes }, maintain: { everyMs: maintainEveryMs, idleMs } });
+  return openPglite({ dataDir: dir, checkpoint: { everyMs: 0, walBytes, capBytes }, maintain: { everyMs: maintainEveryMs, idleMs } });
 }
 
 /** What the planner knows of the table `t`, and when it was last vacuumed and analyzed. */
@@ -49,15 +55,43 @@ async function writeRows(store: Store) {
 }
 
 describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store log', () => {
-  it('checkpoints after a transaction once the log since the last checkpoint passes the limit', async () => {
+  it('checkpoints once the log since the last checkpoint passes the limit and the store is idle', async () => {
     const never = await open(Number.POSITIVE_INFINITY);
     const unbounded = await writeAndMeasure(never).finally(() => never.close());
     expect(unbounded).toBeGreaterThan(15);
 
     const store = await open(4 * 1024 * 1024);
-    const bounded = await writeAndMeasure(store).finally(() => store.close());
-    // at most one transaction's log past the limit
-    expect(bounded).toBeLessThan(4 + 5);
+    try {
+      await writeAndMeasure(store);
+      await vi.waitFor(async () => expect(await walMb(store)).toBeLessThan(1), { timeout: 10_000, interval: 100 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('does not checkpoint while queries keep coming, until the log passes the cap', async () => {
+    // limit 4 MB, cap 64 MB, idle after 3 s
+    const store = await open(4 * 1024 * 1024, Number.POSITIVE_INFINITY, 3_000, 64 * 1024 * 1024);
+    try {
+      expect(await writeAndMeasure(store)).toBeGreaterThan(15);
+      // queries every 20 ms for 2 s: never 3 s without one, so no checkpoint yet
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        await store.query('select 1');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await walMb(store)).toBeGreaterThan(15);
+      // then quiet (looked at every 4 s: a look is a query too): the checkpoint comes
+      await vi.waitFor(async () => expect(await walMb(store)).toBeLessThan(1), { timeout: 30_000, interval: 4_000 });
+    } finally {
+      await store.close();
+    }
+
+    // a writer that never lets the store be idle: checkpointed after its transaction at the cap
+    const busy = await open(4 * 1024 * 1024, Number.POSITIVE_INFINITY, 60_000, 8 * 1024 * 1024);
+    const bounded = await writeAndMeasure(busy).finally(() => busy.close());
+    // at most one transaction's log past the cap
+    expect(bounded).toBeLessThan(8 + 5);
   });
 });
 

@@ -53,18 +53,24 @@ function txOf(runner: Runner, db: Db, outside: boolean, trips: OneTripQueries, a
 }
 
 /**
- * PGlite runs PostgreSQL as a single user, with no checkpointer: without a CHECKPOINT the
+ * PGlite runs PostgreSQL as a single user, with no checkpointer, and PostgreSQL does not
+ * checkpoint by itself there (max_wal_size never triggers one): without a CHECKPOINT the
  * write-ahead log is never recycled and grows with every write until the store is closed
  * (0.75 GB after a year of answers, more than the tables themselves). After a transaction,
  * at most every CHECKPOINT_EVERY_MS, the store checks the log written since the last
- * checkpoint and checkpoints past CHECKPOINT_WAL_BYTES (a few ms when little is dirty). Not
- * on a timer: a busy writer (a backfill, the seed) runs on PGlite's promises alone and would
- * never let one fire. The settings below bound what a checkpoint keeps of the old log for reuse:
- * the next 32 MB and the segment in use (48 MB; with 64 MB the store kept a 16 MB segment more,
- * with no measurable gain in write speed).
+ * checkpoint. Past CHECKPOINT_WAL_BYTES it checkpoints once the store has been idle for
+ * MAINTAIN_IDLE_MS, as the maintenance steps do: a CHECKPOINT writes every dirty page and
+ * holds the thread meanwhile (tens of ms after a few tens of MB of log), so no request
+ * should meet it. A writer that never lets the store be idle (a backfill, the seed) gets it
+ * after its transaction once the log passes CHECKPOINT_CAP_BYTES, which bounds the log. Not
+ * on a timer: a busy writer runs on PGlite's promises alone and would never let one fire.
+ * The settings below bound what a checkpoint keeps of the old log for reuse: the next 32 MB
+ * and the segment in use (48 MB; with 64 MB the store kept a 16 MB segment more, with no
+ * measurable gain in write speed).
  */
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'max_wal_size=48MB', '-c', 'min_wal_size=32MB'];
 const CHECKPOINT_WAL_BYTES = 32 * 1024 * 1024;
+const CHECKPOINT_CAP_BYTES = 4 * CHECKPOINT_WAL_BYTES;
 const CHECKPOINT_EVERY_MS = 10_000;
 
 /**
@@ -93,11 +99,13 @@ export async function openPglite(opts: {
   dataDir?: string;
   /** In memory (no dataDir): start from this dumped data directory (see writeMigratedSnapshot). */
   snapshot?: string;
-  checkpoint?: { everyMs: number; walBytes: number };
+  /** `walBytes`: checkpoint once idle past this much log; `capBytes`: at once past this much (4 × walBytes). */
+  checkpoint?: { everyMs: number; walBytes: number; capBytes?: number };
   /** Rounds at most every `everyMs`; each step after `idleMs` without a query (see MAINTAIN_IDLE_MS). */
   maintain?: { everyMs: number; idleMs?: number; maxWaitMs?: number; byColumnBytes?: number };
 }): Promise<Store> {
   const { everyMs, walBytes } = opts.checkpoint ?? { everyMs: CHECKPOINT_EVERY_MS, walBytes: CHECKPOINT_WAL_BYTES };
+  const capBytes = opts.checkpoint ? (opts.checkpoint.capBytes ?? 4 * walBytes) : CHECKPOINT_CAP_BYTES;
   const maintainEveryMs = opts.maintain?.everyMs ?? MAINTAIN_EVERY_MS;
   const idleMs = opts.maintain?.idleMs ?? MAINTAIN_IDLE_MS;
   const maxWaitMs = opts.maintain?.maxWaitMs ?? MAINTAIN_MAX_WAIT_MS;
@@ -132,14 +140,16 @@ export async function openPglite(opts: {
   let checkedAt = Date.now();
   let maintainedAt = Date.now();
   let maintaining: Promise<void> | null = null;
+  let checkpointing: Promise<void> | null = null;
   let stopping = false;
-  /** Resolves once the store has been idle for idleMs (or the round has waited maxWaitMs, or the store closes). */
-  const idle = async (since: number) => {
+  /** Resolves once the store has been idle for idleMs (or has waited `waitMs` since `since`), false once the store closes. */
+  const idle = async (since: number, waitMs = maxWaitMs) => {
     for (;;) {
       if (stopping || client.closed) return false;
       const quiet = Date.now() - lastExchange;
-      if (quiet >= idleMs || Date.now() - since >= maxWaitMs) return true;
-      await new Promise((r) => setTimeout(r, Math.max(idleMs - quiet, 10)).unref());
+      if (quiet >= idleMs || Date.now() - since >= waitMs) return true;
+      // at most 200 ms at a time, so close() is not kept waiting by a long idle time
+      await new Promise((r) => setTimeout(r, Math.min(Math.max(idleMs - quiet, 10), 200)).unref());
     }
   };
   const maintain = () => {
@@ -162,11 +172,28 @@ export async function openPglite(opts: {
   // On a timer for a store that is read or written a little, and after each transaction
   // for a busy writer (a backfill, the seed), whose promises would starve the timer.
   const timer = Number.isFinite(maintainEveryMs) ? setInterval(maintain, Math.max(maintainEveryMs, 1000)).unref() : null;
+  /** The CHECKPOINT once the store is idle (not awaited: close() waits for it or checkpoints itself). */
+  const checkpointWhenIdle = () => {
+    if (checkpointing) return;
+    checkpointing = (async () => {
+      if (await idle(Date.now(), Number.POSITIVE_INFINITY)) await client.exec('CHECKPOINT');
+    })()
+      .then(() => {}, () => {}) // the next transaction looks again
+      .finally(() => {
+        checkpointing = null;
+      });
+  };
   const afterWrite = async () => {
     maintain();
     if (Date.now() - checkedAt < everyMs) return;
     checkedAt = Date.now();
-    await checkpointPastWal(client, walBytes).catch(() => {}); // the transaction is committed; close() checkpoints anyway
+    try {
+      const log = await walSinceCheckpoint(client);
+      if (log >= capBytes) await client.exec('CHECKPOINT');
+      else if (log >= walBytes) checkpointWhenIdle();
+    } catch {
+      // the transaction is committed; the next one looks again, and close() checkpoints anyway
+    }
   };
   return {
     ...base,
@@ -191,6 +218,7 @@ export async function openPglite(opts: {
         stopping = true; // a round waiting for idleness gives up; a step under way is awaited
         if (!client.closed) {
           await maintaining;
+          await checkpointing;
           await client.exec('CHECKPOINT').catch(() => {});
           await client.close();
         }
@@ -223,12 +251,10 @@ export async function writeMigratedSnapshot(file: string): Promise<void> {
   }
 }
 
-/** A CHECKPOINT when the log written since the last one passes CHECKPOINT_WAL_BYTES. */
-async function checkpointPastWal(client: Pick<PGlite, 'query' | 'exec'>, limit: number): Promise<boolean> {
+/** The bytes of write-ahead log written since the last checkpoint. */
+async function walSinceCheckpoint(client: Pick<PGlite, 'query'>): Promise<number> {
   const { rows } = await client.query<{ n: number }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), checkpoint_lsn)::float8 as n from pg_control_checkpoint()`);
-  if (rows[0].n < limit) return false;
-  await client.exec('CHECKPOINT');
-  return true;
+  return rows[0].n;
 }
 
 /**
