@@ -26,33 +26,44 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
-  const prompt = await requirePrompt(ctx, projectId, promptId);
-  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(prompt.project, w.market));
+  // The prompt's check beside the read of its rollups rather than before it (one round trip
+  // less), as promptChats does; the project's row (cached) says which market rows to read.
+  const project = await requireProject(ctx, projectId);
+  const [prompt, { providers, sums }] = await Promise.all([
+    requirePrompt(ctx, projectId, promptId),
+    promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(project, w.market)),
+  ]);
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
   const positionChart: Record<string, Point[]> = {};
   const sentimentChart: Record<string, Point[]> = {};
-  for (const day of daysOf(w)) {
-    visibility[day] = [];
-    positionChart[day] = [];
-    sentimentChart[day] = [];
-  }
   const total = { ...metrics.EMPTY_SUMS };
-  for (const r of rows) {
-    const s = r.sums;
-    total.responses += s.responses;
-    total.mentioned += s.mentioned;
-    total.positionSum += s.positionSum;
-    total.sentimentSum += s.sentimentSum;
-    total.positionSq += s.positionSq;
-    total.sentimentSq += s.sentimentSq;
-    const v = metrics.visibility(s);
-    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v, n: s.responses, ci: metrics.visibilityCi(s) });
-    const p = metrics.position(s);
-    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p, n: s.mentioned, ci: metrics.positionCi(s) });
-    const se = metrics.sentiment(s);
-    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se, n: s.mentioned, ci: metrics.sentimentCi(s) });
+  const days = daysOf(w);
+  for (let d = 0; d < days.length; d++) {
+    const dayVisibility: Point[] = [];
+    const dayPosition: Point[] = [];
+    const daySentiment: Point[] = [];
+    for (let p = 0; p < providers.length; p++) {
+      const s = sums[d * providers.length + p];
+      if (!s) continue;
+      const provider = providers[p];
+      total.responses += s.responses;
+      total.mentioned += s.mentioned;
+      total.positionSum += s.positionSum;
+      total.sentimentSum += s.sentimentSum;
+      total.positionSq += s.positionSq;
+      total.sentimentSq += s.sentimentSq;
+      const v = metrics.visibility(s);
+      if (v !== null) dayVisibility.push({ provider, value: v, n: s.responses, ci: metrics.visibilityCi(s) });
+      const position = metrics.position(s);
+      if (position !== null) dayPosition.push({ provider, value: position, n: s.mentioned, ci: metrics.positionCi(s) });
+      const sentiment = metrics.sentiment(s);
+      if (sentiment !== null) daySentiment.push({ provider, value: sentiment, n: s.mentioned, ci: metrics.sentimentCi(s) });
+    }
+    visibility[days[d]] = dayVisibility;
+    positionChart[days[d]] = dayPosition;
+    sentimentChart[days[d]] = daySentiment;
   }
   return {
     prompt_id: prompt.id,
@@ -65,7 +76,6 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
     sentiment_chart: sentimentChart,
   };
 }
-
 
 /** The prompt's answers in the window, newest first, a page at a time. */
 export async function promptChats(ctx: RequestContext, projectId: string, promptId: string, w: Window, page: number, pageSize: number) {
