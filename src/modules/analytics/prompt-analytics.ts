@@ -89,16 +89,22 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       // backfill, a retry after midnight or the seed does, is still that day's answer).
       // The page lies in the days from the day of its last answer (its place in day order,
       // read off the index alone) on: only those rows are read, not the window's (1,825 of a
-      // prompt's over a year, each on its own heap page, for a page of 50).
+      // prompt's over a year, each on its own heap page, for a page of 50). That day is the
+      // ($7 + 1)-th latest among each provider's $7 + 1 latest: each provider's read walks
+      // its index backwards from the newest month and stops there, where one read of all
+      // providers had to sort every day of the window.
       `select ${CHAT_COLUMNS},
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
         where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(w.market, 8)}
-          and day >= coalesce((select day from responses
-                                where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-                                  and ${marketSql(w.market, 8)}
-                                order by day desc offset $7 limit 1), $3::date)
+          and day >= coalesce((select latest.day
+                                 from (select distinct unnest($2::text[]) as provider) asked
+                                 cross join lateral (select r.day from responses r
+                                                      where r.prompt_id = $1 and r.provider = asked.provider and r.day between $3::date and $4::date
+                                                        and ${marketSql(w.market, 8, 'r.market')}
+                                                      order by r.day desc limit $7 + 1) latest
+                                order by latest.day desc offset $7 limit 1), $3::date)
         order by day desc, at desc, provider, sample, market, id
         limit $5 offset $6`,
       [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize, page * pageSize - 1, w.market],
