@@ -26,33 +26,44 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
-  const prompt = await requirePrompt(ctx, projectId, promptId);
-  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(prompt.project, w.market));
+  // The prompt's check beside the read of its rollups rather than before it (one round trip
+  // less), as promptChats does; the project's row (cached) says which market rows to read.
+  const project = await requireProject(ctx, projectId);
+  const [prompt, { providers, sums }] = await Promise.all([
+    requirePrompt(ctx, projectId, promptId),
+    promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(project, w.market)),
+  ]);
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
   const positionChart: Record<string, Point[]> = {};
   const sentimentChart: Record<string, Point[]> = {};
-  for (const day of daysOf(w)) {
-    visibility[day] = [];
-    positionChart[day] = [];
-    sentimentChart[day] = [];
-  }
   const total = { ...metrics.EMPTY_SUMS };
-  for (const r of rows) {
-    const s = r.sums;
-    total.responses += s.responses;
-    total.mentioned += s.mentioned;
-    total.positionSum += s.positionSum;
-    total.sentimentSum += s.sentimentSum;
-    total.positionSq += s.positionSq;
-    total.sentimentSq += s.sentimentSq;
-    const v = metrics.visibility(s);
-    if (v !== null) visibility[r.day].push({ provider: r.provider, value: v, n: s.responses, ci: metrics.visibilityCi(s) });
-    const p = metrics.position(s);
-    if (p !== null) positionChart[r.day].push({ provider: r.provider, value: p, n: s.mentioned, ci: metrics.positionCi(s) });
-    const se = metrics.sentiment(s);
-    if (se !== null) sentimentChart[r.day].push({ provider: r.provider, value: se, n: s.mentioned, ci: metrics.sentimentCi(s) });
+  const days = daysOf(w);
+  for (let d = 0; d < days.length; d++) {
+    const dayVisibility: Point[] = [];
+    const dayPosition: Point[] = [];
+    const daySentiment: Point[] = [];
+    for (let p = 0; p < providers.length; p++) {
+      const s = sums[d * providers.length + p];
+      if (!s) continue;
+      const provider = providers[p];
+      total.responses += s.responses;
+      total.mentioned += s.mentioned;
+      total.positionSum += s.positionSum;
+      total.sentimentSum += s.sentimentSum;
+      total.positionSq += s.positionSq;
+      total.sentimentSq += s.sentimentSq;
+      const v = metrics.visibility(s);
+      if (v !== null) dayVisibility.push({ provider, value: v, n: s.responses, ci: metrics.visibilityCi(s) });
+      const position = metrics.position(s);
+      if (position !== null) dayPosition.push({ provider, value: position, n: s.mentioned, ci: metrics.positionCi(s) });
+      const sentiment = metrics.sentiment(s);
+      if (sentiment !== null) daySentiment.push({ provider, value: sentiment, n: s.mentioned, ci: metrics.sentimentCi(s) });
+    }
+    visibility[days[d]] = dayVisibility;
+    positionChart[days[d]] = dayPosition;
+    sentimentChart[days[d]] = daySentiment;
   }
   return {
     prompt_id: prompt.id,
@@ -66,7 +77,6 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
   };
 }
 
-
 /** The prompt's answers in the window, newest first, a page at a time. */
 export async function promptChats(ctx: RequestContext, projectId: string, promptId: string, w: Window, page: number, pageSize: number) {
   // The prompt's check beside the reads rather than before them (one round trip less): what
@@ -79,16 +89,22 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
       // backfill, a retry after midnight or the seed does, is still that day's answer).
       // The page lies in the days from the day of its last answer (its place in day order,
       // read off the index alone) on: only those rows are read, not the window's (1,825 of a
-      // prompt's over a year, each on its own heap page, for a page of 50).
+      // prompt's over a year, each on its own heap page, for a page of 50). That day is the
+      // ($7 + 1)-th latest among each provider's $7 + 1 latest: each provider's read walks
+      // its index backwards from the newest month and stops there, where one read of all
+      // providers had to sort every day of the window.
       `select ${CHAT_COLUMNS},
               case when (collected_at at time zone 'UTC')::date = day then collected_at
                    else day::timestamp at time zone 'UTC' end as at
          from responses
         where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(w.market, 8)}
-          and day >= coalesce((select day from responses
-                                where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date
-                                  and ${marketSql(w.market, 8)}
-                                order by day desc offset $7 limit 1), $3::date)
+          and day >= coalesce((select latest.day
+                                 from (select distinct unnest($2::text[]) as provider) asked
+                                 cross join lateral (select r.day from responses r
+                                                      where r.prompt_id = $1 and r.provider = asked.provider and r.day between $3::date and $4::date
+                                                        and ${marketSql(w.market, 8, 'r.market')}
+                                                      order by r.day desc limit $7 + 1) latest
+                                order by latest.day desc offset $7 limit 1), $3::date)
         order by day desc, at desc, provider, sample, market, id
         limit $5 offset $6`,
       [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize, page * pageSize - 1, w.market],

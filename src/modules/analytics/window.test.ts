@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { weekOf } from '../../lib/time.js';
+import { dayOf, weekOf } from '../../lib/time.js';
 import { coverWindow, wholeBuckets, type Cover } from '../rollups/buckets.js';
 import { addDays, daysOf } from './window.js';
 
@@ -11,6 +11,20 @@ describe('weekOf', () => {
     expect(weekOf('2025-03-17')).toBe('2025-03-17');
     expect(weekOf('2025-01-01')).toBe('2024-12-30'); // across a year
     expect(weekOf('2024-03-01')).toBe('2024-02-26'); // across a leap day
+  });
+});
+
+describe('daysOf', () => {
+  it("names each day as dayOf does: across months, years, leap days, from year 0001 to 9999", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1, 0, 1) / 86_400_000, max: Date.UTC(9999, 11, 31) / 86_400_000 - 400 }), fc.integer({ min: 0, max: 400 }), (start, days) => {
+        const from = dayOf(start * 86_400_000);
+        expect(daysOf({ from, days })).toEqual(Array.from({ length: days }, (_, i) => dayOf((start + i) * 86_400_000)));
+      }),
+    );
+    expect(daysOf({ from: '2024-02-27', days: 4 })).toEqual(['2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01']);
+    expect(daysOf({ from: '2025-12-31', days: 2 })).toEqual(['2025-12-31', '2026-01-01']);
+    expect(daysOf({ from: '0099-12-31', days: 2 })).toEqual(['0099-12-31', '0100-01-01']);
   });
 });
 

@@ -71,10 +71,20 @@ function parseDay(value: string, name: string): number {
 
 export const addDays = (day: string, n: number) => dayOf(dayMs(day) + n * DAY_MS);
 
-/** Every day of the window, oldest first. */
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * Every day of the window, oldest first: dayOf's text of each, written from the calendar
+ * fields of the day before rather than by toISOString (a year's charts name 365 days).
+ */
 export function daysOf(w: Pick<Window, 'from' | 'days'>): string[] {
-  const start = dayMs(w.from);
-  return Array.from({ length: w.days }, (_, i) => dayOf(start + i * DAY_MS));
+  const out = new Array<string>(w.days);
+  const day = new Date(dayMs(w.from));
+  for (let i = 0; i < w.days; i++) {
+    out[i] = `${String(day.getUTCFullYear()).padStart(4, '0')}-${twoDigits(day.getUTCMonth() + 1)}-${twoDigits(day.getUTCDate())}`;
+    day.setUTCDate(day.getUTCDate() + 1);
+  }
+  return out;
 }
 
 /**
