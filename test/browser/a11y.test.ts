@@ -171,7 +171,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     expect(ring.style).not.toBe('none');
     expect(ring.width).toBeGreaterThanOrEqual(2);
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // focus moves as the browser follows the link: wait for it (bounded), as for the menu below
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
     // The next Tab goes into the page's content, past the header and the tabs.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
@@ -226,7 +227,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     expect(await page.getByRole('link', { name: 'Competitors' }).isVisible()).toBe(false);
     await menu.focus();
     await page.keyboard.press('Enter');
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    // the state change renders on the next frame, later on a loaded machine
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('link', { name: 'Competitors' }).waitFor({ state: 'visible' });
     // Open, the menu does not widen the page either.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
