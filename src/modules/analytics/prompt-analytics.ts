@@ -7,7 +7,7 @@ import { brandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { daysOf, type Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
 
@@ -27,7 +27,7 @@ export const realProviders = (w: Window): string[] => w.providers ?? [...PROVIDE
 /** Daily charts per provider for one prompt; every day of the window is a key. */
 export async function promptAnalytics(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const prompt = await requirePrompt(ctx, projectId, promptId);
-  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(prompt.project, w.market));
+  const rows = await promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, rollupMarket(prompt.project, w.market));
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };
   const visibility: Record<string, Point[]> = {};
