@@ -360,5 +360,9 @@ describe('market totals (rollups/market-totals.ts)', () => {
     // the prompt's domains: only the days read from the answers left, last month's citations gone
     expect(sum(Object.values(without.promptDomains))).toBeLessThan(sum(Object.values(left.promptDomains)));
     expect((await api.get(`/projects/${projectId}/prompts?duration_days=2`)).json().data.prompts[0].responses).toBe(0);
+    const csv = (await api.get(`/projects/${projectId}/export/daily.csv?start_date=${lastMonth}&end_date=${utcDay()}`)).body;
+    expect(csv.trim().split('\n').length).toBe(1); // the header only
+    const perMarket = (await api.get(`/projects/${projectId}/export/daily.csv?start_date=${lastMonth}&end_date=${utcDay()}&market=US-en`)).body;
+    expect(perMarket.trim().split('\n').length).toBeGreaterThan(1);
   });
 });

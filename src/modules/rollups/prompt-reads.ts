@@ -174,7 +174,8 @@ export interface DailyPromptRow {
 /**
  * The export's one read of the rollups: prompt_daily per day, real provider (not the '*'
  * sums) and prompt, with the per-brand mention arrays, by day, provider and prompt creation;
- * a prompt's markets summed (or only the market given).
+ * a prompt's markets summed (null), their totals read ('*', rollupMarket), or only the
+ * market given.
  */
 export async function dailyPromptRows(tx: Tx, projectId: string, from: string, to: string, market: string | null = null): Promise<DailyPromptRow[]> {
   const { rows } = await tx.query<Omit<DailyPromptRow, 'brandMentions'> & { brand_mentions: string }>(
