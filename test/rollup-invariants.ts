@@ -87,7 +87,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
        from project_daily d
             cross join lateral unnest(d.brand_mentions) with ordinality as u(mn, i)
             left join competitors c on c.project_id = d.project_id and c.brand_no = u.i - 1 and not c.is_own_brand and u.i > 1
-      where d.project_id = $1 and (u.i = 1 or c.id is not null)
+      where d.project_id = $1 and d.market <> '*' and (u.i = 1 or c.id is not null)
         and (u.mn, d.brand_counts[u.i], d.brand_position_sums[u.i], d.brand_sentiment_sums[u.i], d.brand_position_sq[u.i], d.brand_sentiment_sq[u.i])
             is distinct from (0, 0, 0, 0, 0, 0)`;
   // the six arrays of a project row are equally long
@@ -109,7 +109,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
               group by 1, 2, 3`),
   );
   // project rows == sums of prompt rows, for every provider and '*'
-  expect(await q(`select provider, day::text, ${sumsOf(main)} from project_daily where project_id = $1 group by 1, 2`)).toEqual(
+  expect(await q(`select provider, day::text, ${sumsOf(main)} from project_daily where project_id = $1 and market <> '*' group by 1, 2`)).toEqual(
     await q(`select provider, day::text, ${sumsOf(main)} from prompt_daily where project_id = $1 and market <> '*' group by 1, 2`),
   );
   // the mentions of the numbered brands in the project rows == those of the prompt rows' arrays
@@ -150,7 +150,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
     expect(await q(`select provider from project_${unit}ly where project_id = $1 and cardinality(brand_days) <> cardinality(brand_mentions)`)).toEqual([]);
   }
   // '*' rows == sums of the provider rows
-  for (const [table, key, cols] of [["(select * from prompt_daily where market <> '*') d", 'prompt_id::text, ', main], ['project_daily', '', main], [`(${projectBrandRows}) b`, 'brand_id::text, ', brand]] as const) {
+  for (const [table, key, cols] of [["(select * from prompt_daily where market <> '*') d", 'prompt_id::text, ', main], ["(select * from project_daily where market <> '*') d", '', main], [`(${projectBrandRows}) b`, 'brand_id::text, ', brand]] as const) {
     const n = key ? 2 : 1;
     expect(await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider = '*' group by ${n === 2 ? '1, 2' : '1'}`)).toEqual(
       await q(`select ${key}day::text, ${sumsOf(cols)} from ${table} where project_id = $1 and provider <> '*' group by ${n === 2 ? '1, 2' : '1'}`),
@@ -161,13 +161,24 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   ).toEqual(
     await q(`select prompt_id::text, bucket::text, brand_id::text, sum(mn)::int as mn, sum(mc)::int as mc from (${brandRows('prompt_daily', 'day')}) b where provider <> '*' group by 1, 2, 3`),
   );
-  // market totals (rollups/market-totals.ts): with projects.market_totals, each prompt row of market '*' == the
-  // sums and per-brand arrays of its markets' rows, in every prompt rollup; without it, no such row
+  // market totals (rollups/market-totals.ts): with projects.market_totals, each row of market '*' == the sums,
+  // per-brand arrays and day bits (OR'd) of its markets' rows, row for row, in every rollup that keeps them;
+  // without it, no such row
   const [{ market_totals: totals }] = (await store.query<{ market_totals: boolean }>(`select market_totals from projects where id = $1`, [projectId])).rows;
-  for (const [table, unit] of [['prompt_daily', 'day'], ['prompt_weekly', 'week'], ['prompt_monthly', 'month']] as const) {
+  const projectArrays = 'brand_mentions, brand_counts, brand_position_sums, brand_sentiment_sums, brand_position_sq, brand_sentiment_sq'.split(', ');
+  for (const [table, key, arrays, bits] of [
+    ['prompt_daily', 'prompt_id::text, provider, day', ['brand_mentions', 'brand_counts'], false],
+    ['prompt_weekly', 'prompt_id::text, provider, week', ['brand_mentions', 'brand_counts'], false],
+    ['prompt_monthly', 'prompt_id::text, provider, month', ['brand_mentions', 'brand_counts'], false],
+    ['project_daily', 'provider, day', projectArrays, false],
+    ['project_weekly', 'provider, week', projectArrays, true],
+    ['project_monthly', 'provider, month', projectArrays, true],
+  ] as const) {
+    const n = key.split(', ').length;
     const rows = (where: string) =>
-      q(`select prompt_id::text, provider, ${unit}::text as b, ${sumsOf(main)}, brand_sums_agg(brand_mentions)::text as bm, brand_sums_agg(brand_counts)::text as bc
-           from ${table} where project_id = $1 and ${where} group by 1, 2, 3`);
+      q(`select ${key.replace(/(day|week|month)$/, '$1::text')}, ${sumsOf(main)}, ${arrays.map((c) => `brand_sums_agg(${c})::text as ${c}`).join(', ')}
+                ${bits ? ', brand_bits_agg(brand_days)::text as brand_days' : ''}
+           from ${table} where project_id = $1 and ${where} group by ${Array.from({ length: n }, (_, i) => i + 1).join(', ')}`);
     expect(await rows(`market = '*'`), `${table}: market totals`).toEqual(totals ? await rows(`market <> '*'`) : []);
   }
   // domain rows (their arrays as rows: provider, day, domain, category, counts) == the citations stored
@@ -176,7 +187,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                         from project_domain_daily d cross join lateral (select string_to_array(d.domains, ',')::int[] as x) a
                              cross join lateral generate_series(1, cardinality(x), 5) as i
                              left join project_domains n on n.project_id = d.project_id and n.no = x[i]
-                       where d.project_id = $1`;
+                       where d.project_id = $1 and d.market <> '*'`;
   expect(
     await q(`select provider, day::text, market, domain, n, r, u from (${domainRows}) x where provider <> '*'`),
   ).toEqual(
@@ -187,6 +198,18 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   expect(await q(`select day::text, market, domain, n, r, u from (${domainRows}) x where provider = '*'`)).toEqual(
     await q(`select day::text, market, domain, sum(n)::int as n, sum(r)::int as r, sum(u)::int as u from (${domainRows}) x where provider <> '*' group by 1, 2, 3`),
   );
+  // market totals: each domain of a day row of market '*' == its markets' rows summed, and the totals' rows as
+  // well formed as the markets'. The category is the lowest ever added (a prompt's removal leaves it, as it
+  // leaves a row's): never above the markets' lowest.
+  const domainTotals = domainRows.replace(`d.market <> '*'`, `d.market = '*'`);
+  const marketsSummed = `select provider, day, domain, min(category) as category, sum(n)::int as n, sum(r)::int as r, sum(u)::int as u from (${domainRows}) x group by 1, 2, 3`;
+  expect(await q(`select provider, day::text, domain, n, r, u from (${domainTotals}) x`), 'project_domain_daily: market totals').toEqual(
+    totals ? await q(`select provider, day::text, domain, n, r, u from (${marketsSummed}) x`) : [],
+  );
+  expect(
+    await q(`select t.provider, t.day::text, t.domain from (${domainTotals}) t join (${marketsSummed}) m using (provider, day, domain) where t.category > m.category`),
+  ).toEqual([]);
+  expect(await q(`select provider, day::text, no from (${domainTotals}) x where domain is null or n <= 0 or not ascending`)).toEqual([]);
   // every number named, each day's domains sorted by number (so each once), no empty day row
   expect(await q(`select provider, day::text, no from (${domainRows}) x where domain is null or n <= 0 or not ascending`)).toEqual([]);
   expect(
@@ -198,7 +221,7 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   expect(
     await q(`select prompt_id::text, provider, month::text, market, domain, category, citations as n, responses as r, mentioned as m,
                     brands & (select 1 | coalesce(bit_or(1 << brand_no), 0) from competitors where project_id = $1 and not is_own_brand and brand_no < 31) as b
-               from prompt_domain_monthly where project_id = $1`),
+               from prompt_domain_monthly where project_id = $1 and market <> '*'`),
   ).toEqual(
     await q(`select r.prompt_id::text, r.provider, date_trunc('month', r.day::timestamp)::date::text as month, r.market, p.domain, min(p.category) as category,
                     count(*)::int as n, count(distinct r.id)::int as r, (count(distinct r.id) filter (where r.mentioned))::int as m,
@@ -209,4 +232,10 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
                from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
               where r.project_id = $1 group by 1, 2, 3, 4, 5`),
   );
+  // and its market totals, row for row
+  const promptDomainRows = (where: string) =>
+    q(`select prompt_id::text, provider, month::text, domain, min(category) as category, sum(citations)::int as n, sum(responses)::int as r,
+              sum(mentioned)::int as m, bit_or(brands) as b
+         from prompt_domain_monthly where project_id = $1 and ${where} group by 1, 2, 3, 4`);
+  expect(await promptDomainRows(`market = '*'`), 'prompt_domain_monthly: market totals').toEqual(totals ? await promptDomainRows(`market <> '*'`) : []);
 }

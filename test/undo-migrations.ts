@@ -173,6 +173,15 @@ async function undo0030(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0030_market_totals')]);
 }
 
+/** The store as it was before 0031: market '*' rows in the prompt rollups only, no domain_sums_agg. */
+async function undo0031(store: Store): Promise<void> {
+  for (const table of ['project_daily', 'project_weekly', 'project_monthly', 'project_domain_daily', 'prompt_domain_monthly']) {
+    await store.query(`delete from ${table} where market = '*'`);
+  }
+  await store.query(`drop aggregate domain_sums_agg(text)`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0031_rollup_market_totals')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -195,6 +204,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0028_responses_partitions', undo0028],
   ['0029_answer_model_judgement', dropAdded('0029_answer_model_judgement', [], [['responses', 'model_judgement']])],
   ['0030_market_totals', undo0030],
+  ['0031_rollup_market_totals', undo0031],
 ];
 
 /**

@@ -6,6 +6,13 @@ import { utcDay } from '../lib/time.js';
 import { creditState } from './credits.js';
 import { runRefresh } from './refresh.js';
 import { expectConsistentRollups } from '../../test/rollup-invariants.js';
+import { forgetProject } from '../modules/projects/project-row.js';
+import { ALL_MARKETS } from '../modules/rollups/market-totals.js';
+import { brandSums, projectDays, projectTotals } from '../modules/rollups/project-reads.js';
+import { domainWindow } from '../modules/rollups/domain-window.js';
+import { promptSums } from '../modules/rollups/prompt-reads.js';
+import { touchAnalytics } from '../store/analytics-version.js';
+import { reanalyseProject } from './reanalyse.js';
 
 // Markets and personas (issue 29, part 2): a prompt runs in each of its markets, each
 // (prompt, market) a series of its own with its own answers, credits and figures, and every
@@ -256,6 +263,10 @@ describe('market totals (rollups/market-totals.ts)', () => {
     await expectConsistentRollups(t.runtime.ctx.store, projectId);
     expect(await read('')).toEqual(before);
 
+    // and a day of last month, in both markets: a whole month, which the prompt domains read from prompt_domain_monthly
+    const today = new Date(`${utcDay()}T00:00:00Z`);
+    const lastMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+    await refresh(projectId, lastMonth);
     await refresh(projectId, utcDay());
     await expectConsistentRollups(t.runtime.ctx.store, projectId);
     const all = await read('');
@@ -264,6 +275,54 @@ describe('market totals (rollups/market-totals.ts)', () => {
     expect(all).toEqual({ prompts: [3 * PROVIDERS, 2 * PROVIDERS], overview: [3 * PROVIDERS, 2 * PROVIDERS], analytics: 3 * PROVIDERS, plan: [3 * PROVIDERS, 2 * PROVIDERS] });
     expect(de).toEqual({ prompts: [PROVIDERS, 0], overview: [PROVIDERS, 0], analytics: PROVIDERS, plan: [PROVIDERS, 0] });
     expect(us.analytics + de.analytics).toBe(all.analytics);
+
+    // the project-level reads (visibility, competitors, sources, prompt domains): the market totals read whole ==
+    // the sum of the markets read one at a time
+    forgetProject(t.runtime.ctx, projectId); // this process's cached row from before the flag: read it again
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const byKey = (items: Array<[string, number]>) => Object.fromEntries([...items].sort(([a], [b]) => a.localeCompare(b)));
+    const readProject = async (q: string) => {
+      const get = async (path: string) => {
+        // 62 days: last month whole (its month rows read), the days around it from the day rows or the answers
+        const res = await api.get(`/projects/${projectId}${path}?duration_days=62${q}`);
+        expect(res.statusCode, path).toBe(200);
+        return res.json().data;
+      };
+      return {
+        visibility: sum((await get('/visibility')).series[0].responses),
+        mentions: byKey((await get('/competitors')).active_competitors.map((c: { name: string; metrics: { mention_count: number } }) => [c.name, c.metrics.mention_count])),
+        sources: byKey((await get('/sources')).map((d: { domain: string; reference_count: number }) => [d.domain, d.reference_count])),
+        citations: (await get('/sources/analytics')).stats.total_citations as number,
+        promptDomains: byKey((await get(`/prompts/${first.id}/domains`)).items.map((d: { domain: string; citation_count: number }) => [d.domain, d.citation_count])),
+      };
+    };
+    const wholeProject = await readProject('');
+    const [usProject, deProject] = [await readProject('&market=US-en'), await readProject('&market=DE-de')];
+    const added = (a: Record<string, number>, b: Record<string, number>) =>
+      byKey([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]));
+    expect(wholeProject.visibility).toBe(8 * PROVIDERS);
+    expect(wholeProject.citations).toBeGreaterThan(0);
+    expect(wholeProject).toEqual({
+      visibility: usProject.visibility + deProject.visibility,
+      mentions: added(usProject.mentions, deProject.mentions),
+      sources: added(usProject.sources, deProject.sources),
+      citations: usProject.citations + deProject.citations,
+      promptDomains: added(usProject.promptDomains, deProject.promptDomains),
+    });
+    // and the rollups' reads: '*' == the markets summed; null (a read that does not ask for the totals, as the
+    // alerts' and a cached project row's) == '*', the totals left out
+    const { store } = t.runtime.ctx;
+    const window = { from: lastMonth, to: utcDay() };
+    const totalsOf = async (market: string | null) => projectTotals(store, projectId, lastMonth, utcDay(), market);
+    expect(await totalsOf(null)).toEqual(await totalsOf(ALL_MARKETS));
+    const [usTotals, deTotals, allTotals] = [await totalsOf('US-en'), await totalsOf('DE-de'), await totalsOf(ALL_MARKETS)];
+    expect(allTotals).toEqual({ responses: usTotals.responses + deTotals.responses, mentioned: usTotals.mentioned + deTotals.mentioned, citesOwn: usTotals.citesOwn + deTotals.citesOwn });
+    expect(await brandSums(store, projectId, { ...window, providers: null, market: null })).toEqual(await brandSums(store, projectId, { ...window, providers: null, market: ALL_MARKETS }));
+    expect(await projectDays(store, projectId, ['*'], lastMonth, utcDay(), null)).toEqual(await projectDays(store, projectId, ['*'], lastMonth, utcDay(), ALL_MARKETS));
+    expect((await domainWindow(store, projectId, ['*'], lastMonth, utcDay(), null)).domains).toEqual(
+      (await domainWindow(store, projectId, ['*'], lastMonth, utcDay(), ALL_MARKETS)).domains,
+    );
+    expect(await promptSums(store, projectId, ['*'], [window], undefined, null)).toEqual(await promptSums(store, projectId, ['*'], [window], undefined, ALL_MARKETS));
     // the totals rows are what an all-market read reads: one row per prompt, provider and day
     const { rows } = await t.runtime.ctx.store.query<{ market: string; n: number }>(
       `select market, count(*)::int as n from prompt_daily where prompt_id = $1 and day = $2 group by market order by market`,
@@ -280,5 +339,30 @@ describe('market totals (rollups/market-totals.ts)', () => {
     await expectConsistentRollups(t.runtime.ctx.store, projectId);
     const visibility = await api.get(`/projects/${projectId}/visibility?duration_days=2`);
     expect(visibility.json().data.series[0].responses.reduce((a: number, b: number | null) => a + (b ?? 0), 0)).toBe(3 * PROVIDERS);
+    const left = await readProject('');
+    expect(left.visibility).toBe(5 * PROVIDERS);
+    expect(left.promptDomains).toEqual(wholeProject.promptDomains); // the first prompt's, untouched
+
+    // a re-analysis empties the rollups and adds the answers again: the totals with them
+    await reanalyseProject(t.runtime.ctx, projectId);
+    await expectConsistentRollups(t.runtime.ctx.store, projectId);
+    expect(await readProject('')).toEqual(left);
+
+    // the all-market reads read the totals: without the '*' rows they find nothing
+    await store.tx(async (tx) => {
+      await touchAnalytics(tx, projectId);
+      for (const table of ['prompt_daily', 'prompt_weekly', 'prompt_monthly', 'project_daily', 'project_weekly', 'project_monthly', 'project_domain_daily', 'prompt_domain_monthly']) {
+        await tx.query(`delete from ${table} where project_id = $1 and market = '*'`, [projectId]);
+      }
+    });
+    const without = await readProject('');
+    expect({ ...without, promptDomains: undefined }).toEqual({ visibility: 0, mentions: byKey(Object.keys(left.mentions).map((k) => [k, 0])), sources: {}, citations: 0, promptDomains: undefined });
+    // the prompt's domains: only the days read from the answers left, last month's citations gone
+    expect(sum(Object.values(without.promptDomains))).toBeLessThan(sum(Object.values(left.promptDomains)));
+    expect((await api.get(`/projects/${projectId}/prompts?duration_days=2`)).json().data.prompts[0].responses).toBe(0);
+    const csv = (await api.get(`/projects/${projectId}/export/daily.csv?start_date=${lastMonth}&end_date=${utcDay()}`)).body;
+    expect(csv.trim().split('\n').length).toBe(1); // the header only
+    const perMarket = (await api.get(`/projects/${projectId}/export/daily.csv?start_date=${lastMonth}&end_date=${utcDay()}&market=US-en`)).body;
+    expect(perMarket.trim().split('\n').length).toBeGreaterThan(1);
   });
 });

@@ -10,6 +10,7 @@ import type { ProviderName } from '../../ports/providers/types.js';
 import { wilson, type Interval } from '../../lib/statistics.js';
 import { compareMeans, compareProportions, MIN_RESPONSES, type Comparison } from './significance.js';
 import type { AlertRow } from './service.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 
 /** The two windows a rule compares: `days` days ending on the run's day, and the same before. */
 export interface RuleWindow {
@@ -86,8 +87,8 @@ export class FigureReader {
     const providers = (rule.providers as ProviderName[] | null) ?? null;
     return this.once(`brands|${rule.window_days}|${providers ?? '*'}`, async () => {
       const [cur, prev, brands] = await Promise.all([
-        brandSums(this.ctx.store, this.project.id, { ...w.cur, providers }),
-        brandSums(this.ctx.store, this.project.id, { ...w.prev, providers }),
+        brandSums(this.ctx.store, this.project.id, { ...w.cur, providers, market: rollupMarket(this.project, null) }),
+        brandSums(this.ctx.store, this.project.id, { ...w.prev, providers, market: rollupMarket(this.project, null) }),
         activeCompetitors(this.ctx.store, { ...this.project, created_at: new Date(0) }),
       ]);
       return { cur, prev, active: new Map(brands.map((b) => [b.is_own_brand ? OWN_BRAND_ID : b.id, brandNo(b)])) };

@@ -6,7 +6,7 @@ import { brandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { projectDays } from '../rollups/project-reads.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
 /**
@@ -24,7 +24,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
         order by p.created_at, p.id`,
       [projectId, promptType],
     ),
-    promptSumsAndBrands(ctx.reads, projectId, providers, w, promptRowsMarket(project, w.market)),
+    promptSumsAndBrands(ctx.reads, projectId, providers, w, rollupMarket(project, w.market)),
     brandInfo(ctx.reads, projectId),
     loadBrandNumbers(ctx.reads, projectId),
   ]);
@@ -66,7 +66,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
 /** Daily visibility, sentiment and position per active brand, aligned to every day of the window. */
 export async function visibilitySeries(ctx: RequestContext, projectId: string, w: Window) {
   const project: ProjectRow = await requireProject(ctx, projectId);
-  const [rows, days] = await Promise.all([activeCompetitors(ctx.reads, project), projectDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, w.market)]);
+  const [rows, days] = await Promise.all([activeCompetitors(ctx.reads, project), projectDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, rollupMarket(project, w.market))]);
   const dates = daysOf(w);
   const responses = new Array<number>(dates.length).fill(0);
   for (const [i, d] of days) responses[i] = d.responses;

@@ -7,7 +7,7 @@ import { brandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { daysOf, type Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
 
@@ -31,7 +31,7 @@ export async function promptAnalytics(ctx: RequestContext, projectId: string, pr
   const project = await requireProject(ctx, projectId);
   const [prompt, { providers, sums }] = await Promise.all([
     requirePrompt(ctx, projectId, promptId),
-    promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, promptRowsMarket(project, w.market)),
+    promptProviderDays(ctx.reads, promptId, realProviders(w), w.from, w.to, rollupMarket(project, w.market)),
   ]);
   // n: the responses a point rests on (all for visibility, the mentioning ones for the means)
   type Point = { provider: string; value: number; n: number; ci: Interval | null };

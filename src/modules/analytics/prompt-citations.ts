@@ -5,7 +5,7 @@ import { loadBrandNumbers } from '../projects/brands.js';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { wholeBuckets } from '../rollups/buckets.js';
 import { promptDomainMonthsSql, promptResponses } from '../rollups/prompt-reads.js';
 import { daysOf, providerFilter, type Window } from './window.js';
@@ -74,6 +74,8 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
     months = [];
     days = daysOf(w);
   }
+  // the rollups' market: the totals ('*') where the project keeps them; the answers' is w.market
+  const rowsMarket = rollupMarket(project, w.market);
   const [{ rows }, total] = await Promise.all([
     ctx.reads.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>(
       // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL
@@ -87,13 +89,13 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
            from x join pages p on p.id = x.page
           group by p.domain, x.id
          union all
-         ${promptDomainMonthsSql(1, 2, 5, 6, w.market)})
+         ${promptDomainMonthsSql(1, 2, 5, 7, rowsMarket)})
        select domain, min(category)::int as category, sum(n)::int as n, sum(responses)::int as responses,
               sum(mentioned) > 0 as mentioned, bit_or(mask) as mask
          from counted group by domain`,
-      [promptId, realProviders(w), days, bitIds, months, w.market],
+      [promptId, realProviders(w), days, bitIds, months, w.market, rowsMarket],
     ),
-    promptResponses(ctx.reads, promptId, providerFilter(w), w.from, w.to, promptRowsMarket(project, w.market)),
+    promptResponses(ctx.reads, promptId, providerFilter(w), w.from, w.to, rowsMarket),
   ]);
   const items = rows
     .map((r) => {

@@ -2,6 +2,7 @@ import type { Interval } from '../../lib/statistics.js';
 import type { Tx } from '../../store/index.js';
 import * as metrics from './metrics.js';
 import { promptSums } from '../rollups/prompt-reads.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { providerFilter, type Window } from './window.js';
 
 export interface PromptMetrics {
@@ -19,10 +20,17 @@ export interface PromptMetrics {
 
 /**
  * Window metrics of a project's prompts (or of the given ones), with the previous
- * window's visibility for the trend, and the uncertainty of each figure.
+ * window's visibility for the trend, and the uncertainty of each figure. Without a market,
+ * the market totals ('*') where the project keeps them (`project`: as requireProject gives
+ * it, from the per-process cache: a flag not seen yet reads the markets' rows, as right).
  */
-export async function promptMetrics(tx: Tx, projectId: string, w: Window, promptIds?: string[]): Promise<Map<string, PromptMetrics>> {
-  const sums = await promptSums(tx, projectId, providerFilter(w), [w, { from: w.prevFrom, to: w.prevTo }], promptIds, w.market);
+export async function promptMetrics(
+  tx: Tx,
+  project: { id: string; market_totals: boolean },
+  w: Window,
+  promptIds?: string[],
+): Promise<Map<string, PromptMetrics>> {
+  const sums = await promptSums(tx, project.id, providerFilter(w), [w, { from: w.prevFrom, to: w.prevTo }], promptIds, rollupMarket(project, w.market));
   const out = new Map<string, PromptMetrics>();
   for (const [promptId, [cur, prev]] of sums) {
     out.set(promptId, {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { requireProject } from '../projects/service.js';
 import { promptDays } from '../rollups/prompt-reads.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import * as metrics from './metrics.js';
 import { daysOf, providerFilter, type Window } from './window.js';
 
@@ -18,7 +18,7 @@ export async function promptSeries(ctx: RequestContext, projectId: string, w: Wi
   const project = await requireProject(ctx, projectId);
   const [prompts, rows] = await Promise.all([
     ctx.reads.query<{ id: string }>(`select id from prompts where project_id = $1 order by created_at, id`, [projectId]),
-    promptDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, promptRowsMarket(project, w.market)),
+    promptDays(ctx.reads, projectId, providerFilter(w), w.from, w.to, rollupMarket(project, w.market)),
   ]);
   const dates = daysOf(w);
   const index = new Map(dates.map((d, i) => [d, i]));

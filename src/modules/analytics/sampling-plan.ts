@@ -4,7 +4,7 @@ import { DEFAULT_PROJECT_PROVIDERS } from '../../ports/providers/types.js';
 import { loadProjectWithPlan } from '../projects/project-row.js';
 import { requireProject } from '../projects/service.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { providerFilter, type Window } from './window.js';
 
 export interface SamplingPlanItem {
@@ -35,7 +35,7 @@ export async function samplingPlan(ctx: RequestContext, projectId: string, w: Wi
       `select id, content from prompts where project_id = $1 and prompt_type = 'active' order by created_at, id`,
       [projectId],
     ),
-    promptSumsAndBrands(ctx.reads, projectId, providerFilter(w), w, promptRowsMarket(project, w.market)),
+    promptSumsAndBrands(ctx.reads, projectId, providerFilter(w), w, rollupMarket(project, w.market)),
     loadProjectWithPlan(ctx.store, projectId),
   ]);
   const tracked: readonly string[] = facts?.providers.length ? facts.providers : DEFAULT_PROJECT_PROVIDERS;

@@ -4,6 +4,7 @@ import type { Window } from '../analytics/window.js';
 import { requireProject } from '../projects/service.js';
 import { brandAsSums, brandSums, type BrandSums } from '../rollups/project-reads.js';
 import { activeCompetitors, brandNo, presentCompetitor, type CompetitorMetrics } from './service.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 
 // The competitors list with each brand's figures over a window (GET …/competitors, the
 // overview, reports, MCP): the project's active brands, their sums from the project rollups.
@@ -29,7 +30,7 @@ export function brandMetrics(w: Window, responses: number, brand: BrandSums | un
 
 export async function competitorsWithMetrics(ctx: RequestContext, projectId: string, w: Window) {
   const project = await requireProject(ctx, projectId);
-  const [rows, sums] = await Promise.all([activeCompetitors(ctx.reads, project), brandSums(ctx.reads, projectId, { from: w.from, to: w.to, providers: w.providers, market: w.market })]);
+  const [rows, sums] = await Promise.all([activeCompetitors(ctx.reads, project), brandSums(ctx.reads, projectId, { from: w.from, to: w.to, providers: w.providers, market: rollupMarket(project, w.market) })]);
   // a removed competitor's mentions stay in the rollups until the re-analysis: not tracked, not counted
   const allMentions = rows.reduce((n, r) => n + (sums.brands.get(brandNo(r))?.mentions ?? 0), 0);
   return {

@@ -7,6 +7,7 @@ import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { compareProportions } from '../alerts/significance.js';
 import { requireProject } from '../projects/service.js';
 import type { Interval } from '../../lib/statistics.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 
 export interface BrandWeek {
   name: string;
@@ -48,10 +49,11 @@ export async function projectWeek(ctx: RequestContext, projectId: string, today:
   const project = await requireProject(ctx, projectId);
   const to = addDays(today, -1);
   const from = addDays(to, -6);
-  const prev = { from: addDays(from, -7), to: addDays(from, -1), providers: null };
+  const market = rollupMarket(project, null);
+  const prev = { from: addDays(from, -7), to: addDays(from, -1), providers: null, market };
   const chartWindow = resolveWindow({ date_from: addDays(to, -(CHART_DAYS - 1)), date_to: to }, today);
   const [cur, before, brands, series, alerts] = await Promise.all([
-    brandSums(ctx.store, projectId, { from, to, providers: null }),
+    brandSums(ctx.store, projectId, { from, to, providers: null, market }),
     brandSums(ctx.store, projectId, prev),
     activeCompetitors(ctx.store, project),
     visibilitySeries(ctx, projectId, chartWindow),

@@ -6,6 +6,7 @@ import { addDays, resolveWindow } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { requireProject } from '../projects/service.js';
 import { dailyPromptRows } from '../rollups/prompt-reads.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 
 export const DAILY_COLUMNS = ['date', 'provider', 'prompt_id', 'prompt', 'brand_id', 'brand', 'responses', 'mentions', 'visibility', 'avg_position', 'sentiment', 'citations'] as const;
 
@@ -32,7 +33,7 @@ export async function dailyCsv(ctx: RequestContext, projectId: string, q: { star
   const end = q.end_date ?? today;
   const w = resolveWindow({ date_from: q.start_date ?? addDays(end, -29), date_to: end, market: q.market }, today);
   if (q.start_date && !q.end_date && w.from > today) throw new Invalid('start_date must not be after today');
-  const [brands, rows] = await Promise.all([activeCompetitors(ctx.reads, project), dailyPromptRows(ctx.reads, projectId, w.from, w.to, w.market)]);
+  const [brands, rows] = await Promise.all([activeCompetitors(ctx.reads, project), dailyPromptRows(ctx.reads, projectId, w.from, w.to, rollupMarket(project, w.market))]);
   const lines = [DAILY_COLUMNS.join(',')];
   for (const r of rows) {
     for (const b of brands) {

@@ -6,7 +6,7 @@ import { providerFilter, type Window } from '../analytics/window.js';
 import { activeCompetitors, brandNo } from '../competitors/service.js';
 import { brandSums, type BrandSums, type ProjectBrandWindow } from '../rollups/project-reads.js';
 import { promptSums } from '../rollups/prompt-reads.js';
-import { promptRowsMarket } from '../rollups/market-totals.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 import { domainWindow } from '../rollups/domain-window.js';
 
 // "What changed" on the overview (an extension of its summary read): the own brand's four
@@ -50,10 +50,11 @@ const mentionsOfTracked = (window: ProjectBrandWindow, numbers: number[]) => num
 
 export async function overviewChanges(ctx: RequestContext, project: ProjectRow, w: Window, previous: Window) {
   const providers = providerFilter(w);
+  const market = rollupMarket(project, w.market);
   const [brands, now, before, prompts, domainsNow, domainsBefore] = await Promise.all([
     activeCompetitors(ctx.reads, project),
-    brandSums(ctx.reads, project.id, w),
-    brandSums(ctx.reads, project.id, previous),
+    brandSums(ctx.reads, project.id, { ...w, market }),
+    brandSums(ctx.reads, project.id, { ...previous, market }),
     promptSums(
       ctx.reads,
       project.id,
@@ -63,10 +64,10 @@ export async function overviewChanges(ctx: RequestContext, project: ProjectRow, 
         { from: previous.from, to: previous.to },
       ],
       undefined,
-      promptRowsMarket(project, w.market),
+      market,
     ),
-    domainWindow(ctx.reads, project.id, providers, w.from, w.to, w.market),
-    domainWindow(ctx.reads, project.id, providers, previous.from, previous.to, w.market),
+    domainWindow(ctx.reads, project.id, providers, w.from, w.to, market),
+    domainWindow(ctx.reads, project.id, providers, previous.from, previous.to, market),
   ]);
   const numbers = brands.map(brandNo);
   const allNow = mentionsOfTracked(now, numbers);

@@ -27,7 +27,7 @@ export interface ProjectRow {
   status: string;
   /** Where the bootstrap callback goes, when one was given. */
   webhook_url: string | null;
-  /** Its prompt rollups keep market '*' rows (rollups/market-totals.ts): an all-market read reads those. */
+  /** Its rollups keep market '*' rows (rollups/market-totals.ts): an all-market read reads those. */
   market_totals: boolean;
   created_at: Date;
 }

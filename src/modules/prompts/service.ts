@@ -107,10 +107,10 @@ async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<
 }
 
 export async function listPrompts(ctx: RequestContext, projectId: string, w: Window) {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const [{ rows }, metrics] = await Promise.all([
     ctx.reads.query<PromptRow>(`select ${COLUMNS} from prompts where project_id = $1 order by created_at, id`, [projectId]),
-    promptMetrics(ctx.reads, projectId, w),
+    promptMetrics(ctx.reads, project, w),
   ]);
   return {
     project_id: projectId,
@@ -120,15 +120,15 @@ export async function listPrompts(ctx: RequestContext, projectId: string, w: Win
 }
 
 export async function getPrompt(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
-  await requireProject(ctx, projectId);
+  const project = await requireProject(ctx, projectId);
   const row = await loadPrompt(ctx.reads, projectId, promptId);
-  const metrics = await promptMetrics(ctx.reads, projectId, w, [promptId]);
+  const metrics = await promptMetrics(ctx.reads, project, w, [promptId]);
   return presentPrompt(row, metrics.get(promptId) ?? noData());
 }
 
 /** The prompt with this window's metrics (after a change, the default window). */
-async function withMetrics(tx: Tx, row: PromptRow) {
-  const metrics = await promptMetrics(tx, row.project_id, resolveWindow({}), [row.id]);
+async function withMetrics(tx: Tx, project: { id: string; market_totals: boolean }, row: PromptRow) {
+  const metrics = await promptMetrics(tx, project, resolveWindow({}), [row.id]);
   return presentPrompt(row, metrics.get(row.id) ?? noData());
 }
 
@@ -267,7 +267,7 @@ export async function updatePrompt(
       if (next.prompt_type === 'active' && (current.prompt_type !== 'active' || newMarket)) {
         await enqueuePromptCollection(ctx, tx, projectId, [promptId]);
       }
-      return withMetrics(tx, rows[0]);
+      return withMetrics(tx, project, rows[0]);
     } catch (err) {
       if (isUniqueViolation(err, 'prompts_project_content_key')) {
         throw new Conflict('A prompt with this content already exists in the project');

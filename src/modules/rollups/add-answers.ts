@@ -81,7 +81,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   const domainCategory = new Map<string, number>();
   const promptDomains = new Map<string, PromptDomainRow>();
   const numbers = await loadBrandNumbers(tx, projectId);
-  // a project that keeps market totals: each prompt row also under market '*' (market-totals.ts)
+  // a project that keeps market totals: each row also under market '*' (market-totals.ts)
   const totals = await keepsMarketTotals(tx, projectId);
 
   for (const answer of stored) {
@@ -100,15 +100,14 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
     const add = (t: sumsTables.SumsTable, key: unknown[]) => bump(rowsOf(t), key, main, named, t.arrays?.length ?? 0);
     const week = weekOf(answer.day);
     const month = `${answer.day.slice(0, 7)}-01`;
-    const market = answer.market;
-    const promptMarkets = totals ? [market, ALL_MARKETS] : [market];
+    const rowMarkets = totals ? [answer.market, ALL_MARKETS] : [answer.market];
     for (const provider of [answer.provider, ALL]) {
-      for (const rowMarket of promptMarkets) {
-        add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day, rowMarket]);
-        add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week, rowMarket]);
-        add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month, rowMarket]);
+      for (const market of rowMarkets) {
+        add(sumsTables.PROMPT_DAILY, [answer.promptId, provider, answer.day, market]);
+        add(sumsTables.PROMPT_WEEKLY, [answer.promptId, provider, week, market]);
+        add(sumsTables.PROMPT_MONTHLY, [answer.promptId, provider, month, market]);
+        add(sumsTables.PROJECT_DAILY, [provider, answer.day, market]);
       }
-      add(sumsTables.PROJECT_DAILY, [provider, answer.day, market]);
     }
     const mask = brandMask(analysis, numbers);
     const domainsSeen = new Set<string>();
@@ -119,28 +118,30 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
       // corporate); the domain's rollup keeps the lowest id seen, as every read does
       // (min(category)), so one domain shows one category everywhere.
       domainCategory.set(c.domain, Math.min(domainCategory.get(c.domain) ?? c.category, c.category));
-      for (const provider of [answer.provider, ALL]) {
-        const k = `${provider}|${answer.day}|${market}`;
-        let day = domainDays.get(k);
-        if (!day) domainDays.set(k, (day = { provider, day: answer.day, market, domains: new Map() }));
-        const counts = day.domains.get(c.domain);
-        if (!counts) day.domains.set(c.domain, [1, firstInResponse ? 1 : 0, analysis.mentioned ? 0 : 1]);
-        else {
-          counts[0] += 1;
-          if (firstInResponse) counts[1] += 1;
-          if (!analysis.mentioned) counts[2] += 1;
+      for (const market of rowMarkets) {
+        for (const provider of [answer.provider, ALL]) {
+          const k = `${provider}|${answer.day}|${market}`;
+          let day = domainDays.get(k);
+          if (!day) domainDays.set(k, (day = { provider, day: answer.day, market, domains: new Map() }));
+          const counts = day.domains.get(c.domain);
+          if (!counts) day.domains.set(c.domain, [1, firstInResponse ? 1 : 0, analysis.mentioned ? 0 : 1]);
+          else {
+            counts[0] += 1;
+            if (firstInResponse) counts[1] += 1;
+            if (!analysis.mentioned) counts[2] += 1;
+          }
         }
-      }
-      const once = firstInResponse ? 1 : 0;
-      const k = `${answer.promptId}|${answer.provider}|${month}|${c.domain}|${market}`;
-      const r = promptDomains.get(k);
-      if (!r) promptDomains.set(k, { key: [answer.promptId, answer.provider, month, c.domain, market], category: c.category, citations: 1, responses: once, mentioned: once & mentioned, brands: mask });
-      else {
-        r.category = Math.min(r.category, c.category);
-        r.citations += 1;
-        r.responses += once;
-        r.mentioned += once & mentioned;
-        r.brands |= mask;
+        const once = firstInResponse ? 1 : 0;
+        const k = `${answer.promptId}|${answer.provider}|${month}|${c.domain}|${market}`;
+        const r = promptDomains.get(k);
+        if (!r) promptDomains.set(k, { key: [answer.promptId, answer.provider, month, c.domain, market], category: c.category, citations: 1, responses: once, mentioned: once & mentioned, brands: mask });
+        else {
+          r.category = Math.min(r.category, c.category);
+          r.citations += 1;
+          r.responses += once;
+          r.mentioned += once & mentioned;
+          r.brands |= mask;
+        }
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../store/index.js';
 import { domainEntriesText } from './codec.js';
 import { ALL } from './sums-tables.js';
+import { ALL_MARKETS } from './market-totals.js';
 
 // The domain rollup (project_domain_daily): per project, provider and day, DOMAIN_FIELDS
 // ints per domain cited, by domain number ascending, as decimal text (codec.ts; the numbers:
@@ -75,7 +76,8 @@ export async function addDomainDays(tx: Tx, projectId: string, days: DomainDay[]
 
 /**
  * Takes a prompt's citations out of the domain rollup (before the prompt and its answers
- * are deleted), counted as addDomainDays counted them, for the provider rows and '*'; a
+ * are deleted), counted as addDomainDays counted them, for the provider rows and '*', each
+ * market's and the markets' total ('*': no row to match without market totals); a
  * domain left without citations leaves its day, a day left without any its row.
  * The category stays (the subtracted entries carry the highest smallint, so least() keeps
  * the row's).
@@ -87,10 +89,14 @@ export async function removePromptDomains(tx: Tx, projectId: string, promptId: s
               (count(*) filter (where not r.mentioned))::int as u
          from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
         where r.prompt_id = $2 group by r.provider, r.day, r.market, p.domain),
-     deltas as (
+     per_market as (
        select provider, day, market, domain, n, r, u from per_provider
        union all
        select $3::text, day, market, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_provider group by day, market, domain),
+     deltas as (
+       select provider, day, market, domain, n, r, u from per_market
+       union all
+       select provider, day, $4::text, domain, sum(n)::int, sum(r)::int, sum(u)::int from per_market group by provider, day, domain),
      changes as (
        select x.provider, x.day, x.market, string_agg(f.v::text, ',' order by d.no, f.j) as domains
          from deltas x join project_domains d on d.project_id = $1 and d.domain = x.domain
@@ -99,7 +105,7 @@ export async function removePromptDomains(tx: Tx, projectId: string, promptId: s
      update project_domain_daily d set domains = domain_sums_add(d.domains, a.domains)
        from changes a
       where d.project_id = $1 and d.provider = a.provider and d.day = a.day and d.market = a.market`,
-    [projectId, promptId, ALL],
+    [projectId, promptId, ALL, ALL_MARKETS],
   );
   await tx.query(`delete from project_domain_daily where project_id = $1 and domains = ''`, [projectId]);
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../store/index.js';
 import { DOMAIN_FIELDS, parseDomainInts } from './codec.js';
-import { marketSql } from '../../lib/markets.js';
+import { rollupMarketSql } from './market-totals.js';
 
 /** A cited domain's figures over a window. */
 export interface DomainTotal {
@@ -28,8 +28,10 @@ export interface DomainWindow {
 }
 
 /**
- * The domain rollup of a project over a window, for the given provider rows ('*' for all):
- * the day rows (one per provider, day and market) and the domain names in one read each, summed here.
+ * The domain rollup of a project over a window, for the given provider rows ('*' for all)
+ * and market (one; '*' the market totals, rollupMarket; null every market's rows but the
+ * totals): the day rows (one per provider, day and market) and the domain names in one read
+ * each, summed here.
  * The names come in a second statement, which may see a later state than the first: safe
  * as a domain's number never changes (project_domains only grows, re-analysis included).
  */
@@ -44,7 +46,7 @@ export async function domainWindow(
   const { rows } = await tx.query<{ day_offset: number; domains: string }>(
     `select day - $3::date as day_offset, domains
        from project_domain_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}`,
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${rollupMarketSql(market, 5)}`,
     [projectId, providers, from, to, market],
   );
   const days: DomainDayRow[] = rows.map((r) => ({ dayOffset: r.day_offset, ints: parseDomainInts(r.domains) }));

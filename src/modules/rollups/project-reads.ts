@@ -2,7 +2,7 @@ import type { Tx } from '../../store/index.js';
 import { wholeBuckets } from './buckets.js';
 import { ALL } from './sums-tables.js';
 import { addBrandArrayTexts, countBits, emptyBrandArrays, namedOnDayBits, PROJECT_BRAND_COLUMNS_AS_TEXT, type BrandArrays, type BrandArrayTexts, type Sums } from './codec.js';
-import { marketSql } from '../../lib/markets.js';
+import { rollupMarketSql } from './market-totals.js';
 
 // Reads of the project rollups (project_daily and its calendar buckets project_weekly and
 // project_monthly), returned as named per-brand structures (README.md beside this file).
@@ -53,6 +53,8 @@ export interface ProjectDay {
 /**
  * The window's days from project_daily, the providers given summed: per day (as an offset
  * from `from`) the responses and the per-brand sums. A day without answers is absent.
+ * `market`: one market's rows, '*' the market totals (rollupMarket), null every market's
+ * rows but the totals, summed.
  */
 export async function projectDays(
   tx: Tx,
@@ -65,7 +67,7 @@ export async function projectDays(
   const { rows } = await tx.query<BrandArrayTexts & { day_offset: number; responses: number }>(
     `select day - $3::date as day_offset, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}
        from project_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${marketSql(market, 5)}`,
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${rollupMarketSql(market, 5)}`,
     [projectId, providers, from, to, market],
   );
   const days = new Map<number, ProjectDay>();
@@ -88,7 +90,8 @@ export async function projectDays(
  * cannot be). A brand's days are, per bucket, the bits of its day masks OR'd over the
  * providers read (a day named by two providers counts once), a day row's bit being
  * whether it was named; the sums simply add up. Providers null: the '*' rows (all providers);
- * market null: every market's rows (OR'd and added as the providers' are).
+ * market '*': the market totals (rollupMarket), whose day bits are the markets' OR'd; market
+ * null: every market's rows but the totals (OR'd and added as the providers' are).
  */
 export async function brandSums(
   tx: Tx,
@@ -99,13 +102,13 @@ export async function brandSums(
   const market = window.market ?? null;
   const { rows } = await tx.query<BrandArrayTexts & { bucket: string; responses: number; brand_days: string | null }>(
     `select 'm' || month as bucket, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, brand_days::text as brand_days
-       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[]) and ${marketSql(market, 6)}
+       from project_monthly where project_id = $1 and provider = any($2::text[]) and month = any($3::date[]) and ${rollupMarketSql(market, 6)}
      union all
      select 'w' || week, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, brand_days::text
-       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[]) and ${marketSql(market, 6)}
+       from project_weekly where project_id = $1 and provider = any($2::text[]) and week = any($4::date[]) and ${rollupMarketSql(market, 6)}
      union all
      select 'd' || day, responses, ${PROJECT_BRAND_COLUMNS_AS_TEXT}, null
-       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[]) and ${marketSql(market, 6)}`,
+       from project_daily where project_id = $1 and provider = any($2::text[]) and day = any($5::date[]) and ${rollupMarketSql(market, 6)}`,
     [projectId, window.providers ?? [ALL], whole.months, whole.weeks, whole.days, market],
   );
   let responses = 0;
@@ -139,7 +142,10 @@ export async function brandSums(
   return { responses, brands };
 }
 
-/** The project's totals over a window from the '*' rows of project_daily: responses, those naming the brand, those citing its site. */
+/**
+ * The project's totals over a window from the '*' rows of project_daily: responses, those
+ * naming the brand, those citing its site. `market` as projectDays takes it.
+ */
 export async function projectTotals(
   tx: Tx,
   projectId: string,
@@ -149,7 +155,7 @@ export async function projectTotals(
 ): Promise<{ responses: number; mentioned: number; citesOwn: number }> {
   const { rows } = await tx.query<{ responses: number; mentioned: number; cites_own: number }>(
     `select coalesce(sum(responses), 0)::int as responses, coalesce(sum(mentioned), 0)::int as mentioned, coalesce(sum(cites_own), 0)::int as cites_own
-       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date and ${marketSql(market, 4)}`,
+       from project_daily where project_id = $1 and provider = '*' and day between $2::date and $3::date and ${rollupMarketSql(market, 4)}`,
     [projectId, from, to, market],
   );
   return { responses: rows[0].responses, mentioned: rows[0].mentioned, citesOwn: rows[0].cites_own };

@@ -2,8 +2,7 @@ import type { Tx } from '../../store/index.js';
 import { addIntArrayText, EMPTY_SUMS, parseInts, type Sums } from './codec.js';
 import { ALL } from './sums-tables.js';
 import { windowParams, windowRows } from './window-rows.js';
-import { ALL_MARKETS, promptMarketSql } from './market-totals.js';
-import { marketSql } from '../../lib/markets.js';
+import { ALL_MARKETS, rollupMarketSql } from './market-totals.js';
 import { DAY_MS, dayMs } from '../../lib/time.js';
 
 // Reads of the prompt rollups (prompt_daily, prompt_weekly, prompt_monthly), returned as
@@ -32,7 +31,7 @@ export async function promptSums(
   const sums = windows.flatMap((_, j) => SUM_COLUMNS.map((c) => `sum(${c} * w${j + 1})::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}_${j}`));
   const { rows } = await tx.query<Record<string, number> & { prompt_id: string }>(
     `select prompt_id, ${sums.join(', ')}
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, `project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[])) and ${promptMarketSql(market, 4)}`, 5, windows.length)}) x
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}`, `project_id = $1 and provider = any($2::text[]) and ($3::uuid[] is null or prompt_id = any($3::uuid[])) and ${rollupMarketSql(market, 4)}`, 5, windows.length)}) x
       group by prompt_id`,
     [projectId, providers, promptIds ?? null, market, ...windowParams(windows)],
   );
@@ -68,7 +67,7 @@ export async function promptSumsAndBrands(
 ): Promise<Map<string, { sums: Sums; brandCounts: number[] }>> {
   const { rows } = await tx.query<SumColumns & { prompt_id: string; brand_counts: string; w1: number }>(
     `select prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts::text as brand_counts, w1
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, `project_id = $1 and provider = any($2::text[]) and ${promptMarketSql(market, 3)}`, 4, 1)}) x`,
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, `project_id = $1 and provider = any($2::text[]) and ${rollupMarketSql(market, 3)}`, 4, 1)}) x`,
     [projectId, providers, market, ...windowParams([window])],
   );
   const out = new Map<string, { sums: Sums; brandCounts: number[] }>();
@@ -110,7 +109,7 @@ export async function promptDays(tx: Tx, projectId: string, providers: string[],
   const { rows } = await tx.query<PromptDay>(
     `select prompt_id, to_char(day, 'YYYY-MM-DD') as day, sum(responses)::int as responses, sum(mentioned)::int as mentioned
        from prompt_daily
-      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${promptMarketSql(market, 5)}
+      where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${rollupMarketSql(market, 5)}
       group by prompt_id, day`,
     [projectId, providers, from, to, market],
   );
@@ -154,7 +153,7 @@ export async function promptProviderDays(
     `select (select string_agg(p, ',' order by p) from unnest($2::text[]) as p) as providers,
             (select string_agg(concat_ws(',', array_position($2::text[], provider), day - $3::date, ${CHART_COLUMNS.join(', ')}), ',')
                from prompt_daily
-              where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${promptMarketSql(market, 5)}) as sums`,
+              where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${rollupMarketSql(market, 5)}) as sums`,
     [promptId, providers, from, to, market],
   );
   const sorted = rows[0].providers?.split(',') ?? [];
@@ -182,7 +181,7 @@ export async function promptProviderDays(
 export async function promptResponses(tx: Tx, promptId: string, providers: string[], from: string, to: string, market: string | null = null): Promise<number> {
   const { rows } = await tx.query<{ responses: number }>(
     `select coalesce(sum(responses), 0)::int as responses from prompt_daily
-      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${promptMarketSql(market, 5)}`,
+      where prompt_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${rollupMarketSql(market, 5)}`,
     [promptId, providers, from, to, market],
   );
   return rows[0].responses;
@@ -206,7 +205,8 @@ export interface DailyPromptRow {
 /**
  * The export's one read of the rollups: prompt_daily per day, real provider (not the '*'
  * sums) and prompt, with the per-brand mention arrays, by day, provider and prompt creation;
- * a prompt's markets summed (or only the market given).
+ * a prompt's markets summed (null), their totals read ('*', rollupMarket), or only the
+ * market given.
  */
 export async function dailyPromptRows(tx: Tx, projectId: string, from: string, to: string, market: string | null = null): Promise<DailyPromptRow[]> {
   const { rows } = await tx.query<Omit<DailyPromptRow, 'brandMentions'> & { brand_mentions: string }>(
@@ -214,7 +214,7 @@ export async function dailyPromptRows(tx: Tx, projectId: string, from: string, t
             sum(d.mentioned)::int as mentioned, sum(d.position_sum)::int as position_sum, sum(d.sentiment_sum)::int as sentiment_sum,
             sum(d.cites_own)::int as cites_own, brand_sums_agg(d.brand_mentions)::text as brand_mentions
        from prompt_daily d join prompts p on p.id = d.prompt_id
-      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date and ${promptMarketSql(market, 4, 'd.market')}
+      where d.project_id = $1 and d.provider <> '${ALL}' and d.day between $2::date and $3::date and ${rollupMarketSql(market, 4, 'd.market')}
       group by d.day, d.provider, d.prompt_id, p.created_at
       order by d.day, d.provider, p.created_at, d.prompt_id`,
     [projectId, from, to, market],
@@ -289,10 +289,12 @@ export async function competitorsNamedWhereBrandMissing(tx: Tx, projectId: strin
 /**
  * SQL for prompt_domain_monthly's rows of one prompt (`$promptParam`), providers
  * (`$providersParam`) and months (`$monthsParam`), as (domain, category, n, responses,
- * mentioned, mask), of one market (`$marketParam`, `market` its value) or all: to be unioned with counts from the answers (analytics' prompt domains).
+ * mentioned, mask), of one market (`$marketParam`, `market` its value: '*' the market
+ * totals, rollupMarket) or null every market's but the totals: to be unioned with counts
+ * from the answers (analytics' prompt domains).
  */
 export function promptDomainMonthsSql(promptParam: number, providersParam: number, monthsParam: number, marketParam: number, market: string | null): string {
   return `select domain, category, citations, responses, mentioned, brands from prompt_domain_monthly
           where prompt_id = $${promptParam} and provider = any($${providersParam}::text[]) and month = any($${monthsParam}::date[])
-            and ${marketSql(market, marketParam)}`;
+            and ${rollupMarketSql(market, marketParam)}`;
 }

@@ -2,6 +2,7 @@ import type { Tx } from '../../store/index.js';
 import { touchAnalytics } from '../../store/analytics-version.js';
 import { OWN_BRAND_ID } from '../projects/brands.js';
 import { ALL } from './sums-tables.js';
+import { ALL_MARKETS } from './market-totals.js';
 import { removePromptDomains } from './domain-days.js';
 import { rebuildProjectBuckets } from './project-buckets.js';
 import { removePromptThemes } from './themes.js';
@@ -23,10 +24,13 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
       where p.prompt_id = $2 and d.project_id = $1 and d.provider = p.provider and d.day = p.day and d.market = p.market`,
     [projectId, promptId],
   );
+  // (The prompt's rows of market '*', where the project keeps market totals, meet the
+  // project's rows of market '*' above: its answers leave the totals with the same update.)
   // The prompt's brand sums of position and sentiment are not kept per prompt (only its
   // mentions and counts are): they come from its answers, counted by brand number as
-  // addToRollups counts them, for the provider rows and '*', and are taken out of the
-  // project rows' per-brand arrays (negated, added with brand_sums_add).
+  // addToRollups counts them, for the provider rows and '*', each market's and the markets'
+  // total ('*', which matches no row of a project without market totals), and are taken out
+  // of the project rows' per-brand arrays (negated, added with brand_sums_add).
   await tx.query(
     `with per_provider as (
        select r.provider, r.day, r.market, case when b.id = $3::uuid then 0 else c.brand_no end as brand_no, count(*)::int as mentions,
@@ -36,12 +40,18 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
          from responses r cross join unnest(r.brand_ids) with ordinality as b(id, i)
               left join competitors c on c.id = b.id and c.project_id = r.project_id and not c.is_own_brand
         where r.prompt_id = $2 and (b.id = $3::uuid or c.id is not null) group by 1, 2, 3, 4),
-     deltas as (
+     per_market as (
        select * from per_provider
        union all
        select '${ALL}', day, market, brand_no, sum(mentions)::int, sum(times_named)::int, sum(position_sum)::int, sum(sentiment_sum)::int,
               sum(position_sq)::int, sum(sentiment_sq)::int
          from per_provider group by day, market, brand_no),
+     deltas as (
+       select * from per_market
+       union all
+       select provider, day, '${ALL_MARKETS}', brand_no, sum(mentions)::int, sum(times_named)::int, sum(position_sum)::int, sum(sentiment_sum)::int,
+              sum(position_sq)::int, sum(sentiment_sq)::int
+         from per_market group by provider, day, brand_no),
      arrays as (
        select k.provider, k.day, k.market,
               array_agg(-coalesce(x.mentions, 0) order by g) as mentions, array_agg(-coalesce(x.times_named, 0) order by g) as times_named,

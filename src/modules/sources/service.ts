@@ -5,6 +5,7 @@ import * as metrics from '../analytics/metrics.js';
 import { dailyCitations, domainWindow } from '../rollups/domain-window.js';
 import { daysOf, providerFilter, type Window } from '../analytics/window.js';
 import { requireProject } from '../projects/service.js';
+import { rollupMarket } from '../rollups/market-totals.js';
 
 export const TOP_DOMAINS = 20;
 export const CHART_DOMAINS = 10;
@@ -15,8 +16,8 @@ export const sourceId = (domain: string) => stableUuid('source', domain);
 
 /** Cited domains by citations in the window, most cited first, a page at a time. */
 export async function listSources(ctx: RequestContext, projectId: string, w: Window, page: number, pageSize: number) {
-  await requireProject(ctx, projectId);
-  const { domains } = await domainWindow(ctx.reads, projectId, providerFilter(w), w.from, w.to, w.market);
+  const project = await requireProject(ctx, projectId);
+  const { domains } = await domainWindow(ctx.reads, projectId, providerFilter(w), w.from, w.to, rollupMarket(project, w.market));
   return domains
     .slice((page - 1) * pageSize, page * pageSize)
     .map((d) => ({ source_id: sourceId(d.domain), domain: d.domain, category: d.category, reference_count: d.citations }));
@@ -25,7 +26,7 @@ export async function listSources(ctx: RequestContext, projectId: string, w: Win
 export async function sourcesAnalytics(ctx: RequestContext, projectId: string, w: Window) {
   const project = await requireProject(ctx, projectId);
   // one read of the window's day rows: the totals per domain, and per day the chart's
-  const window = await domainWindow(ctx.reads, projectId, providerFilter(w), w.from, w.to, w.market);
+  const window = await domainWindow(ctx.reads, projectId, providerFilter(w), w.from, w.to, rollupMarket(project, w.market));
   const { domains } = window;
   const total = domains.reduce((s, d) => s + d.citations, 0);
   const byCategory = new Array<number>(CATEGORY_NAMES.length).fill(0);
