@@ -309,6 +309,20 @@ describe('market totals (rollups/market-totals.ts)', () => {
       citations: usProject.citations + deProject.citations,
       promptDomains: added(usProject.promptDomains, deProject.promptDomains),
     });
+    // the dashboard's overview summary compares with the previous window in the same market: today against
+    // yesterday, whose answers are US-en's only (asked before the prompt had its second market)
+    const mentionsOf = (table: { active_competitors: Array<{ name: string; metrics: { mention_count: number } }> }) =>
+      byKey(table.active_competitors.map((c) => [c.name, c.metrics.mention_count]));
+    for (const market of ['US-en', 'DE-de']) {
+      const summary = (await api.get(`/projects/${projectId}/overview/summary?duration_days=1&market=${market}`)).json().data;
+      expect(summary.previous.date_from).toBe(yesterday);
+      const previous = (await api.get(`/projects/${projectId}/competitors?date_from=${yesterday}&date_to=${yesterday}&market=${market}`)).json().data;
+      expect(mentionsOf(summary.previous), market).toEqual(mentionsOf(previous));
+    }
+    const deYesterday = (await api.get(`/projects/${projectId}/competitors?date_from=${yesterday}&date_to=${yesterday}&market=DE-de`)).json().data;
+    const allYesterday = (await api.get(`/projects/${projectId}/competitors?date_from=${yesterday}&date_to=${yesterday}`)).json().data;
+    expect(mentionsOf(deYesterday)).not.toEqual(mentionsOf(allYesterday));
+
     // and the rollups' reads: '*' == the markets summed; null (a read that does not ask for the totals, as the
     // alerts' and a cached project row's) == '*', the totals left out
     const { store } = t.runtime.ctx;

@@ -30,8 +30,14 @@ export async function overviewSummary(ctx: RequestContext, projectId: string, w:
   const project = await requireProject(ctx, projectId);
   const engines = await projectEngines(ctx, projectId);
   const perProvider = w.providers ?? engines.map((e) => e.provider);
-  // Resolved as GET /competitors?date_from&date_to would resolve it (its own trend window included).
-  const previous = resolveWindow({ date_from: w.prevFrom, date_to: w.prevTo, ...(w.providers ? { providers: w.providers.join(',') } : {}) });
+  // Resolved as GET /competitors?date_from&date_to would resolve it (its own trend window
+  // included), in the same engines and market as the window.
+  const previous = resolveWindow({
+    date_from: w.prevFrom,
+    date_to: w.prevTo,
+    ...(w.providers ? { providers: w.providers.join(',') } : {}),
+    ...(w.market ? { market: w.market } : {}),
+  });
   const [changes, modelChanges, markets, current, before, ...byProvider] = await Promise.all([
     overviewChanges(ctx, project, w, previous),
     modelChangeItems(ctx, projectId, w),
