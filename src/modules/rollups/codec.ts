@@ -127,9 +127,6 @@ export interface DomainEntry {
 /** Decimal ints, comma-separated, as numbers: V8's JSON parser reads them faster than a loop over the characters. */
 export const parseInts = (text: string): number[] => JSON.parse(`[${text}]`) as number[];
 
-/** A day row's domains text as its ints. */
-export const parseDomainInts = parseInts;
-
 /** A day row's domain entries (DomainEntry each), as ints in DOMAIN_FIELDS order, by domain number ascending. */
 export function domainEntriesText(entries: DomainEntry[]): string {
   const sorted = [...entries].sort((a, b) => a.domainNo - b.domainNo);

@@ -1,5 +1,5 @@
 import type { Tx } from '../../store/index.js';
-import { DOMAIN_FIELDS, parseDomainInts } from './codec.js';
+import { DOMAIN_FIELDS, parseInts } from './codec.js';
 import { rollupMarketSql } from './market-totals.js';
 
 /** A cited domain's figures over a window. */
@@ -49,7 +49,7 @@ export async function domainWindow(
       where project_id = $1 and provider = any($2::text[]) and day between $3::date and $4::date and ${rollupMarketSql(market, 5)}`,
     [projectId, providers, from, to, market],
   );
-  const days: DomainDayRow[] = rows.map((r) => ({ dayOffset: r.day_offset, ints: parseDomainInts(r.domains) }));
+  const days: DomainDayRow[] = rows.map((r) => ({ dayOffset: r.day_offset, ints: parseInts(r.domains) }));
   // by domain number: index into `found`
   const at: number[] = [];
   const found: Array<{ no: number; category: number; citations: number; responses: number; unmentioned: number }> = [];
