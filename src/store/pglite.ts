@@ -60,9 +60,9 @@ function txOf(runner: Runner, db: Db, outside: boolean, trips: OneTripQueries, a
  * at most every CHECKPOINT_EVERY_MS, the store checks the log written since the last
  * checkpoint. Past CHECKPOINT_WAL_BYTES it checkpoints once the store has been idle for
  * MAINTAIN_IDLE_MS, as the maintenance steps do: a CHECKPOINT writes every dirty page and
- * holds the thread meanwhile (tens of ms after a few tens of MB of log), so no request
+ * holds the thread meanwhile (bench/README.md, "Embedded store stalls"), so no request
  * should meet it. A writer that never lets the store be idle (a backfill, the seed) gets it
- * after its transaction once the log passes CHECKPOINT_CAP_BYTES, which bounds the log. Not
+ * after its transaction once the log passes four times that, which bounds the log. Not
  * on a timer: a busy writer runs on PGlite's promises alone and would never let one fire.
  * The settings below bound what a checkpoint keeps of the old log for reuse: the next 32 MB
  * and the segment in use (48 MB; with 64 MB the store kept a 16 MB segment more, with no
@@ -70,7 +70,6 @@ function txOf(runner: Runner, db: Db, outside: boolean, trips: OneTripQueries, a
  */
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'max_wal_size=48MB', '-c', 'min_wal_size=32MB'];
 const CHECKPOINT_WAL_BYTES = 32 * 1024 * 1024;
-const CHECKPOINT_CAP_BYTES = 4 * CHECKPOINT_WAL_BYTES;
 const CHECKPOINT_EVERY_MS = 10_000;
 
 /**
@@ -105,7 +104,7 @@ export async function openPglite(opts: {
   maintain?: { everyMs: number; idleMs?: number; maxWaitMs?: number; byColumnBytes?: number };
 }): Promise<Store> {
   const { everyMs, walBytes } = opts.checkpoint ?? { everyMs: CHECKPOINT_EVERY_MS, walBytes: CHECKPOINT_WAL_BYTES };
-  const capBytes = opts.checkpoint ? (opts.checkpoint.capBytes ?? 4 * walBytes) : CHECKPOINT_CAP_BYTES;
+  const capBytes = opts.checkpoint?.capBytes ?? 4 * walBytes;
   const maintainEveryMs = opts.maintain?.everyMs ?? MAINTAIN_EVERY_MS;
   const idleMs = opts.maintain?.idleMs ?? MAINTAIN_IDLE_MS;
   const maxWaitMs = opts.maintain?.maxWaitMs ?? MAINTAIN_MAX_WAIT_MS;
