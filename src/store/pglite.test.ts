@@ -45,11 +45,16 @@ async function tableState(store: Store) {
   return rows[0];
 }
 
-/** Inserts 5,000 rows and updates 1,000 of them; waits past PostgreSQL's 1 s between flushes of its table counts; one more transaction. */
+/**
+ * Inserts 5,000 rows and updates all of them; waits past PostgreSQL's 1 s between flushes of
+ * its table counts; one more transaction. Every row is updated so that the dead versions pass
+ * the vacuum threshold (50 + 20% of the rows) whenever a round comes: a round that vacuums
+ * between the insert and the update still leaves a table past it.
+ */
 async function writeRows(store: Store) {
   await store.query(`create table t (id int primary key, v int)`);
   await store.tx((tx) => tx.query(`insert into t select g, 0 from generate_series(1, 5000) g`));
-  await store.tx((tx) => tx.query(`update t set v = 1 where id <= 1000`));
+  await store.tx((tx) => tx.query(`update t set v = 1`));
   await new Promise((r) => setTimeout(r, 1100));
   await store.tx((tx) => tx.query(`update t set v = 2 where id = 1`));
 }
@@ -101,13 +106,21 @@ describe.skipIf(process.env.TEST_STORE === 'postgres')('embedded store maintenan
     const never = await open(Number.POSITIVE_INFINITY);
     await writeRows(never);
     // without it: no statistics (reltuples -1), the updated rows' old versions left dead
-    expect(await tableState(never).finally(() => never.close())).toEqual({ reltuples: -1, vacuumed: false, analyzed: false, dead: 1001 });
+    expect(await tableState(never).finally(() => never.close())).toEqual({ reltuples: -1, vacuumed: false, analyzed: false, dead: 5001 });
 
     const store = await open(Number.POSITIVE_INFINITY, 0);
     try {
       await writeRows(store);
-      // the maintenance runs after the transaction has returned, a step at a time
-      await vi.waitFor(async () => expect(await tableState(store)).toEqual({ reltuples: 5000, vacuumed: true, analyzed: true, dead: 0 }), { timeout: 30_000, interval: 200 });
+      // the maintenance runs after the transaction has returned, a step at a time; a round on
+      // the timer may vacuum before the last update, whose one old version stays (under the threshold)
+      await vi.waitFor(
+        async () => {
+          const state = await tableState(store);
+          expect(state).toMatchObject({ reltuples: 5000, vacuumed: true, analyzed: true });
+          expect(state.dead).toBeLessThanOrEqual(1);
+        },
+        { timeout: 30_000, interval: 200 },
+      );
     } finally {
       await store.close();
     }
