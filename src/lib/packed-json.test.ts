@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import zlib from 'node:zlib';
+import { expect, it, vi } from 'vitest';
 import { BROTLI, packJson, packJsonBatch, unpackJson } from './packed-json.js';
 
 const values = Array.from({ length: 40 }, (_, i) => [
@@ -33,4 +34,37 @@ it('unpacks a text many times its packed size (more than one output chunk) whole
   expect(packed.length * 4).toBeLessThan(JSON.stringify(long).length / 10);
   expect(unpackJson(packed)).toEqual(long);
   expect(unpackJson(Buffer.concat([Buffer.from([0]), Buffer.from(JSON.stringify(long))]))).toEqual(long);
+});
+
+it('unpacks body after body with one decoder, the same text as zlib, without zlib\'s per-call path', () => {
+  const packed = values.map((v) => packJson(v));
+  const perCall = vi.spyOn(zlib, 'brotliDecompressSync');
+  try {
+    for (let round = 0; round < 3; round++) for (let i = 0; i < values.length; i++) expect(unpackJson(packed[i])).toEqual(values[i]);
+    // a body past the kept output buffer (1 MB) grows it, and the next small one is still whole
+    const huge = ['y'.repeat(3_000_000), [], null];
+    expect(unpackJson(packJson(huge))).toEqual(huge);
+    expect(unpackJson(packed[1])).toEqual(values[1]);
+    expect(perCall).not.toHaveBeenCalled();
+  } finally {
+    perCall.mockRestore();
+  }
+});
+
+it('a damaged body throws zlib\'s error, and the bodies after it unpack', () => {
+  const good = packJson(values[5]);
+  const truncated = good.subarray(0, Math.floor(good.length / 2));
+  const flipped = Buffer.from(good);
+  flipped.fill(0xff, 2, 12);
+  for (const bad of [truncated, flipped]) {
+    let zlibError = '';
+    try {
+      zlib.brotliDecompressSync(bad.subarray(1));
+    } catch (e) {
+      zlibError = (e as Error).message;
+    }
+    expect(zlibError).not.toBe('');
+    expect(() => unpackJson(bad)).toThrow(zlibError);
+    expect(unpackJson(good)).toEqual(values[5]);
+  }
 });

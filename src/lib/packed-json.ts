@@ -102,16 +102,104 @@ export function packJsonBatch(values: unknown[]): Promise<Buffer[]> {
   });
 }
 
+/** The native side of a zlib stream, as lib/zlib.js drives it (not a public API: see BrotliUnpacker). */
+interface NativeBrotli {
+  writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, output: Uint8Array, outOffset: number, outLength: number): void;
+  reset(): void;
+  close(): void;
+  onerror: (message: string, errno: number, code?: string) => void;
+}
+
+/** The output buffer kept between unpacks; one grown past the largest kept is let go after its unpack. */
+const UNPACK_BUFFER = 64 * 1024;
+const UNPACK_BUFFER_KEPT = 1024 * 1024;
+
 /**
- * The output buffer of a decompression: stored answers unpack to ~2.4 times their packed size
- * (at most 3.2 in a year of the bench), and zlib's default of 16 KB a call for a 2.4 KB answer
- * was most of what a page of 50 chats allocated. A longer text takes more chunks, the same bytes.
+ * One brotli decoder per thread, reset between bodies, writing into one kept buffer.
+ * zlib.brotliDecompressSync builds a stream, a native handle and a 16 KB output buffer a call;
+ * the closed handles are weak references that every young-generation collection must visit,
+ * so a page of 50 chats made each collection of the request thread several times longer, and
+ * that pause was the chats' p99. This drives the native handle the way zlib's own synchronous
+ * path does (`writeSync` into `_writeState`), through fields that are not a public API: where
+ * they are missing (another Node.js), or after any error, it falls back to
+ * brotliDecompressSync, which gives the same text or throws zlib's own error.
  */
-const unpackChunk = (packed: number) => Math.max(1024, packed * 4);
+class BrotliUnpacker {
+  private handle: NativeBrotli | null = null;
+  private state: Uint32Array | null = null;
+  private output = Buffer.allocUnsafe(UNPACK_BUFFER);
+  private failure: string | null = null;
+  private usable = true;
+
+  /** The JSON text of one brotli stream. */
+  text(packed: Buffer): string {
+    if (!this.usable || !this.open()) return zlib.brotliDecompressSync(packed).toString('utf8');
+    const handle = this.handle!;
+    const state = this.state!;
+    let inOffset = 0;
+    let inLength = packed.length;
+    let outOffset = 0;
+    try {
+      for (;;) {
+        handle.writeSync(zlib.constants.BROTLI_OPERATION_FINISH, packed, inOffset, inLength, this.output, outOffset, this.output.length - outOffset);
+        if (this.failure !== null) throw new Error(this.failure);
+        const availableOut = state[0];
+        const availableIn = state[1];
+        inOffset += inLength - availableIn;
+        inLength = availableIn;
+        outOffset = this.output.length - availableOut;
+        if (availableOut > 0) break;
+        const larger = Buffer.allocUnsafe(this.output.length * 2);
+        this.output.copy(larger, 0, 0, outOffset);
+        this.output = larger;
+      }
+      handle.reset();
+    } catch {
+      // a body this path cannot read (or a handle left in an unknown state): a new decoder next
+      // time, and zlib's own path for this body, which throws its error if the body is bad
+      this.drop();
+      return zlib.brotliDecompressSync(packed).toString('utf8');
+    }
+    const text = this.output.toString('utf8', 0, outOffset);
+    if (this.output.length > UNPACK_BUFFER_KEPT) this.output = Buffer.allocUnsafe(UNPACK_BUFFER);
+    return text;
+  }
+
+  private open(): boolean {
+    if (this.handle) return true;
+    const stream = zlib.createBrotliDecompress() as unknown as { _handle?: NativeBrotli; _writeState?: Uint32Array };
+    const handle = stream._handle;
+    if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !(stream._writeState instanceof Uint32Array)) {
+      this.usable = false;
+      return false;
+    }
+    // the stream object is not used again: its error path would destroy it asynchronously
+    handle.onerror = (message) => {
+      this.failure = message;
+    };
+    this.handle = handle;
+    this.state = stream._writeState;
+    this.failure = null;
+    return true;
+  }
+
+  private drop() {
+    try {
+      this.handle?.close();
+    } catch {
+      // already closed
+    }
+    this.handle = null;
+    this.state = null;
+    this.failure = null;
+  }
+}
+
+const unpacker = new BrotliUnpacker();
 
 export function unpackJson(bytes: Uint8Array): unknown {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset + 1, bytes.byteLength - 1);
-  if (bytes[0] === BROTLI) return JSON.parse(zlib.brotliDecompressSync(body, { chunkSize: unpackChunk(body.length) }).toString('utf8'));
+  if (bytes[0] === BROTLI) return JSON.parse(unpacker.text(body));
   if (bytes[0] === PLAIN) return JSON.parse(body.toString('utf8'));
   throw new Error(`packed JSON of unknown format ${bytes[0]}`);
 }
