@@ -98,6 +98,8 @@ export type Api = ReturnType<typeof client>;
 
 export interface FixtureProject {
   api: Api;
+  /** The API key `api` sends. */
+  key: string;
   projectId: string;
   topicId: string;
   promptIds: string[];
@@ -134,7 +136,7 @@ export async function fixtureProject(
     expect(res.statusCode).toBe(200);
     for (const c of res.json().data.competitors) competitorIds[c.name] = c.competitorId;
   }
-  return { api, projectId, topicId, promptIds, competitorIds };
+  return { api, key: acct.key, projectId, topicId, promptIds, competitorIds };
 }
 
 /** GET that must answer 200 in Envelope A; returns `data`. */

@@ -28,13 +28,13 @@ export async function cachedRead<T>(req: FastifyRequest, reply: FastifyReply, pr
   let body = cache.get(key, version);
   if (body === undefined) {
     cache.misses++;
-    body = reply.serialize(await routed()) as string;
+    body = reply.serialize(await routed()) as string | Buffer;
     cache.set(key, version, body);
   } else {
     cache.hits++;
   }
-  // A string with a JSON content type goes out as it is (no second serialization); typed
-  // as the route's payload, which it is, serialized.
+  // A string or bytes with a JSON content type go out as they are (no second serialization);
+  // typed as the route's payload, which they are, serialized.
   reply.type('application/json; charset=utf-8');
   return body as unknown as T;
 }

@@ -8,7 +8,7 @@
  * at once. Least recently used bodies go first past `maxBytes` (READ_CACHE_MB; 0: off).
  */
 export class ReadCache {
-  readonly #entries = new Map<string, { version: number; body: string }>();
+  readonly #entries = new Map<string, { version: number; body: string | Buffer }>();
   #bytes = 0;
   /** Bodies served from the cache and computed, since the process started. */
   hits = 0;
@@ -20,7 +20,7 @@ export class ReadCache {
     return this.maxBytes > 0;
   }
 
-  get(key: string, version: number): string | undefined {
+  get(key: string, version: number): string | Buffer | undefined {
     const e = this.#entries.get(key);
     if (!e) return undefined;
     this.#entries.delete(key);
@@ -32,7 +32,7 @@ export class ReadCache {
     return e.body;
   }
 
-  set(key: string, version: number, body: string): void {
+  set(key: string, version: number, body: string | Buffer): void {
     if (body.length > this.maxBytes / 4) return; // one body never crowds out the rest
     const old = this.#entries.get(key);
     if (old) {

@@ -1,5 +1,6 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { serializerCompiler } from 'fastify-type-provider-zod';
+import { jsonBytes } from '../lib/json-bytes.js';
 
 /**
  * The 200 answers serialized with JSON.stringify alone, without zod's encode pass (which
@@ -9,7 +10,9 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
  * serialization of the same answers, byte for byte (src/modules/projects/project-cache.test.ts
  * the project's answer in each of its states), so the contract check moves from every
  * request to the tests. On a small body (GET /projects/{id}, the path a client polls) zod's
- * pass costs more than the rest of the handler.
+ * pass costs more than the rest of the handler. Their text goes out as bytes written a part at
+ * a time (lib/json-bytes.ts): an answer of hundreds of kilobytes never becomes one string, which
+ * V8 would keep as a large object whose freeing lengthens the collection a request meets.
  */
 export const PLAIN_JSON_ROUTES = new Set([
   '/v1/projects/:project_id',
@@ -28,9 +31,11 @@ export const PLAIN_JSON_ROUTES = new Set([
  */
 const serializedEnvelopes = new WeakMap<object, string>();
 
-const plain = (payload: unknown): string => {
+const plain = (payload: unknown): string | Buffer => {
   const data = (payload as { data?: unknown } | null)?.data;
-  if (typeof data !== 'object' || data === null || !Object.isFrozen(data) || !isEnvelopeA(payload)) return JSON.stringify(payload);
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data) || !isEnvelopeA(payload)) {
+    return typeof payload === 'object' && payload !== null ? jsonBytes(payload) : JSON.stringify(payload);
+  }
   let text = serializedEnvelopes.get(data);
   if (text === undefined) serializedEnvelopes.set(data, (text = JSON.stringify(payload)));
   return text;
@@ -45,6 +50,10 @@ function isEnvelopeA(payload: unknown): boolean {
   return keys === 2;
 }
 
+// Fastify's type says a serializer returns a string; what it returns goes to the onSend hooks
+// and out as it is, and a Buffer is a payload they take (a string's bytes, sent the same).
+const plainSerializer = plain as (payload: unknown) => string;
+
 /** Zod's serializer (fastify-type-provider-zod), except for the 200 answers of PLAIN_JSON_ROUTES. */
 export const routeSerializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
-  route.httpStatus === '200' && PLAIN_JSON_ROUTES.has(route.url ?? '') ? plain : (serializerCompiler as FastifySerializerCompiler<unknown>)(route);
+  route.httpStatus === '200' && PLAIN_JSON_ROUTES.has(route.url ?? '') ? plainSerializer : (serializerCompiler as FastifySerializerCompiler<unknown>)(route);

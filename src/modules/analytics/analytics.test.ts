@@ -10,6 +10,7 @@
 const ORIGINAL_TZ = process.env.TZ;
 process.env.TZ = 'Pacific/Honolulu';
 
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW_MAX } from '../../analysis/preview.js';
 import { utcDay } from '../../lib/time.js';
@@ -1422,4 +1423,22 @@ describe('the routes serialized without zod (src/http/serializer.ts)', () => {
       }
     },
   );
+
+  it('the bytes written a part at a time are compressed like any body: br and gzip inflate to them', async () => {
+    for (const url of PLAIN_JSON_ROUTES) {
+      const path = `${url.replace(':project_id', f.projectId).replace(':prompt_id', P1)}?${W}`;
+      const plain = await f.api.get(path);
+      expect(plain.statusCode, path).toBe(200);
+      expect(plain.headers['content-length'], path).toBe(String(plain.rawPayload.length));
+      for (const [encoding, inflate] of [['br', zlib.brotliDecompressSync], ['gzip', zlib.gunzipSync]] as const) {
+        const res = await t.app.inject({ method: 'GET', url: path, headers: { 'x-api-key': f.key, 'accept-encoding': encoding } });
+        expect(res.statusCode, path).toBe(200);
+        expect(res.headers['content-type'], path).toMatch(/^application\/json/);
+        // bodies under 1 KB go out as they are
+        if (plain.rawPayload.length >= 1024) expect(res.headers['content-encoding'], path).toBe(encoding);
+        const body = res.headers['content-encoding'] ? inflate(res.rawPayload) : res.rawPayload;
+        expect(body.equals(plain.rawPayload), path).toBe(true);
+      }
+    }
+  });
 });

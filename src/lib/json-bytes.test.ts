@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from 'vitest';
+import { jsonBytes } from './json-bytes.js';
+
+/** A reproducible pseudo-random generator (mulberry32). */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const STRINGS = ['', 'plain', 'quote " and \\ backslash', 'line\nbreak\ttab', 'é — “typographic” ✓', '\u{1F600} emoji', 'lone \ud800 surrogate', '</script>', '\u0000\u001f'];
+const KEYS = ['id', 'name', '__proto__', '10', '2', 'a b', 'ключ', 'toString', 'constructor', ''];
+
+/** A random JSON-ish value: nested objects and arrays, with what JSON.stringify drops or converts. */
+function randomValue(next: () => number, depth: number): unknown {
+  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+  const roll = next();
+  if (depth > 5 || roll < 0.35) {
+    return pick<unknown>([0, -1.5, 1e21, Number.NaN, Number.POSITIVE_INFINITY, true, false, null, undefined, pick(STRINGS), () => 1, Symbol('s'), new Date(Date.UTC(2026, 10, 27))]);
+  }
+  if (roll < 0.65) return Array.from({ length: Math.floor(next() * 12) }, () => randomValue(next, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (let i = Math.floor(next() * 8); i > 0; i--) Object.defineProperty(out, pick(KEYS) + (next() < 0.5 ? '' : String(i)), { value: randomValue(next, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+describe('jsonBytes', () => {
+  it('gives the bytes of JSON.stringify for random nested values', () => {
+    const next = generator(20261127);
+    for (let i = 0; i < 2000; i++) {
+      const value = { success: true, data: randomValue(next, 0) };
+      expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+    }
+  });
+
+  it('honours toJSON, raw JSON, members JSON leaves out, and arrays and objects at every depth', () => {
+    const cases: object[] = [
+      {},
+      [],
+      { a: undefined, b: () => 1, c: Symbol('x') },
+      { data: { items: [{ a: undefined }, { b: () => 2 }, {}] } },
+      { data: { chart: { '2026-01-01': [{ n: 1 }], '2026-01-02': undefined, '3': [] } } },
+      [[[[[1, [2, { x: [3] }]]]]]],
+      { at: new Date(0), custom: { toJSON: () => ({ replaced: true }) }, nested: { deep: { deeper: { toJSON: () => 'text' } } } },
+      { raw: JSON.rawJSON('12345678901234567890'), data: { list: [JSON.rawJSON('1e400')] } },
+      Object.assign(Object.create(null) as object, { data: { nulls: Object.assign(Object.create(null) as object, { k: 1 }) } }),
+      { boxed: { data: [new Number(3), new String('s'), new Boolean(false)] } },
+      { map: new Map([[1, 2]]), set: { data: [new Set([1])] } },
+    ];
+    for (const value of cases) expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+  });
+
+  it('writes a body of megabytes in parts none of which is a large string', () => {
+    const chats = Array.from({ length: 400 }, (_, i) => ({ id: `chat-${i}`, full_content: `Answer ${i} ${'text of the answer '.repeat(200)}`, references: [{ link: `https://example.com/${i}` }] }));
+    const chart = Object.fromEntries(Array.from({ length: 3650 }, (_, d) => [`day-${d}`, [{ provider: 'chatgpt', value: d / 3650, n: 5 }]]));
+    const series = Array.from({ length: 40000 }, (_, i) => i / 7);
+    const value = { success: true, data: { items: chats, chart, series } };
+    const whole = JSON.stringify(value);
+    expect(whole.length).toBeGreaterThan(2_000_000);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const bytes = jsonBytes(value);
+      const longest = Math.max(...stringify.mock.results.map((r) => (typeof r.value === 'string' ? r.value.length : 0)));
+      // a string of 128 KB is a large object to V8; every part stays well under it
+      expect(longest).toBeLessThan(64 * 1024);
+      expect(bytes.equals(Buffer.from(whole, 'utf8'))).toBe(true);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+});
