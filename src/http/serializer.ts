@@ -1,6 +1,6 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import { jsonBytes } from '../lib/json-bytes.js';
+import { jsonPayload } from '../lib/json-bytes.js';
 
 /**
  * The 200 answers serialized with JSON.stringify alone, without zod's encode pass (which
@@ -34,7 +34,7 @@ const serializedEnvelopes = new WeakMap<object, string>();
 const plain = (payload: unknown): string | Buffer => {
   const data = (payload as { data?: unknown } | null)?.data;
   if (typeof data !== 'object' || data === null || !Object.isFrozen(data) || !isEnvelopeA(payload)) {
-    return typeof payload === 'object' && payload !== null ? jsonBytes(payload) : JSON.stringify(payload);
+    return typeof payload === 'object' && payload !== null ? jsonPayload(payload) : JSON.stringify(payload);
   }
   let text = serializedEnvelopes.get(data);
   if (text === undefined) serializedEnvelopes.set(data, (text = JSON.stringify(payload)));

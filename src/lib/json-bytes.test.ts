@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { jsonBytes } from './json-bytes.js';
+import { jsonBytes, jsonPayload } from './json-bytes.js';
 
 /** A reproducible pseudo-random generator (mulberry32). */
 function generator(seed: number) {
@@ -14,6 +14,9 @@ function generator(seed: number) {
 }
 
 const STRINGS = ['', 'plain', 'quote " and \\ backslash', 'line\nbreak\ttab', 'é — “typographic” ✓', '\u{1F600} emoji', 'lone \ud800 surrogate', '</script>', '\u0000\u001f'];
+/** JSON.rawJSON (Node.js 21 and later; not in TypeScript's lib yet). */
+const rawJson = (JSON as unknown as { rawJSON: (text: string) => object }).rawJSON;
+
 const KEYS = ['id', 'name', '__proto__', '10', '2', 'a b', 'ключ', 'toString', 'constructor', ''];
 
 /** A random JSON-ish value: nested objects and arrays, with what JSON.stringify drops or converts. */
@@ -47,12 +50,21 @@ describe('jsonBytes', () => {
       { data: { chart: { '2026-01-01': [{ n: 1 }], '2026-01-02': undefined, '3': [] } } },
       [[[[[1, [2, { x: [3] }]]]]]],
       { at: new Date(0), custom: { toJSON: () => ({ replaced: true }) }, nested: { deep: { deeper: { toJSON: () => 'text' } } } },
-      { raw: JSON.rawJSON('12345678901234567890'), data: { list: [JSON.rawJSON('1e400')] } },
+      { raw: rawJson('12345678901234567890'), data: { list: [rawJson('1e400')] } },
       Object.assign(Object.create(null) as object, { data: { nulls: Object.assign(Object.create(null) as object, { k: 1 }) } }),
       { boxed: { data: [new Number(3), new String('s'), new Boolean(false)] } },
       { map: new Map([[1, 2]]), set: { data: [new Set([1])] } },
     ];
     for (const value of cases) expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+  });
+
+  it('jsonPayload: a short text as the string JSON.stringify gives, a long one as its bytes', () => {
+    const short = { success: true, data: { items: Array.from({ length: 100 }, (_, i) => ({ id: i, name: `item ${i}` })) } };
+    expect(jsonPayload(short)).toBe(JSON.stringify(short));
+    const long = { success: true, data: { items: Array.from({ length: 5000 }, (_, i) => ({ id: i, name: `item ${i} ${'x'.repeat(40)}` })) } };
+    const payload = jsonPayload(long);
+    expect(Buffer.isBuffer(payload)).toBe(true);
+    expect((payload as Buffer).toString('utf8')).toBe(JSON.stringify(long));
   });
 
   it('writes a body of megabytes in parts none of which is a large string', () => {

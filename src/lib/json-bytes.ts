@@ -7,7 +7,7 @@
  * collection several milliseconds long (the collection a request met was its p99). Here the
  * value is walked down its objects and arrays, each part small enough is stringified whole
  * by JSON.stringify, the parts are gathered into strings of at most PENDING_CHARS and those
- * are written into buffers outside the JavaScript heap.
+ * are written into buffers outside the JavaScript heap. jsonPayload leaves a short text a string.
  *
  * The bytes are exactly Buffer.from(JSON.stringify(value)): keys in Object.keys order,
  * toJSON honoured, undefined, functions and symbols dropped from objects and null in arrays.
@@ -67,8 +67,9 @@ function isContainer(v: unknown): v is object {
 }
 
 /**
- * Whether the text of `value` is surely shorter than `budget` characters, by a walk that stops
- * once it is past (a rough count: strings by their length, other values by a few characters).
+ * Whether the text of `value` is shorter than about `budget` characters, by a walk that stops
+ * once it is past (a rough count: strings by their length, other values by a few characters;
+ * escapes may make a text longer, so the budget stays well under a large object's size).
  */
 function shorterThan(value: unknown, budget: number): boolean {
   let left = budget;
@@ -91,7 +92,7 @@ function shorterThan(value: unknown, budget: number): boolean {
 }
 
 function write(value: unknown, depth: number, out: ByteChunks): void {
-  if (!isContainer(value) || shorterThan(value, SLICE_CHARS)) {
+  if (!isContainer(value)) {
     const text = JSON.stringify(value);
     if (text !== undefined) out.add(text);
     return;
@@ -177,4 +178,16 @@ export function jsonBytes(value: object): Buffer {
   const out = new ByteChunks();
   write(value, 0, out);
   return out.bytes();
+}
+
+/** Below this many characters a text is one string (no large object), stringified at once. */
+const SHORT_CHARS = 48 * 1024;
+
+/**
+ * JSON.stringify(value) for a value whose text is surely short (its string then), else
+ * jsonBytes(value): what most answers cost stays JSON.stringify's alone, and a long one never
+ * becomes one string.
+ */
+export function jsonPayload(value: object): string | Buffer {
+  return shorterThan(value, SHORT_CHARS) ? JSON.stringify(value) : jsonBytes(value);
 }
