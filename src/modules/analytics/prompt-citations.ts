@@ -26,13 +26,13 @@ const NO_BRAND = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
  * (a dozen at most): less time at a year of data than unnesting each answer's
  * brands to number them.
  */
-const citingAnswersSql = (days: string, bitIds: string[], market: string | null) => {
+const citingAnswersSql = (days: string, bitIds: string[], market: string | null, marketParam = 6) => {
   const tests = bitIds.flatMap((id, i) => (id === NO_BRAND ? [] : [`case when ($4::uuid[])[${i + 1}] = any(r.brand_ids) then ${1 << i} else 0 end`]));
   return `a as materialized (
          select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited, (${tests.join(' | ') || '0'}) as mask
            from responses r
           where r.prompt_id = $1 and r.provider = any($2::text[]) and ${days} and cardinality(r.cited) > 0
-            and ${marketSql(market, 6, 'r.market')})`;
+            and ${marketSql(market, marketParam, 'r.market')})`;
 };
 
 /** The brands of a mask, in uuid order (as SQL's array_agg(distinct uuid) gave them), as BrandInfo. */
@@ -76,28 +76,60 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   }
   // the rollups' market: the totals ('*') where the project keeps them; the answers' is w.market
   const rowsMarket = rollupMarket(project, w.market);
-  const [{ rows }, total] = await Promise.all([
-    ctx.reads.query<{ domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>(
-      // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL
-      // once), grouped per (domain, answer) so an answer citing two pages of a domain counts
-      // once among its responses. Days and months do not overlap: their sums add up.
-      `with ${citingAnswersSql('r.day = any($3::date[])', bitIds, w.market)},
-       x as (select k.id as page, a.id, a.mentioned, a.mask from a cross join unnest(a.cited) as k(id)),
-       pages as materialized (select id, domain, category from cited_pages where id = any(array(select distinct page from x))),
-       counted as (
-         select p.domain, min(p.category) as category, count(*) as n, 1 as responses, bool_or(x.mentioned)::int as mentioned, bit_or(x.mask) as mask
-           from x join pages p on p.id = x.page
-          group by p.domain, x.id
-         union all
-         ${promptDomainMonthsSql(1, 2, 5, 7, rowsMarket)})
-       select domain, min(category)::int as category, sum(n)::int as n, sum(responses)::int as responses,
-              sum(mentioned) > 0 as mentioned, bit_or(mask) as mask
-         from counted group by domain`,
-      [promptId, realProviders(w), days, bitIds, months, w.market, rowsMarket],
-    ),
+  const providers = realProviders(w);
+  const [answers, monthRows, total] = await Promise.all([
+    days.length === 0
+      ? []
+      : ctx.reads
+          .query<{ mentioned: boolean; mask: number; cited: string }>(
+            `with ${citingAnswersSql('r.day = any($3::date[])', bitIds, w.market, 5)}
+             select a.mentioned, a.mask, array_to_string(a.cited, ',') as cited from a`,
+            [promptId, providers, days, bitIds, w.market],
+          )
+          .then((r) => r.rows),
+    months.length === 0
+      ? []
+      : ctx.reads
+          .query<{ domain: string; category: number; citations: number; responses: number; mentioned: number; brands: number }>(
+            promptDomainMonthsSql(1, 2, 3, 4, rowsMarket),
+            [promptId, providers, months, rowsMarket],
+          )
+          .then((r) => r.rows),
     promptResponses(ctx.reads, promptId, providerFilter(w), w.from, w.to, rowsMarket),
   ]);
-  const items = rows
+  // From the answers: a citation is one id in an answer's `cited` (an answer cites a URL once),
+  // counted per (domain, answer) so an answer citing two pages of a domain counts once among
+  // its responses; the pages' domains from the process's page rows (pagesById), not looked up
+  // by id in every request. Days and months do not overlap: their sums add up.
+  const cited = answers.map((a) => (a.cited ? a.cited.split(',').map(Number) : []));
+  const pages = await pagesById(ctx, [...new Set(cited.flat())]);
+  const byDomain = new Map<string, { domain: string; category: number; n: number; responses: number; mentioned: boolean; mask: number }>();
+  const add = (domain: string, category: number, n: number, responses: number, mentioned: boolean, mask: number) => {
+    const d = byDomain.get(domain);
+    if (!d) byDomain.set(domain, { domain, category, n, responses, mentioned, mask });
+    else {
+      d.category = Math.min(d.category, category);
+      d.n += n;
+      d.responses += responses;
+      d.mentioned ||= mentioned;
+      d.mask |= mask;
+    }
+  };
+  answers.forEach((answer, i) => {
+    const inAnswer = new Map<string, { category: number; n: number }>();
+    for (const id of cited[i]) {
+      const page = pages.get(id)!;
+      const d = inAnswer.get(page.domain);
+      if (!d) inAnswer.set(page.domain, { category: page.category, n: 1 });
+      else {
+        d.category = Math.min(d.category, page.category);
+        d.n++;
+      }
+    }
+    for (const [domain, d] of inAnswer) add(domain, d.category, d.n, 1, answer.mentioned, answer.mask);
+  });
+  for (const m of monthRows) add(m.domain, m.category, m.citations, m.responses, m.mentioned > 0, m.brands);
+  const items = [...byDomain.values()]
     .map((r) => {
       const icons = faviconUrls(r.domain);
       return {
@@ -116,11 +148,12 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   return { items };
 }
 
-/** A cited_pages row as the URLs show it. */
+/** A cited_pages row as the URLs and domains show it. */
 interface Page {
   url: string;
   title: string;
   domain: string;
+  category: number;
   url_type: number | null;
 }
 
@@ -140,11 +173,11 @@ async function pagesById(ctx: RequestContext, ids: number[]): Promise<Map<number
   const missing = ids.filter((id) => !cache.has(id));
   if (missing.length > 0) {
     const { rows } = await ctx.reads.query<Page & { id: number }>(
-      `select id, url, title, domain, url_type::int as url_type from cited_pages where id = any($1::int[])`,
+      `select id, url, title, domain, category::int as category, url_type::int as url_type from cited_pages where id = any($1::int[])`,
       [missing],
     );
     if (cache.size + rows.length > PAGE_CACHE_MAX) cache.clear();
-    for (const r of rows) cache.set(r.id, { url: r.url, title: r.title, domain: r.domain, url_type: r.url_type });
+    for (const r of rows) cache.set(r.id, { url: r.url, title: r.title, domain: r.domain, category: r.category, url_type: r.url_type });
   }
   const out = new Map<number, Page>();
   for (const id of ids) {
