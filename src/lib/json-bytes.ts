@@ -21,8 +21,8 @@ const SLICE_CHARS = 16 * 1024;
 const SLICE_MEMBERS = 4096;
 /** Parts are joined up to this many characters before being written out (well under 128 KB). */
 const PENDING_CHARS = 32 * 1024;
-/** The size of each buffer written into (a part longer than that gets one of its own size). */
-const CHUNK_BYTES = 64 * 1024;
+/** The size of each buffer written into: several flushes (a flush longer than that gets a buffer of its own size). */
+const CHUNK_BYTES = 256 * 1024;
 
 class ByteChunks {
   private readonly chunks: Buffer[] = [];
@@ -38,10 +38,10 @@ class ByteChunks {
   private flush(): void {
     const text = this.pending;
     this.pending = '';
-    // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (!this.current || this.current.length - this.offset < text.length * 3) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (!this.current || this.current.length - this.offset < bytes) {
       if (this.current) this.chunks.push(this.current.subarray(0, this.offset));
-      this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, text.length * 3));
+      this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
       this.offset = 0;
     }
     this.offset += this.current.write(text, this.offset, 'utf8');
