@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { mulberry32 } from '../src/lib/random.js';
 import { createAnalyzer } from '../src/analysis/index.js';
 import type { BrandSpec } from '../src/analysis/types.js';
 import type { Reference } from '../src/ports/providers/types.js';
@@ -35,20 +36,9 @@ const SOURCES = [
   'https://www.capterra.com/customer-relationship-management-software/', 'https://stackoverflow.com/questions/12345/crm-api',
 ];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A realistic answer of about 2 KB naming all 10 brands, with 8 distinct citations. */
 export function makeAnswer(seed: number): { text: string; references: Reference[] } {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const order = [...NAMES.keys()].sort(() => r() - 0.5);
   const lines: string[] = ['Here are the CRM tools most teams shortlist in 2025, with what users say about each:', ''];

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { mulberry32 } from '../src/lib/random.js';
 import { adaptiveSampleCounts, EVIDENCE_DAYS, type PromptEvidence } from '../src/collection/adaptive-sampling.js';
 import { wilsonHalfWidth } from '../src/lib/statistics.js';
 import { describeMachine, fmt, machineInfo, revision, table, updateReadmeSection, type Suite } from './lib/index.js';
@@ -17,17 +18,6 @@ const SEEDS = [1, 2, 3, 4, 5];
 /** Runs simulated: two windows, so the last one is measured in the steady state, not while the first fills. */
 const RUN_DAYS = 2 * EVIDENCE_DAYS;
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 interface Outcome {
   answers: number;
   halfWidths: number[];
@@ -38,7 +28,7 @@ interface Outcome {
  * engine, planned from the trailing EVIDENCE_DAYS; the outcome is the last window's intervals.
  */
 function simulate(rates: number[], seed: number, adaptive: boolean, margin: number): Outcome {
-  const draw = rng(seed);
+  const draw = mulberry32(seed);
   const days: Array<Array<[responses: number, mentioned: number]>> = [];
   const trailing = (): PromptEvidence[] =>
     rates.map((_, i) => {
@@ -75,7 +65,7 @@ export const samplingSuite: Suite = {
       let fixedWorst = 0;
       let adaptiveWorst = 0;
       for (const seed of SEEDS) {
-        const draw = rng(seed * 7919);
+        const draw = mulberry32(seed * 7919);
         const rates = Array.from({ length: PROMPTS }, () => 0.02 + 0.96 * draw());
         const fixed = simulate(rates, seed, false, margin);
         const adaptive = simulate(rates, seed, true, margin);

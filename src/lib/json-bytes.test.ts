@@ -1,17 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { jsonBytes, jsonPayload } from './json-bytes.js';
-
-/** A reproducible pseudo-random generator (mulberry32). */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './random.js';
 
 const STRINGS = ['', 'plain', 'quote " and \\ backslash', 'line\nbreak\ttab', 'é — “typographic” ✓', '\u{1F600} emoji', 'lone \ud800 surrogate', '</script>', '\u0000\u001f'];
 /** JSON.rawJSON (Node.js 21 and later; not in TypeScript's lib yet). */
@@ -34,7 +23,7 @@ function randomValue(next: () => number, depth: number): unknown {
 
 describe('jsonBytes', () => {
   it('gives the bytes of JSON.stringify for random nested values', () => {
-    const next = generator(20261127);
+    const next = mulberry32(20261127);
     for (let i = 0; i < 2000; i++) {
       const value = { success: true, data: randomValue(next, 0) };
       expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));

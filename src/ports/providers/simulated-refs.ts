@@ -1,6 +1,6 @@
+import type { Rng } from '../../lib/random.js';
 import { MARKETS, NEWS, REVIEW_SITES, type Market } from './simulated-data.js';
 
-export type Rng = () => number;
 export type RefKind = 'own' | 'competitor' | 'brand' | 'news' | 'review' | 'reference' | 'forum' | 'institutional';
 
 export interface SimBrand {
@@ -25,17 +25,6 @@ export function hash32(s: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** mulberry32: small, fast and good enough for made-up answers. */
-export function mulberry32(seed: number): Rng {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)];

@@ -11,7 +11,8 @@ import {
   SEGMENTS,
   type Market,
 } from './simulated-data.js';
-import { between, findMarket, hash32, makeRef, mulberry32, pick, slugify, type RefKind, type Rng, type SimBrand } from './simulated-refs.js';
+import { mulberry32, type Rng } from '../../lib/random.js';
+import { between, findMarket, hash32, makeRef, pick, slugify, type RefKind, type SimBrand } from './simulated-refs.js';
 import { REPORTS_SEARCHES } from './search-queries.js';
 import type { AskInput, MarketContext, ProviderAdapter, ProviderAnswer, ProviderName, Reference } from './types.js';
 
