@@ -205,7 +205,8 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
       await open.focus();
       await page.keyboard.press('Enter');
       await page.locator(`[data-detail="${id}"]`).waitFor();
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-detail-title');
+      // the detail takes focus once it has rendered, which on a loaded machine comes after it is attached
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('action-detail-title');
       await settled(page);
       const found = serious(await axe(page));
       expect(found, `action detail at ${width} px:\n${describeViolations(found)}`).toEqual([]);
