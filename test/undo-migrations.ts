@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { THEMES } from '../src/analysis/index.js';
 import type { Store } from '../src/store/index.js';
 import { MIGRATIONS_FOLDER } from '../src/store/migrations.js';
 
@@ -182,6 +183,25 @@ async function undo0031(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0031_rollup_market_totals')]);
 }
 
+/** The store as it was before 0032: theme_daily a row per prompt, brand, theme, day and market. */
+async function undo0032(store: Store): Promise<void> {
+  await store.query(`create table theme_daily_rows (
+    project_id uuid not null references projects(id) on delete cascade, prompt_id uuid not null references prompts(id) on delete cascade,
+    brand_id uuid not null, theme text not null, day date not null, positive integer not null, neutral integer not null, negative integer not null,
+    market text not null)`);
+  await store.query(
+    `insert into theme_daily_rows
+     select t.project_id, t.prompt_id, t.brand_ids[i], ($1::text[])[t.counts[i][1] + 1], t.day, t.counts[i][2], t.counts[i][3], t.counts[i][4], t.market
+       from theme_daily t cross join lateral generate_subscripts(t.brand_ids, 1) as i`,
+    [THEMES],
+  );
+  await store.query(`drop table theme_daily`);
+  await store.query(`alter table theme_daily_rows rename to theme_daily`);
+  await store.query(`create unique index theme_daily_key on theme_daily using btree (prompt_id, brand_id, theme, day, market)`);
+  await store.query(`create index theme_daily_project_idx on theme_daily using btree (project_id)`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0032_theme_daily_packed')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -205,6 +225,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0029_answer_model_judgement', dropAdded('0029_answer_model_judgement', [], [['responses', 'model_judgement']])],
   ['0030_market_totals', undo0030],
   ['0031_rollup_market_totals', undo0031],
+  ['0032_theme_daily_packed', undo0032],
 ];
 
 /**

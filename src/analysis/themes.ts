@@ -1,3 +1,4 @@
+import { THEMES, type Band, type ThemeName } from './types.js';
 import { vaderCompound } from './vader.js';
 
 /**
@@ -6,21 +7,7 @@ import { vaderCompound } from './vader.js';
  * read from), and each brand × theme of an answer counts once, with the band of those
  * clauses and the first sentence as its excerpt.
  */
-export const THEMES = [
-  'price',
-  'ease_of_use',
-  'support',
-  'features',
-  'integrations',
-  'reliability',
-  'security',
-  'performance',
-  'scalability',
-  'customization',
-] as const;
-export type ThemeName = (typeof THEMES)[number];
-
-export type Band = 'positive' | 'neutral' | 'negative';
+export { THEMES, type Band, type ThemeName };
 
 // Lower-case words (and a few phrases) that say a clause is about a theme. Words only:
 // "price" names the theme, "good" does not. Plural and -ing forms are listed where answers use them.

@@ -36,6 +36,26 @@ export const URL_TYPES = [
 ] as const;
 export type UrlTypeName = (typeof URL_TYPES)[number];
 
+/**
+ * The themes an answer can speak of for a brand (themes.ts). theme_daily stores a theme as
+ * its index here (migration 0032), so the list is only ever added to at its end.
+ */
+export const THEMES = [
+  'price',
+  'ease_of_use',
+  'support',
+  'features',
+  'integrations',
+  'reliability',
+  'security',
+  'performance',
+  'scalability',
+  'customization',
+] as const;
+export type ThemeName = (typeof THEMES)[number];
+
+export type Band = 'positive' | 'neutral' | 'negative';
+
 export interface Citation {
   /** Normalised URL (scheme and host lower-case, fragment and tracking parameters dropped). */
   url: string;

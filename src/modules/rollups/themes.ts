@@ -1,10 +1,13 @@
+import { THEMES } from '../../analysis/types.js';
 import type { Analysis } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
 import { marketSql } from '../../lib/markets.js';
 
 // The theme rollups (migration 0021): theme_daily per prompt (what a prompt's deletion
 // takes out, deleted with it) and project_theme_daily per project (what GET /themes reads),
-// both written in the transaction that stores or re-analyses the answers.
+// both written in the transaction that stores or re-analyses the answers. theme_daily is a
+// row per prompt, day and market (migration 0032): entry i is brand `brand_ids[i]` with
+// `counts[i]` = {theme number (its index in THEMES), positive, neutral, negative}.
 
 /** Examples kept per project row: a window's examples are the newest rows'. */
 export const EXAMPLES_PER_ROW = 3;
@@ -41,27 +44,53 @@ function bump(map: Map<string, Counts>, keys: string[], band: keyof typeof BAND_
   return row;
 }
 
+/** A theme's number in theme_daily.counts: its index in THEMES. */
+const THEME_NUMBER = new Map<string, number>(THEMES.map((theme, i) => [theme, i]));
+export function themeNumber(theme: string): number {
+  const n = THEME_NUMBER.get(theme);
+  if (n === undefined) throw new Error(`unknown theme ${theme}`);
+  return n;
+}
+
+/**
+ * theme_daily's entries of rows `r` (a prompt's, or a batch's as `excluded`): brand, theme
+ * number and the three counts, one row per entry.
+ */
+const entriesOf = (r: string) =>
+  `select ${r}.brand_ids[i] as b, ${r}.counts[i][1] as n, ${r}.counts[i][2] as po, ${r}.counts[i][3] as ne, ${r}.counts[i][4] as ng
+     from generate_subscripts(${r}.brand_ids, 1) as i`;
+
 /** Adds the themes of analysed answers to both rollups: one statement per table and batch. */
 export async function addThemes(tx: Tx, projectId: string, items: readonly ThemeInput[]): Promise<void> {
   const perPrompt = new Map<string, Counts>();
   const perProject = new Map<string, Counts>();
   for (const item of items) {
     for (const t of item.analysis.themes ?? []) {
-      bump(perPrompt, [item.promptId, t.brandId, t.theme, item.day, item.market], t.band);
+      bump(perPrompt, [item.promptId, item.day, item.market, t.brandId, String(themeNumber(t.theme))], t.band);
       const row = bump(perProject, [t.brandId, t.theme, item.day, item.market], t.band);
       if (row.examples.length < EXAMPLES_PER_ROW) row.examples.push({ c: item.responseId, p: item.promptId, b: t.band, e: t.excerpt });
     }
   }
   if (perPrompt.size === 0) return;
   const prompt = [...perPrompt.values()];
+  // the batch's entries grouped into a row per prompt, day and market; a row already there
+  // gets the entries of both, summed per brand and theme (entries kept in brand, theme order)
   await tx.query(
-    `insert into theme_daily (project_id, prompt_id, brand_id, theme, day, market, positive, neutral, negative)
-     select $1, p, b, t, d::date, m, po, ne, ng
-       from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[]) as u(p, b, t, d, m, po, ne, ng)
-     on conflict (prompt_id, brand_id, theme, day, market) do update set
-       positive = theme_daily.positive + excluded.positive, neutral = theme_daily.neutral + excluded.neutral,
-       negative = theme_daily.negative + excluded.negative`,
-    [projectId, ...[0, 1, 2, 3, 4].map((i) => prompt.map((r) => r.keys[i])), ...[0, 1, 2].map((i) => prompt.map((r) => r.counts[i]))],
+    `insert into theme_daily (project_id, prompt_id, day, market, brand_ids, counts)
+     select $1, p, d::date, m, array_agg(b order by b, n), array_agg(array[n, po, ne, ng]::smallint[] order by b, n)
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::int[], $9::int[]) as u(p, d, m, b, n, po, ne, ng)
+      group by p, d, m
+     on conflict (prompt_id, day, market) do update set (brand_ids, counts) = (
+       select array_agg(b order by b, n), array_agg(array[n, po, ne, ng]::smallint[] order by b, n)
+         from (select b, n, sum(po) as po, sum(ne) as ne, sum(ng) as ng
+                 from (${entriesOf('theme_daily')} union all ${entriesOf('excluded')}) e
+                group by b, n) s)`,
+    [
+      projectId,
+      ...[0, 1, 2, 3].map((i) => prompt.map((r) => r.keys[i])),
+      prompt.map((r) => Number(r.keys[4])),
+      ...[0, 1, 2].map((i) => prompt.map((r) => r.counts[i])),
+    ],
   );
   const project = [...perProject.values()];
   // the newest examples first, at most EXAMPLES_PER_ROW: a later batch's replace an earlier one's
@@ -92,9 +121,11 @@ export async function removePromptThemes(tx: Tx, projectId: string, promptId: st
   await tx.query(
     `update project_theme_daily d set positive = d.positive - p.positive, neutral = d.neutral - p.neutral, negative = d.negative - p.negative,
             examples = (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(d.examples) as x(e) where e->>'p' <> $2::text)
-       from theme_daily p
-      where p.prompt_id = $2 and d.project_id = $1 and d.brand_id = p.brand_id and d.theme = p.theme and d.day = p.day and d.market = p.market`,
-    [projectId, promptId],
+       from (select t.day, t.market, e.b as brand_id, ($3::text[])[e.n + 1] as theme, e.po as positive, e.ne as neutral, e.ng as negative
+               from theme_daily t cross join lateral (${entriesOf('t')}) e
+              where t.prompt_id = $2) p
+      where d.project_id = $1 and d.brand_id = p.brand_id and d.theme = p.theme and d.day = p.day and d.market = p.market`,
+    [projectId, promptId, THEMES],
   );
   await tx.query(`delete from project_theme_daily where project_id = $1 and positive + neutral + negative <= 0`, [projectId]);
 }

@@ -1,0 +1,126 @@
+// Migration 0032 packs theme_daily (what a prompt's deletion takes out of the project's theme
+// rollup) from a row per prompt, brand, theme, day and market into a row per prompt, day and
+// market. This stores answers through the write path, turns the store back into the 0031
+// format (a row per entry) and starts again: the same entries come back packed, GET /themes
+// answers the same bytes, and deleting a prompt afterwards takes out exactly its counts.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { THEMES } from '../src/analysis/index.js';
+import { seedProject } from '../src/collection/seed.js';
+import { PROVIDERS } from '../src/ports/providers/types.js';
+import type { Store } from '../src/store/index.js';
+import { client, startRestartableTestApp, type TestApp } from './helpers.js';
+import { bodiesOf, undoThrough } from './undo-migrations.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startRestartableTestApp({ role: 'api' });
+});
+afterAll(async () => t?.stop());
+
+const WINDOW = 'start_date=2025-04-01&end_date=2025-05-20';
+
+/** theme_daily's entries, one line per prompt, day, market, brand and theme, sorted. */
+async function entries(store: Store, projectId: string): Promise<string[]> {
+  const { rows } = await store.query<{ line: string }>(
+    `select concat_ws(' ', t.prompt_id, t.day, t.market, t.brand_ids[i], t.counts[i][1], t.counts[i][2], t.counts[i][3], t.counts[i][4]) as line
+       from theme_daily t cross join lateral generate_subscripts(t.brand_ids, 1) as i
+      where t.project_id = $1`,
+    [projectId],
+  );
+  return rows.map((r) => r.line).sort();
+}
+
+/** project_theme_daily's counts against the sums of theme_daily's entries, per brand, theme, day and market: the rows that differ. */
+async function mismatches(store: Store, projectId: string): Promise<unknown[]> {
+  const { rows } = await store.query(
+    `with per_prompt as (
+       select t.brand_ids[i] as brand_id, ($2::text[])[t.counts[i][1] + 1] as theme, t.day, t.market,
+              sum(t.counts[i][2])::int as positive, sum(t.counts[i][3])::int as neutral, sum(t.counts[i][4])::int as negative
+         from theme_daily t cross join lateral generate_subscripts(t.brand_ids, 1) as i
+        where t.project_id = $1
+        group by 1, 2, 3, 4)
+     select * from (select brand_id, theme, day, market, positive, neutral, negative from project_theme_daily where project_id = $1) d
+       full join per_prompt p using (brand_id, theme, day, market)
+      where d.positive is distinct from p.positive or d.neutral is distinct from p.neutral or d.negative is distinct from p.negative`,
+    [projectId, THEMES],
+  );
+  return rows;
+}
+
+it('a store of the 0031 format migrates: the same theme entries packed per prompt and day, the same themes read', async () => {
+  const seeded = await seedProject(t.runtime.ctx, { prompts: 3, providers: [...PROVIDERS], days: 50, competitors: 4, endDay: '2025-05-20', markets: ['US-en', 'DE-de'] });
+  const store = t.runtime.ctx.store;
+  const api = client(t.app, seeded.apiKey);
+  const brands = (await store.query<{ id: string }>(`select id from competitors where project_id = $1 order by id`, [seeded.projectId])).rows.map((r) => r.id);
+  const paths = ['00000000-0000-0000-0000-000000000000', ...brands].flatMap((brand) =>
+    [WINDOW, `${WINDOW}&market=DE-de`].map((q) => `/projects/${seeded.projectId}/themes?${q}&brand_id=${brand}`),
+  );
+  const before = await bodiesOf(api, paths);
+  const written = await entries(store, seeded.projectId);
+  expect(written.length).toBeGreaterThan(100);
+  expect(await mismatches(store, seeded.projectId)).toEqual([]);
+  const packedRows = (await store.query<{ n: number }>(`select count(*)::int as n from theme_daily where project_id = $1`, [seeded.projectId])).rows[0].n;
+  expect(packedRows).toBeLessThan(written.length);
+
+  await undoThrough(store, '0032_theme_daily_packed');
+  const oldRows = (await store.query<{ n: number }>(`select count(*)::int as n from theme_daily where project_id = $1`, [seeded.projectId])).rows[0].n;
+  expect(oldRows).toBe(written.length);
+  await t.restart();
+  const migrated = t.runtime.ctx.store;
+
+  expect(await entries(migrated, seeded.projectId)).toEqual(written);
+  expect(await mismatches(migrated, seeded.projectId)).toEqual([]);
+  const after = client(t.app, seeded.apiKey);
+  expect(await bodiesOf(after, paths)).toEqual(before);
+
+  // a prompt deleted after the migration takes out its own counts, and only those
+  const promptId = (await migrated.query<{ id: string }>(`select id from prompts where project_id = $1 order by created_at, id limit 1`, [seeded.projectId])).rows[0].id;
+  const res = await after.delete(`/projects/${seeded.projectId}/prompts/${promptId}`);
+  expect(res.statusCode).toBe(200);
+  const left = await entries(migrated, seeded.projectId);
+  expect(left.length).toBeGreaterThan(0);
+  expect(left).toEqual(written.filter((line) => !line.startsWith(promptId)));
+  expect(await mismatches(migrated, seeded.projectId)).toEqual([]);
+});
+
+it("keeps THEMES in the order migration 0032 numbered them (the list may only grow at its end)", async () => {
+  const fs = await import('node:fs');
+  const sql = fs.readFileSync(new URL('../migrations/0032_theme_daily_packed.sql', import.meta.url), 'utf8');
+  const listed = /array_position\(ARRAY\[([^\]]+)\]/.exec(sql)![1].split(',').map((s) => s.trim().replace(/^'|'$/g, ''));
+  expect(listed.length).toBeGreaterThan(0);
+  expect(THEMES.slice(0, listed.length)).toEqual(listed);
+});
+
+it('adds a later batch of the same prompt, day and market to its row, per brand and theme', async () => {
+  const seeded = await seedProject(t.runtime.ctx, { prompts: 1, providers: ['chatgpt'], days: 1, competitors: 2, endDay: '2025-05-20' });
+  const store = t.runtime.ctx.store;
+  const promptId = (await store.query<{ id: string }>(`select id from prompts where project_id = $1`, [seeded.projectId])).rows[0].id;
+  const [brandA, brandB] = (await store.query<{ id: string }>(`select id from competitors where project_id = $1 order by id`, [seeded.projectId])).rows.map((r) => r.id);
+  await store.query(`delete from theme_daily where project_id = $1`, [seeded.projectId]);
+  await store.query(`delete from project_theme_daily where project_id = $1`, [seeded.projectId]);
+  const item = (responseId: string, themes: Array<[brand: string, theme: (typeof THEMES)[number], band: 'positive' | 'neutral' | 'negative']>) => ({
+    responseId,
+    promptId,
+    day: '2025-06-01',
+    market: 'US-en',
+    analysis: { themes: themes.map(([brandId, theme, band]) => ({ brandId, theme, band, excerpt: `${theme} ${band}` })) },
+  });
+  const { addThemes } = await import('../src/modules/rollups/themes.js');
+  await store.tx((tx) => addThemes(tx, seeded.projectId, [item('00000000-0000-4000-8000-000000000001', [[brandA, 'price', 'positive'], [brandB, 'support', 'negative']])]));
+  await store.tx((tx) =>
+    addThemes(tx, seeded.projectId, [
+      item('00000000-0000-4000-8000-000000000002', [[brandA, 'price', 'positive'], [brandA, 'price', 'neutral'], [brandB, 'security', 'neutral']]),
+    ]),
+  );
+  const n = (theme: string) => THEMES.indexOf(theme as (typeof THEMES)[number]);
+  const rows = (await entries(store, seeded.projectId)).filter((line) => line.includes('2025-06-01'));
+  expect(rows).toEqual(
+    [
+      `${promptId} 2025-06-01 US-en ${brandA} ${n('price')} 2 1 0`,
+      `${promptId} 2025-06-01 US-en ${brandB} ${n('support')} 0 0 1`,
+      `${promptId} 2025-06-01 US-en ${brandB} ${n('security')} 0 1 0`,
+    ].sort(),
+  );
+  expect((await store.query(`select 1 from theme_daily where prompt_id = $1 and day = '2025-06-01'`, [promptId])).rows).toHaveLength(1);
+  expect(await mismatches(store, seeded.projectId)).toEqual([]);
+});
