@@ -1,5 +1,4 @@
-import { THEMES } from '../../analysis/types.js';
-import type { Analysis } from '../../analysis/types.js';
+import { THEMES, type Analysis } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
 import { marketSql } from '../../lib/markets.js';
 
@@ -7,7 +6,9 @@ import { marketSql } from '../../lib/markets.js';
 // takes out, deleted with it) and project_theme_daily per project (what GET /themes reads),
 // both written in the transaction that stores or re-analyses the answers. theme_daily is a
 // row per prompt, day and market (migration 0032): entry i is brand `brand_ids[i]` with
-// `counts[i]` = {theme number (its index in THEMES), positive, neutral, negative}.
+// `counts[i]` = {theme number (its index in THEMES), positive, neutral, negative}. The counts
+// are smallint: a prompt has at most 5 samples of 9 engines a day and market, and an answer
+// counts a brand's theme once.
 
 /** Examples kept per project row: a window's examples are the newest rows'. */
 export const EXAMPLES_PER_ROW = 3;
