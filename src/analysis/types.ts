@@ -37,8 +37,8 @@ export const URL_TYPES = [
 export type UrlTypeName = (typeof URL_TYPES)[number];
 
 /**
- * The themes an answer can speak of for a brand (themes.ts). theme_daily stores a theme as
- * its index here (migration 0032), so the list is only ever added to at its end.
+ * The themes an answer can speak of for a brand (themes.ts). The per-prompt theme rollup
+ * stores a theme as its index here (migration 0032), so the list only grows at its end.
  */
 export const THEMES = [
   'price',
