@@ -14,7 +14,7 @@ export { categorize, hostInfo, pageType } from './categories.js';
 export { chatPreview } from './preview.js';
 export { normalizeUrl } from './urls.js';
 export { vaderCompound } from './vader.js';
-export { THEMES, type Band, type ThemeName } from './themes.js';
+export { THEMES, type Band, type ThemeName } from './types.js';
 export * from './types.js';
 export type { CandidateTally } from './competitors.js';
 

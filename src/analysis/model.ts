@@ -2,8 +2,8 @@ import type { AnalysisModel, BrandJudgement } from '../ports/analysis-model/inde
 import type { Reference } from '../ports/providers/types.js';
 import { compileBrands, isCompiled, type CompiledBrands } from './brands.js';
 import { createAnalyzer } from './index.js';
-import { bandOf, type Band } from './themes.js';
-import type { Analysis, BrandSpec } from './types.js';
+import { bandOf } from './themes.js';
+import type { Analysis, Band, BrandSpec } from './types.js';
 
 // The model-based analysis (README.md here, "Model-based analysis"): the lexicon reads the
 // answer as always (mentions, positions, counts, citations, themes, preview); a model

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from './index.js';
-import { excerptOf, themeBits, THEMES } from './themes.js';
+import { excerptOf, themeBits } from './themes.js';
+import { THEMES } from './types.js';
 
 const analyze = createAnalyzer([
   { id: 'own', name: 'Brevio', aliases: [], domain: 'brevio.io', isOwn: true },

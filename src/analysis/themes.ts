@@ -5,9 +5,9 @@ import { vaderCompound } from './vader.js';
  * The themes an answer speaks of for a brand: price, ease of use, support… A theme is
  * found by its words in the clauses about the brand (the same clauses its sentiment is
  * read from), and each brand × theme of an answer counts once, with the band of those
- * clauses and the first sentence as its excerpt.
+ * clauses and the first sentence as its excerpt. The themes themselves, and the bands, are
+ * listed in types.ts (THEMES): the theme rollup stores a theme by its place there.
  */
-export { THEMES, type Band, type ThemeName };
 
 // Lower-case words (and a few phrases) that say a clause is about a theme. Words only:
 // "price" names the theme, "good" does not. Plural and -ing forms are listed where answers use them.

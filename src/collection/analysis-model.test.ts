@@ -5,7 +5,8 @@ import { client, createAccount, startTestApp, type TestApp } from '../../test/he
 import { expectConsistentRollups } from '../../test/rollup-invariants.js';
 import { createAnalyzer } from '../analysis/index.js';
 import { BAND_SCORE } from '../analysis/model.js';
-import { bandOf, type Band } from '../analysis/themes.js';
+import { bandOf } from '../analysis/themes.js';
+import type { Band } from '../analysis/types.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { createAnalysisModel } from '../ports/analysis-model/index.js';
