@@ -3,9 +3,11 @@
 // market. This stores answers through the write path, turns the store back into the 0031
 // format (a row per entry) and starts again: the same entries come back packed, GET /themes
 // answers the same bytes, and deleting a prompt afterwards takes out exactly its counts.
+import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { THEMES } from '../src/analysis/index.js';
 import { seedProject } from '../src/collection/seed.js';
+import { addThemes } from '../src/modules/rollups/themes.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import type { Store } from '../src/store/index.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
@@ -83,8 +85,7 @@ it('a store of the 0031 format migrates: the same theme entries packed per promp
   expect(await mismatches(migrated, seeded.projectId)).toEqual([]);
 });
 
-it("keeps THEMES in the order migration 0032 numbered them (the list may only grow at its end)", async () => {
-  const fs = await import('node:fs');
+it("keeps THEMES in the order migration 0032 numbered them (the list may only grow at its end)", () => {
   const sql = fs.readFileSync(new URL('../migrations/0032_theme_daily_packed.sql', import.meta.url), 'utf8');
   const listed = /array_position\(ARRAY\[([^\]]+)\]/.exec(sql)![1].split(',').map((s) => s.trim().replace(/^'|'$/g, ''));
   expect(listed.length).toBeGreaterThan(0);
@@ -105,7 +106,6 @@ it('adds a later batch of the same prompt, day and market to its row, per brand 
     market: 'US-en',
     analysis: { themes: themes.map(([brandId, theme, band]) => ({ brandId, theme, band, excerpt: `${theme} ${band}` })) },
   });
-  const { addThemes } = await import('../src/modules/rollups/themes.js');
   await store.tx((tx) => addThemes(tx, seeded.projectId, [item('00000000-0000-4000-8000-000000000001', [[brandA, 'price', 'positive'], [brandB, 'support', 'negative']])]));
   await store.tx((tx) =>
     addThemes(tx, seeded.projectId, [
