@@ -122,18 +122,18 @@ export async function fixtureProject(
   const projectId = await createProject(t.app, acct.key, { brand_name: opts.brand, brand_url: opts.url });
   await t.runtime.ctx.store.query(`update projects set status = 'completed' where id = $1`, [projectId]);
   const topic = await api.post(`/projects/${projectId}/topics`, { name: `${opts.brand} topic` });
-  expect(topic.statusCode).toBe(201);
+  expect(topic.statusCode, topic.body).toBe(201);
   const topicId = topic.json().data.topic_id as string;
   let promptIds: string[] = [];
   if (opts.prompts.length) {
     const res = await api.post(`/projects/${projectId}/prompts`, { prompts: opts.prompts, topicId });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     promptIds = res.json().data.prompts.map((p: { id: string }) => p.id);
   }
   const competitorIds: Record<string, string> = {};
   if (opts.competitors?.length) {
     const res = await api.post(`/projects/${projectId}/competitors`, { competitors: opts.competitors });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     for (const c of res.json().data.competitors) competitorIds[c.name] = c.competitorId;
   }
   return { api, key: acct.key, projectId, topicId, promptIds, competitorIds };

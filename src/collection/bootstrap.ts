@@ -104,7 +104,7 @@ async function writePrompts(ctx: ServiceContext, project: ProjectWithPlan, count
     count,
   });
   await ctx.store.tx(async (tx) => {
-    const quota = await activePromptQuota(tx, project.team_id);
+    const quota = await activePromptQuota(tx, project.team_id, project.id);
     let room = quota.limit - quota.inUse;
     const topicIds = new Map<string, string>();
     for (const t of written.topics) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asAppError, Conflict, NotFound, Unavailable } from './errors.js';
 
 describe('asAppError', () => {
-  const quiet = { warn: () => {} };
+  const quiet = { warn: () => {}, error: () => {} };
 
   it('keeps a typed error as it is', () => {
     const err = new Conflict('Already there');
@@ -13,10 +13,20 @@ describe('asAppError', () => {
     const warned: string[] = [];
     const known = asAppError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), {
       warn: (_obj, msg) => warned.push(msg),
+      error: () => {},
     });
     expect(known).toBeInstanceOf(Unavailable);
     expect(known).toMatchObject({ status: 503, code: 'unavailable', headers: { 'retry-after': '5' } });
     expect(warned).toEqual(['store unavailable']);
+  });
+
+  it('answers a transaction the server aborted (deadlock, serialization failure) with a 503 to retry, and an error line', () => {
+    for (const code of ['40P01', '40001']) {
+      const logged: string[] = [];
+      const known = asAppError(Object.assign(new Error('deadlock detected'), { code }), { warn: () => {}, error: (_obj, msg) => logged.push(msg) });
+      expect(known).toMatchObject({ status: 503, code: 'unavailable', headers: { 'retry-after': '5' } });
+      expect(logged).toEqual(['transaction aborted by the store; answered 503']);
+    }
   });
 
   it('answers a foreign-key violation (a record deleted meanwhile) with a 404', () => {

@@ -130,6 +130,12 @@ export function isUnavailableError(err: unknown): boolean {
   );
 }
 
+/**
+ * PostgreSQL's serialization_failure and deadlock_detected: the server aborted the
+ * transaction so another could go on. Nothing was written; the same request again succeeds.
+ */
+const TRANSACTION_ABORTED_CODES = new Set(['40001', '40P01']);
+
 /** PostgreSQL's foreign_key_violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -137,15 +143,22 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * What a failure means to a client, the same on every surface: a typed error as it is; the
  * store out of reach as a 503 to retry (and a warn line); a record the request refers to
  * that was deleted meanwhile (another process may still have trusted a cached row for
- * AUTH_CACHE_MS) as a 404, not a server error. Undefined for anything else: the surface's
- * own cases, then a 500.
+ * AUTH_CACHE_MS) as a 404, not a server error; a transaction the server aborted (a
+ * deadlock, a serialization failure) as a 503 to retry, with an error line, since a
+ * writer out of the lock order (docs/architecture.md) is a bug. Undefined for anything
+ * else: the surface's own cases, then a 500.
  */
-export function asAppError(err: unknown, log: { warn(obj: object, msg: string): void }): AppError | undefined {
+export function asAppError(err: unknown, log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void }): AppError | undefined {
   if (err instanceof AppError) return err;
   if (isUnavailableError(err)) {
     log.warn({ err }, 'store unavailable');
     return new Unavailable();
   }
-  if ((err as { code?: unknown } | null | undefined)?.code === FOREIGN_KEY_VIOLATION) return new NotFound('A record this request refers to no longer exists');
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  if (typeof code === 'string' && TRANSACTION_ABORTED_CODES.has(code)) {
+    log.error({ err }, 'transaction aborted by the store; answered 503');
+    return new Unavailable();
+  }
+  if (code === FOREIGN_KEY_VIOLATION) return new NotFound('A record this request refers to no longer exists');
   return undefined;
 }

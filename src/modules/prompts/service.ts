@@ -6,6 +6,7 @@ import { refreshJob } from '../../jobs/catalog.js';
 import { stableUuid } from '../../lib/crypto.js';
 import { utcDay } from '../../lib/time.js';
 import type { Tx } from '../../store/index.js';
+import { touchAnalytics } from '../../store/analytics-version.js';
 import { iso, isUniqueViolation, textKey } from '../common.js';
 import { requireProject } from '../projects/service.js';
 import { topicInProject } from '../topics/service.js';
@@ -83,8 +84,16 @@ async function loadPrompt(tx: Tx, projectId: string, promptId: string): Promise<
 /**
  * Active prompts a team has and may have, with the team row locked until the caller's
  * transaction ends, so two concurrent writers cannot both pass the plan's quota.
+ *
+ * The locks come in the order every writer of the project takes them (docs/architecture.md,
+ * "Lock order"): the project, its analytics version, then the team. A collection stores an
+ * answer that way (the insert shares the project and raises the version, the credit spent
+ * shares the team), so a prompt written under the quota's lock, whose insert raises the
+ * version too, waits for a collection in flight instead of deadlocking with it.
  */
-export async function activePromptQuota(tx: Tx, teamId: string): Promise<{ inUse: number; limit: number }> {
+export async function activePromptQuota(tx: Tx, teamId: string, projectId: string): Promise<{ inUse: number; limit: number }> {
+  await tx.query(`select id from projects where id = $1 for key share`, [projectId]);
+  await touchAnalytics(tx, projectId);
   await tx.query(`select id from teams where id = $1 for update`, [teamId]);
   const { rows } = await tx.query<{ n: number; plan: string }>(
     `select (select count(*)::int from prompts where team_id = $1 and prompt_type = 'active') as n,
@@ -95,8 +104,8 @@ export async function activePromptQuota(tx: Tx, teamId: string): Promise<{ inUse
 }
 
 /** Checks that `adding` more active prompts fit the plan's quota (429 otherwise). */
-async function checkQuota(ctx: RequestContext, tx: Tx, adding: number): Promise<void> {
-  const { inUse, limit } = await activePromptQuota(tx, ctx.auth.teamId);
+async function checkQuota(ctx: RequestContext, tx: Tx, projectId: string, adding: number): Promise<void> {
+  const { inUse, limit } = await activePromptQuota(tx, ctx.auth.teamId, projectId);
   if (inUse + adding > limit) {
     // Not a rate limit: waiting does not help, so no Retry-After, and a code of its own.
     throw new LimitReached(
@@ -154,10 +163,10 @@ export async function createPrompts(
       [projectId, [...seen]],
     );
     if (existing.rows[0]) throw new Conflict(`A prompt with this content already exists in the project: "${existing.rows[0].content}"`);
-    await checkQuota(ctx, tx, contents.length);
     // prompts in several markets: the project's all-market reads read market totals from now on
-    // (taken before the prompts are written: it locks the project, which their insert would share)
+    // (first: it locks the project, which the quota's locks and the insert come after)
     if (!project.market_totals && input.markets && uniqueMarkets(input.markets).length > 1) await keepMarketTotals(tx, projectId);
+    await checkQuota(ctx, tx, projectId, contents.length);
     const { rows } = await tx.query<PromptRow>(
       // One transaction has one now(): a microsecond per position keeps "by creation" in request order.
       `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type, country, intent, created_at, updated_at, markets, persona)
@@ -241,7 +250,10 @@ export async function updatePrompt(
     if (next.topic_id !== current.topic_id && next.topic_id && !(await topicInProject(tx, projectId, next.topic_id))) {
       throw new Invalid('topicId does not name a topic of this project');
     }
-    if (next.prompt_type === 'active' && current.prompt_type !== 'active') await checkQuota(ctx, tx, 1);
+    // a project's totals are never turned off: once its row says so, nothing to lock or sum
+    // (first: it locks the project, which the quota's locks and the update come after)
+    if (!project.market_totals && next.markets && uniqueMarkets(next.markets).length > 1) await keepMarketTotals(tx, projectId);
+    if (next.prompt_type === 'active' && current.prompt_type !== 'active') await checkQuota(ctx, tx, projectId, 1);
     try {
       const { rows } = await tx.query<PromptRow>(
         `update prompts set content = $3, content_key = $4, country = $5, topic_id = $6, prompt_type = $7,
@@ -260,8 +272,6 @@ export async function updatePrompt(
           next.persona,
         ],
       );
-      // a project's totals are never turned off: once its row says so, nothing to lock or sum
-      if (!project.market_totals && marketsOf(rows[0]).length > 1) await keepMarketTotals(tx, projectId);
       // a prompt made active, or active in a market it had not run in: asked today, not tomorrow
       const newMarket = marketsOf(rows[0]).some((m) => !marketsOf(current).some((c) => marketCode(c) === marketCode(m)));
       if (next.prompt_type === 'active' && (current.prompt_type !== 'active' || newMarket)) {
