@@ -3,6 +3,7 @@ import { answerOf, fixtureProject, OWN, type FixtureProject } from './analytics-
 import { createAccount, STORE, startTestApp, until, type TestApp } from './helpers.js';
 import { settleCredits } from '../src/collection/credits.js';
 import { storeAnswers } from '../src/modules/answers/store-answers.js';
+import { activePromptQuota } from '../src/modules/prompts/service.js';
 
 // Prompts written while a collection stores an answer of the same project, on
 // PostgreSQL, where transactions run side by side. Storing an answer takes the project
@@ -60,14 +61,19 @@ async function whileCollectionHoldsAnswer<T>(day: string, write: () => Promise<T
   });
   await held;
   const writing = write();
+  await releaseOnceWaiting(release);
+  const [storedCount, response] = await Promise.all([collection, writing]);
+  expect(storedCount).toBe(1);
+  return response;
+}
+
+/** Polls until a backend of this database waits for a lock, then lets `release` go. */
+async function releaseOnceWaiting(release: () => void) {
   try {
     await until(async () => (await waitingOnLocks()) > 0, 10_000, 20);
   } finally {
     release();
   }
-  const [storedCount, response] = await Promise.all([collection, writing]);
-  expect(storedCount).toBe(1);
-  return response;
 }
 
 describe.skipIf(STORE !== 'postgres')('lock order: prompts written while a collection stores answers', () => {
@@ -103,5 +109,31 @@ describe.skipIf(STORE !== 'postgres')('lock order: prompts written while a colle
     expect(res.statusCode, res.body).toBe(200);
     const { rows } = await t.runtime.ctx.store.query<{ market_totals: boolean }>(`select market_totals from projects where id = $1`, [f.projectId]);
     expect(rows[0].market_totals).toBe(true);
+  });
+
+  it('a topic deleted (its prompts moved) while a prompt is being added to it: the delete waits, then moves it too', async () => {
+    const made = await f.api.post(`/projects/${f.projectId}/topics`, { name: 'Pricing' });
+    expect(made.statusCode, made.body).toBe(201);
+    const topicId = made.json().data.topic_id as string;
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // a prompt's transaction between the quota (project, version, team locked) and its insert
+    const adding = t.runtime.ctx.store.tx(async (tx) => {
+      await activePromptQuota(tx, teamId, f.projectId);
+      holding();
+      await released;
+      await tx.query(
+        `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type) values ($1, $2, $3, 'How much is Globex?', 'how much is globex?', 'active')`,
+        [f.projectId, teamId, topicId],
+      );
+    });
+    await held;
+    const deleting = f.api.delete(`/projects/${f.projectId}/topics/${topicId}?move_to=${f.topicId}`);
+    await releaseOnceWaiting(release);
+    const [, res] = await Promise.all([adding, deleting]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.moved_prompts).toBe(1);
   });
 });

@@ -11,6 +11,17 @@ export async function analyticsVersion(tx: Tx, projectId: string): Promise<numbe
 }
 
 /**
+ * The first two locks of a write to a project, in the order every writer takes them
+ * (docs/architecture.md, "Lock order"): the project row shared, then its analytics version
+ * raised. A writer that then locks a team, a topic or rollup rows cannot deadlock with one
+ * storing answers, which takes the same two first.
+ */
+export async function beginProjectWrite(tx: Tx, projectId: string): Promise<void> {
+  await tx.query(`select id from projects where id = $1 for key share`, [projectId]);
+  await touchAnalytics(tx, projectId);
+}
+
+/**
  * Raises a project's analytics version now, in the caller's transaction. The triggers do
  * it too; a transaction that takes rollup rows before changing an answer or a prompt
  * calls this first, so every writer locks the version row before the rollups (no deadlock).

@@ -6,7 +6,7 @@ import { refreshJob } from '../../jobs/catalog.js';
 import { stableUuid } from '../../lib/crypto.js';
 import { utcDay } from '../../lib/time.js';
 import type { Tx } from '../../store/index.js';
-import { touchAnalytics } from '../../store/analytics-version.js';
+import { beginProjectWrite } from '../../store/analytics-version.js';
 import { iso, isUniqueViolation, textKey } from '../common.js';
 import { requireProject } from '../projects/service.js';
 import { topicInProject } from '../topics/service.js';
@@ -92,8 +92,7 @@ async function loadPrompt(tx: Tx, projectId: string, promptId: string): Promise<
  * version too, waits for a collection in flight instead of deadlocking with it.
  */
 export async function activePromptQuota(tx: Tx, teamId: string, projectId: string): Promise<{ inUse: number; limit: number }> {
-  await tx.query(`select id from projects where id = $1 for key share`, [projectId]);
-  await touchAnalytics(tx, projectId);
+  await beginProjectWrite(tx, projectId);
   await tx.query(`select id from teams where id = $1 for update`, [teamId]);
   const { rows } = await tx.query<{ n: number; plan: string }>(
     `select (select count(*)::int from prompts where team_id = $1 and prompt_type = 'active') as n,

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { Conflict, Invalid, NotFound } from '../../lib/errors.js';
 import type { Tx } from '../../store/index.js';
+import { beginProjectWrite } from '../../store/analytics-version.js';
 import { iso, isUniqueViolation, textKey } from '../common.js';
 import { requireProject } from '../projects/service.js';
 
@@ -101,7 +102,9 @@ export async function deleteTopic(ctx: RequestContext, projectId: string, topicI
     await loadTopic(tx, projectId, topicId);
     if (moveTo === topicId) throw new Invalid('move_to must name another topic than the one deleted');
     if (moveTo && !(await topicInProject(tx, projectId, moveTo))) throw new NotFound('move_to topic not found in this project');
-    // Lock the topic's prompts so none is added to it between the count and the delete.
+    // Lock the topic's prompts so none is added to it between the count and the delete
+    // (after the project's first locks, as a prompt added takes them: docs/architecture.md)
+    await beginProjectWrite(tx, projectId);
     await tx.query(`select id from topics where id = $1 for update`, [topicId]);
     const { rows } = await tx.query<{ n: number }>(`select count(*)::int as n from prompts where topic_id = $1`, [topicId]);
     const held = rows[0].n;
