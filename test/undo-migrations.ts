@@ -13,7 +13,7 @@ export async function bodiesOf(c: { get(path: string): Promise<{ statusCode: num
   const out: Record<string, string> = {};
   for (const path of paths) {
     const res = await c.get(path);
-    expect(res.statusCode, path).toBe(200);
+    expect(res.statusCode, `${path} ${res.body}`).toBe(200);
     out[path] = res.body;
   }
   return out;
@@ -202,6 +202,14 @@ async function undo0032(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0032_theme_daily_packed')]);
 }
 
+/** The store as it was before 0033: cited_pages unique on its URL and title whole, not on their digest. */
+async function undo0033(store: Store): Promise<void> {
+  await store.query(`drop index cited_pages_key`);
+  await store.query(`drop function cited_page_key(text, text, integer, integer)`);
+  await store.query(`alter table cited_pages add constraint cited_pages_key unique nulls not distinct (project_id, url, title, category, url_type)`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0033_cited_pages_digest_key')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -226,6 +234,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0030_market_totals', undo0030],
   ['0031_rollup_market_totals', undo0031],
   ['0032_theme_daily_packed', undo0032],
+  ['0033_cited_pages_digest_key', undo0033],
 ];
 
 /**

@@ -314,7 +314,8 @@ export const citedPages = pgTable(
     category: smallint('category').notNull(),
     urlType: smallint('url_type'),
   },
-  (t) => [unique('cited_pages_key').on(t.projectId, t.url, t.title, t.category, t.urlType).nullsNotDistinct()],
+  // unique on the project and a digest of the other four (migration 0033), not the URL and title whole
+  (t) => [uniqueIndex('cited_pages_key').on(t.projectId, sql`cited_page_key(${t.url}, ${t.title}, ${t.category}, ${t.urlType})`)],
 );
 
 /** Per prompt, provider and day. */

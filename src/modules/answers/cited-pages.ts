@@ -1,7 +1,8 @@
 import type { Analysis, Citation } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
 
-const keyOf = (c: { url: string; title: string; category: number; urlType: number | null }) => `${c.category}|${c.urlType ?? ''}|${c.title}|${c.url}`;
+// JSON, not the fields joined with a separator: a title and URL holding it could join into another page's text
+const keyOf = (c: { url: string; title: string; category: number; urlType: number | null }) => JSON.stringify([c.category, c.urlType, c.title, c.url]);
 
 interface PageRow {
   id: number;
@@ -11,9 +12,14 @@ interface PageRow {
   url_type: number | null;
 }
 
-/** A cited_pages row matching a wanted page `v` (u, t, c, ut): the one lookup both reads below use. */
-const PAGE_MATCH = `join cited_pages p on p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c
-                                  and p.url_type is not distinct from v.ut`;
+/**
+ * The condition of a cited_pages row `p` being the wanted page `v` (u, t, c, ut), the one
+ * both reads below use: a probe of cited_pages_key (the project and the digest of the
+ * four, migration 0033), then the four compared, so a digest two pages shared never
+ * answers one for the other.
+ */
+const PAGE_MATCH = `p.project_id = $1 and cited_page_key(p.url, p.title, p.category, p.url_type) = cited_page_key(v.u, v.t, v.c, v.ut)
+                    and p.url = v.u and p.title = v.t and p.category = v.c and p.url_type is not distinct from v.ut`;
 
 /**
  * The cited_pages ids of each analysis's citations (in its order), the pages not seen
@@ -41,9 +47,7 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
     const { rows } = await tx.query<PageRow>(
       `with v as (select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) as x(u, dm, t, c, ut)),
        m as (select v.*, p.id from v left join lateral (
-               select p.id from cited_pages p
-                where p.project_id = $1 and p.url = v.u and p.title = v.t and p.category = v.c and p.url_type is not distinct from v.ut
-                limit 1) p on true),
+               select p.id from cited_pages p where ${PAGE_MATCH} limit 1) p on true),
        added as (
          insert into cited_pages (project_id, url, domain, title, category, url_type)
          select $1, u, dm, t, c, ut from m where id is null order by u, t, c, ut
@@ -60,7 +64,7 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
       const again = await tx.query<PageRow>(
         `select p.id, p.url, p.title, p.category::int, p.url_type::int
            from unnest($2::text[], $3::text[], $4::int[], $5::int[]) as v(u, t, c, ut)
-           ${PAGE_MATCH}`,
+           join cited_pages p on ${PAGE_MATCH}`,
         [projectId, missing.map((c) => c.url), missing.map((c) => c.title), missing.map((c) => c.category), missing.map((c) => c.urlType)],
       );
       remember(again.rows);
