@@ -4,6 +4,7 @@ import { createAccount, STORE, startTestApp, until, type TestApp } from './helpe
 import { settleCredits } from '../src/collection/credits.js';
 import { storeAnswers } from '../src/modules/answers/store-answers.js';
 import { activePromptQuota } from '../src/modules/prompts/service.js';
+import type { Tx } from '../src/store/index.js';
 
 // Prompts written while a collection stores an answer of the same project, on
 // PostgreSQL, where transactions run side by side. Storing an answer takes the project
@@ -40,40 +41,48 @@ async function waitingOnLocks(): Promise<number> {
 }
 
 /**
- * Runs `write` while a collection's transaction holds the locks of an answer stored (the
- * project shared, the version raised) and has not yet spent its credit; lets it spend and
- * commit once the write is seen waiting. Returns the write's response.
+ * Runs `held` in a transaction that stops where it calls `pause()`, keeping the locks it has
+ * taken; then starts `write`, and once a backend of this database is seen waiting for a lock
+ * (the write, blocked), lets `held` go on and commit. Both results.
  */
-async function whileCollectionHoldsAnswer<T>(day: string, write: () => Promise<T>): Promise<T> {
-  let holding!: () => void;
+async function interleave<H, W>(held: (tx: Tx, pause: () => Promise<void>) => Promise<H>, write: () => Promise<W>): Promise<[H, W]> {
+  let paused!: () => void;
   let release!: () => void;
-  const held = new Promise<void>((resolve) => (holding = resolve));
+  const pausing = new Promise<void>((resolve) => (paused = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
-  // the month's first credit spent is the one that shares the team row (its usage row
-  // inserted, the foreign key checked); later ones update that row without the check
-  await t.runtime.ctx.store.query(`delete from credit_usage where team_id = $1`, [teamId]);
-  const collection = t.runtime.ctx.store.tx(async (tx) => {
-    const stored = await storeAnswers(tx, f.projectId, [answerOf({ prompt: f.promptIds[0], provider: 'chatgpt', day, named: { [OWN]: [1, 1, 50] } }, 'globex.com')]);
-    holding();
-    await released;
-    await settleCredits(tx, teamId, [], stored.length);
-    return stored.length;
-  });
-  await held;
+  const holding = t.runtime.ctx.store.tx((tx) =>
+    held(tx, () => {
+      paused();
+      return released;
+    }),
+  );
+  await Promise.race([pausing, holding]); // a failure before the pause is reported, not waited on
   const writing = write();
-  await releaseOnceWaiting(release);
-  const [storedCount, response] = await Promise.all([collection, writing]);
-  expect(storedCount).toBe(1);
-  return response;
-}
-
-/** Polls until a backend of this database waits for a lock, then lets `release` go. */
-async function releaseOnceWaiting(release: () => void) {
   try {
     await until(async () => (await waitingOnLocks()) > 0, 10_000, 20);
   } finally {
     release();
   }
+  return Promise.all([holding, writing]);
+}
+
+/**
+ * Runs `write` while a collection's transaction holds the locks of an answer stored (the
+ * project shared, the version raised) and has not yet spent its credit; lets it spend and
+ * commit once the write is seen waiting. Returns the write's response.
+ */
+async function whileCollectionHoldsAnswer<T>(day: string, write: () => Promise<T>): Promise<T> {
+  // the month's first credit spent is the one that shares the team row (its usage row
+  // inserted, the foreign key checked); later ones update that row without the check
+  await t.runtime.ctx.store.query(`delete from credit_usage where team_id = $1`, [teamId]);
+  const [storedCount, response] = await interleave(async (tx, pause) => {
+    const stored = await storeAnswers(tx, f.projectId, [answerOf({ prompt: f.promptIds[0], provider: 'chatgpt', day, named: { [OWN]: [1, 1, 50] } }, 'globex.com')]);
+    await pause();
+    await settleCredits(tx, teamId, [], stored.length);
+    return stored.length;
+  }, write);
+  expect(storedCount).toBe(1);
+  return response;
 }
 
 describe.skipIf(STORE !== 'postgres')('lock order: prompts written while a collection stores answers', () => {
@@ -115,24 +124,18 @@ describe.skipIf(STORE !== 'postgres')('lock order: prompts written while a colle
     const made = await f.api.post(`/projects/${f.projectId}/topics`, { name: 'Pricing' });
     expect(made.statusCode, made.body).toBe(201);
     const topicId = made.json().data.topic_id as string;
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
     // a prompt's transaction between the quota (project, version, team locked) and its insert
-    const adding = t.runtime.ctx.store.tx(async (tx) => {
-      await activePromptQuota(tx, teamId, f.projectId);
-      holding();
-      await released;
-      await tx.query(
-        `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type) values ($1, $2, $3, 'How much is Globex?', 'how much is globex?', 'active')`,
-        [f.projectId, teamId, topicId],
-      );
-    });
-    await held;
-    const deleting = f.api.delete(`/projects/${f.projectId}/topics/${topicId}?move_to=${f.topicId}`);
-    await releaseOnceWaiting(release);
-    const [, res] = await Promise.all([adding, deleting]);
+    const [, res] = await interleave(
+      async (tx, pause) => {
+        await activePromptQuota(tx, teamId, f.projectId);
+        await pause();
+        await tx.query(
+          `insert into prompts (project_id, team_id, topic_id, content, content_key, prompt_type) values ($1, $2, $3, 'How much is Globex?', 'how much is globex?', 'active')`,
+          [f.projectId, teamId, topicId],
+        );
+      },
+      () => f.api.delete(`/projects/${f.projectId}/topics/${topicId}?move_to=${f.topicId}`),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.moved_prompts).toBe(1);
   });
