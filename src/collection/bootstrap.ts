@@ -7,7 +7,7 @@ import { normalizeWebsite } from '../lib/url.js';
 import { readSite } from '../ports/pages/extract.js';
 import { fetchPage } from '../ports/pages/fetcher.js';
 import type { ProviderName } from '../ports/providers/types.js';
-import { decodeAnswerBody } from '../modules/answers/answer-body.js';
+import { readAnswerBodies } from '../modules/answers/cited-pages.js';
 import { textKey } from '../modules/common.js';
 import { classifyIntent } from '../modules/prompts/intent.js';
 import { activePromptQuota } from '../modules/prompts/service.js';
@@ -131,8 +131,8 @@ async function writePrompts(ctx: ServiceContext, project: ProjectWithPlan, count
 async function addDetectedCompetitors(ctx: ServiceContext, project: ProjectWithPlan): Promise<void> {
   const brands = await loadBrandSpecs(ctx.store, project);
   if (brands.length > 1) return;
-  const { rows } = await ctx.store.query<{ body: Uint8Array }>(`select body from responses where project_id = $1`, [project.id]);
-  const found = detectCompetitors(rows.map((r) => decodeAnswerBody(r.body)), brands[0], [], DETECTED_COMPETITORS);
+  const { rows } = await ctx.store.query<{ body: Uint8Array; cited: number[] }>(`select body, cited from responses where project_id = $1`, [project.id]);
+  const found = detectCompetitors(await readAnswerBodies(ctx.store, rows), brands[0], [], DETECTED_COMPETITORS);
   for (const c of found) {
     const site = c.domain ? normalizeWebsite(c.domain) : null;
     if (!site) continue;

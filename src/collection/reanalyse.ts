@@ -6,9 +6,9 @@ import type { Tx } from '../store/index.js';
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { addToRollups, emptyProjectRollups, type RollupInput } from '../modules/rollups/add-answers.js';
-import { decodeAnswerBody } from '../modules/answers/answer-body.js';
+import { decodeAnswerBody, encodeAnswerBody, type PageText } from '../modules/answers/answer-body.js';
 import { brandColumns } from '../modules/answers/answer-brands.js';
-import { citedIds, pgArray } from '../modules/answers/cited-pages.js';
+import { citedIds, citedPagesById, pagesOf, pgArray, readAnswerBodies } from '../modules/answers/cited-pages.js';
 import { refuseReanalysisPastRetention } from '../modules/answers/retention.js';
 
 const BATCH = 1000;
@@ -31,29 +31,38 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     // No model call inside the transaction: the judgements asked for above, else those stored.
     const analyse = createModelAnalyzer(await loadBrandSpecs(tx, project), null);
     await emptyProjectRollups(tx, projectId);
-    // cited_pages too: the categories and page types depend on the brands tracked, so the
-    // dictionary is rebuilt from the answers read again
-    await tx.query(`delete from cited_pages where project_id = $1`, [projectId]);
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {
       const { rows } = await tx.query<AnswerRow & { prompt_id: string; provider: string; day: string; market: string }>(
-        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, market, body, model_judgement
+        `select id, prompt_id, provider, to_char(day, 'YYYY-MM-DD') as day, market, body, cited, model_judgement
            from responses where project_id = $1 and id > $2 order by id limit ${BATCH}`,
         [projectId, after],
       );
       if (rows.length === 0) break;
       after = rows[rows.length - 1].id;
-      const batch: Array<RollupInput & { judgement: ModelJudgement | null }> = [];
+      // The bodies name their references' pages by their place in `cited` (answers/answer-body.ts):
+      // read with the pages they were stored with, and stored again where the new citations differ.
+      const pages = await citedPagesById(tx, rows.flatMap((r) => r.cited));
+      const batch: Array<RollupInput & { judgement: ModelJudgement | null; body: Buffer | null }> = [];
       for (const r of rows) {
-        const { text, references } = decodeAnswerBody(r.body);
+        const stored = pagesOf(r.cited, pages);
+        const { text, references, raw } = decodeAnswerBody(r.body, stored);
         const { analysis, judgement } = await analyse(text, references, judged.get(r.id) ?? r.model_judgement);
-        batch.push({ responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, market: r.market, analysis, judgement });
+        const body = samePages(stored, analysis.citations) ? null : encodeAnswerBody(text, references, raw, analysis.citations);
+        batch.push({ responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, market: r.market, analysis, judgement, body });
       }
+      // The categories and page types depend on the brands tracked: a citation whose page
+      // changed gets a new cited_pages row; the rows no answer cites any more go below.
       await updateAnalyses(tx, batch, await citedIds(tx, projectId, batch.map((b) => b.analysis)));
       await addToRollups(tx, projectId, batch);
       total += rows.length;
     }
+    await tx.query(
+      `delete from cited_pages where project_id = $1
+          and id not in (select distinct unnest(cited) from responses where project_id = $1)`,
+      [projectId],
+    );
     return total;
   });
 }
@@ -61,8 +70,13 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
 interface AnswerRow {
   id: string;
   body: Uint8Array;
+  cited: number[];
   model_judgement: ModelJudgement | null;
 }
+
+/** Whether an answer's new citations are its stored pages, URL and title, in the same order. */
+const samePages = (stored: readonly PageText[], citations: readonly PageText[]) =>
+  stored.length === citations.length && stored.every((p, i) => p.url === citations[i].url && p.title === citations[i].title);
 
 /**
  * Before the rebuild's transaction (a model call must not hold it open): asks the analysis
@@ -86,15 +100,16 @@ async function judgeNewBrands(ctx: ServiceContext, projectId: string): Promise<M
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const { rows } = await ctx.store.query<AnswerRow>(
-      `select id, body, model_judgement from responses
+      `select id, body, cited, model_judgement from responses
         where project_id = $1 and model_judgement is not null and id > $2 order by id limit ${BATCH}`,
       [projectId, after],
     );
     if (rows.length === 0) return judged;
     after = rows[rows.length - 1].id;
+    const bodies = await readAnswerBodies(ctx.store, rows);
     await Promise.all(
-      rows.map(async (r) => {
-        const { text, references } = decodeAnswerBody(r.body);
+      rows.map(async (r, i) => {
+        const { text, references } = bodies[i];
         const { judgement } = await analyse(text, references, r.model_judgement);
         if (judgement && Object.keys(judgement.bands).length > Object.keys(r.model_judgement?.bands ?? {}).length) judged.set(r.id, judgement);
       }),
@@ -102,13 +117,15 @@ async function judgeNewBrands(ctx: ServiceContext, projectId: string): Promise<M
   }
 }
 
-async function updateAnalyses(tx: Tx, batch: Array<RollupInput & { judgement: ModelJudgement | null }>, cited: number[][]): Promise<void> {
+/** Writes the new analyses; `body`: the body stored again (its citations changed), null to keep it. */
+async function updateAnalyses(tx: Tx, batch: Array<RollupInput & { judgement: ModelJudgement | null; body: Buffer | null }>, cited: number[][]): Promise<void> {
   const brands = batch.map((b) => brandColumns(b.analysis.brands));
   await tx.query(
     `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brand_ids = u.bi::uuid[], brand_stats = u.bs::int[],
-            cites_own = u.co, citation_count = u.cc, cited = u.ci::int[], model_judgement = u.mj::jsonb
-       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::text[], $10::text[])
-            as u(id, mn, pos, sen, bi, bs, co, cc, ci, mj)
+            cites_own = u.co, citation_count = u.cc, cited = u.ci::int[], model_judgement = u.mj::jsonb,
+            body = coalesce(decode(u.b, 'base64'), r.body)
+       from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::text[], $10::text[], $11::text[])
+            as u(id, mn, pos, sen, bi, bs, co, cc, ci, mj, b)
       where r.id = u.id`,
     [
       batch.map((b) => b.responseId),
@@ -120,6 +137,7 @@ async function updateAnalyses(tx: Tx, batch: Array<RollupInput & { judgement: Mo
       batch.map((b) => b.analysis.citations.length),
       cited.map(pgArray),
       batch.map((b) => (b.judgement ? JSON.stringify(b.judgement) : null)),
+      batch.map((b) => b.body?.toString('base64') ?? null),
     ],
   );
 }

@@ -3,6 +3,8 @@ import { searchQueriesOf } from '../../ports/providers/search-queries.js';
 import { PROVIDER_SURFACE, type ProviderName } from '../../ports/providers/types.js';
 import { decodeAnswerBody } from '../answers/answer-body.js';
 import { brandsOfColumns } from '../answers/answer-brands.js';
+import { citedPagesById, pagesOf, type CitedPage } from '../answers/cited-pages.js';
+import type { RequestContext } from '../../context.js';
 import { iso } from '../common.js';
 import { publicBrand, type BrandInfo } from './brand-info.js';
 
@@ -21,6 +23,8 @@ export interface ChatRow {
   /** brand_ids and brand_stats joined by commas: pg's array parser builds them a character at a time (~220 KB of garbage a page). */
   brand_ids: string;
   brand_stats: string;
+  /** The answer's cited page ids joined by commas: its references name them (answers/answer-body.ts). */
+  cited: string;
   /** `<provider>:<model>` of the analysis model whose judgement the figures carry (responses.model_judgement); null: the lexicon's. */
   analyser: string | null;
 }
@@ -28,16 +32,24 @@ export interface ChatRow {
 /** The SQL select list of a ChatRow (`responses` columns). */
 export const CHAT_COLUMNS = `id, provider, sample, market, model, body, mentioned, position, sentiment,
               array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats,
-              model_judgement->>'by' as analyser`;
+              array_to_string(cited, ',') as cited, model_judgement->>'by' as analyser`;
 
 const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
 
+/** The cited pages of a page of chats (the process's cache, answers/cited-pages.ts): what chatItem names their references by. */
+export function chatPages(ctx: RequestContext, rows: ReadonlyArray<Pick<ChatRow, 'cited'>>): Promise<Map<number, CitedPage>> {
+  const ids: number[] = [];
+  for (const r of rows) if (r.cited) for (const id of r.cited.split(',')) ids.push(Number(id));
+  return citedPagesById(ctx.reads, ids, ctx.store);
+}
+
 /**
  * One stored answer as the contract's ChatItem (with its extension fields), its keys in the
- * schema's order: the per-prompt chats are serialized with plain JSON.stringify.
+ * schema's order: the per-prompt chats are serialized with plain JSON.stringify. `pages`:
+ * chatPages of the rows.
  */
-export function chatItem(r: ChatRow, brands: Map<string, BrandInfo>, promptContent: string) {
-  const { text, references, raw } = decodeAnswerBody(r.body);
+export function chatItem(r: ChatRow, brands: Map<string, BrandInfo>, promptContent: string, pages: Map<number, CitedPage>) {
+  const { text, references, raw } = decodeAnswerBody(r.body, pagesOf(r.cited, pages));
   const provider = r.provider as ProviderName;
   const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
     .map(([id, b]) => ({ info: brands.get(id), ...b }))

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.js';
 import { NotFound } from '../../lib/errors.js';
 import { requireProject } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
-import { chatItem, type ChatRow } from './chat-item.js';
+import { chatItem, chatPages, type ChatRow } from './chat-item.js';
 import { realProviders } from './prompt-analytics.js';
 import type { Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
@@ -47,7 +47,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
     `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
             r.provider, r.sample, r.market, r.model, r.body, r.mentioned, r.position, r.sentiment,
             array_to_string(r.brand_ids, ',') as brand_ids, array_to_string(r.brand_stats, ',') as brand_stats,
-            r.model_judgement->>'by' as analyser,
+            array_to_string(r.cited, ',') as cited, r.model_judgement->>'by' as analyser,
             case when (r.collected_at at time zone 'UTC')::date = r.day then r.collected_at
                  else r.day::timestamp at time zone 'UTC' end as at
        from responses r
@@ -74,8 +74,10 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
       w.market,
     ],
   );
-  const items = rows.slice(0, pageSize).map((r) => ({
-    ...chatItem(r, brands, r.prompt_content),
+  const shown = rows.slice(0, pageSize);
+  const pages = await chatPages(ctx, shown);
+  const items = shown.map((r) => ({
+    ...chatItem(r, brands, r.prompt_content, pages),
     prompt_id: r.prompt_id,
     topic_id: r.topic_id,
     topic_name: r.topic_name,

@@ -5,7 +5,7 @@ import type { Interval } from '../../lib/statistics.js';
 import { requireProject } from '../projects/service.js';
 import { brandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
-import { CHAT_COLUMNS, chatItem, type ChatRow } from './chat-item.js';
+import { CHAT_COLUMNS, chatItem, chatPages, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
 import { rollupMarket } from '../rollups/market-totals.js';
 import { daysOf, type Window } from './window.js';
@@ -111,6 +111,7 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
     ),
     brandInfo(ctx.reads, projectId),
   ]);
-  const items = rows.map((r) => chatItem(r, brands, prompt.content));
+  const pages = await chatPages(ctx, rows);
+  const items = rows.map((r) => chatItem(r, brands, prompt.content, pages));
   return { items };
 }

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context.js';
 import { URL_TYPES } from '../../analysis/types.js';
 import { faviconUrls } from '../../lib/url.js';
 import { loadBrandNumbers } from '../projects/brands.js';
+import { citedPagesById, type CitedPage } from '../answers/cited-pages.js';
 import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
@@ -148,45 +149,10 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
   return { items };
 }
 
-/** A cited_pages row as the URLs and domains show it. */
-interface Page {
-  url: string;
-  title: string;
-  domain: string;
-  category: number;
-  url_type: number | null;
-}
+type Page = CitedPage;
 
-/**
- * cited_pages rows by id, per store. A row never changes: its id names one (url, title,
- * category, type), and a re-analysis gives new ids, never an old one again. So each page is
- * read once per process rather than on every request (a year of a prompt's URLs cites about
- * 2,500 pages, whose lookups and text were half the cost of the answer). Bounded: past the
- * maximum the map starts over.
- */
-const PAGE_CACHE_MAX = 100_000;
-const pageCaches = new WeakMap<object, Map<number, Page>>();
-
-async function pagesById(ctx: RequestContext, ids: number[]): Promise<Map<number, Page>> {
-  let cache = pageCaches.get(ctx.store);
-  if (!cache) pageCaches.set(ctx.store, (cache = new Map()));
-  const missing = ids.filter((id) => !cache.has(id));
-  if (missing.length > 0) {
-    const { rows } = await ctx.reads.query<Page & { id: number }>(
-      `select id, url, title, domain, category::int as category, url_type::int as url_type from cited_pages where id = any($1::int[])`,
-      [missing],
-    );
-    if (cache.size + rows.length > PAGE_CACHE_MAX) cache.clear();
-    for (const r of rows) cache.set(r.id, { url: r.url, title: r.title, domain: r.domain, category: r.category, url_type: r.url_type });
-  }
-  const out = new Map<number, Page>();
-  for (const id of ids) {
-    const page = cache.get(id);
-    if (!page) throw new Error(`cited page ${id} not found`);
-    out.set(id, page);
-  }
-  return out;
-}
+/** The process's cited_pages rows (answers/cited-pages.ts), read from the request's reads. */
+const pagesById = (ctx: RequestContext, ids: number[]) => citedPagesById(ctx.reads, ids, ctx.store);
 
 interface PageCount {
   page: number;

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { searchQueriesOf } from '../../ports/providers/search-queries.js';
 import type { ProviderName } from '../../ports/providers/types.js';
-import { decodeAnswerBody } from '../answers/answer-body.js';
+import { decodeAnswerRaw } from '../answers/answer-body.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
 import type { Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
@@ -29,7 +29,7 @@ export async function promptSearchQueries(ctx: RequestContext, projectId: string
   ]);
   const byQuery = new Map<string, Map<string, number>>();
   for (const row of rows) {
-    for (const query of searchQueriesOf(row.provider, decodeAnswerBody(row.body).raw)) {
+    for (const query of searchQueriesOf(row.provider, decodeAnswerRaw(row.body))) {
       const runs = byQuery.get(query) ?? new Map<string, number>();
       runs.set(row.provider, (runs.get(row.provider) ?? 0) + 1);
       byQuery.set(query, runs);

@@ -1,5 +1,6 @@
 import type { Analysis, Citation } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
+import { decodeAnswerBody, type AnswerBody } from './answer-body.js';
 
 // JSON, not the fields joined with a separator: a title and URL holding it could join into another page's text
 const keyOf = (c: { url: string; title: string; category: number; urlType: number | null }) => JSON.stringify([c.category, c.urlType, c.title, c.url]);
@@ -81,3 +82,61 @@ export async function citedIds(tx: Tx, projectId: string, analyses: Analysis[]):
 
 /** A Postgres array literal (`{1,2,3}`), for a text[] parameter cast per row to int[] or uuid[]. */
 export const pgArray = (values: ReadonlyArray<number | string>): string => `{${values.join(',')}}`;
+
+/** A cited_pages row as the readers show it. */
+export interface CitedPage {
+  url: string;
+  title: string;
+  domain: string;
+  category: number;
+  url_type: number | null;
+}
+
+/**
+ * cited_pages rows by id, per store (`cacheOwner`). A row never changes: its id names one
+ * (url, title, category, type) until the row is deleted (a re-analysis deletes the pages no
+ * answer cites any more), and an id is never given again. So each page is read once per
+ * process rather than on every request (a year of a prompt's URLs cites about 2,500 pages,
+ * whose lookups and text were half the cost of the answer). Bounded: past the maximum the
+ * map starts over.
+ */
+const PAGE_CACHE_MAX = 100_000;
+const pageCaches = new WeakMap<object, Map<number, CitedPage>>();
+
+export async function citedPagesById(db: Pick<Tx, 'query'>, ids: Iterable<number>, cacheOwner: object = db): Promise<Map<number, CitedPage>> {
+  let cache = pageCaches.get(cacheOwner);
+  if (!cache) pageCaches.set(cacheOwner, (cache = new Map()));
+  const wanted = [...new Set(ids)];
+  const missing = wanted.filter((id) => !cache.has(id));
+  if (missing.length > 0) {
+    const { rows } = await db.query<CitedPage & { id: number }>(
+      `select id, url, title, domain, category::int as category, url_type::int as url_type from cited_pages where id = any($1::int[])`,
+      [missing],
+    );
+    if (cache.size + rows.length > PAGE_CACHE_MAX) cache.clear();
+    for (const r of rows) cache.set(r.id, { url: r.url, title: r.title, domain: r.domain, category: r.category, url_type: r.url_type });
+  }
+  const out = new Map<number, CitedPage>();
+  for (const id of wanted) {
+    const page = cache.get(id);
+    if (!page) throw new Error(`cited page ${id} not found`);
+    out.set(id, page);
+  }
+  return out;
+}
+
+/** An answer's `cited` as pg returns it: an int array, or its text (`array_to_string(cited, ',')`). */
+export type CitedColumn = number[] | string;
+export const citedList = (cited: CitedColumn): number[] => (typeof cited === 'string' ? (cited ? cited.split(',').map(Number) : []) : cited);
+
+/** The pages of one answer's `cited`, in its order, from pages read by citedPagesById. */
+export const pagesOf = (cited: CitedColumn, pages: Map<number, CitedPage>): CitedPage[] => citedList(cited).map((id) => pages.get(id)!);
+
+/**
+ * The bodies of stored answers (their `body` and `cited` columns), their references' links
+ * and titles read from cited_pages: one query for the pages of them all.
+ */
+export async function readAnswerBodies(db: Pick<Tx, 'query'>, rows: ReadonlyArray<{ body: Uint8Array; cited: CitedColumn }>, cacheOwner: object = db): Promise<AnswerBody[]> {
+  const pages = await citedPagesById(db, rows.flatMap((r) => citedList(r.cited)), cacheOwner);
+  return rows.map((r) => decodeAnswerBody(r.body, pagesOf(r.cited, pages)));
+}

@@ -29,8 +29,9 @@ export interface AnalysedAnswer {
  */
 export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAnswer[]): Promise<AnalysedAnswer[]> {
   if (items.length === 0) return [];
-  // the bodies compressed on a worker thread while the cited pages are looked up
-  const packing = encodeAnswerBodies(items.map((i) => i.answer));
+  // the bodies compressed on a worker thread while the cited pages are looked up; a
+  // reference to one of the answer's citations names it by its place in `cited`
+  const packing = encodeAnswerBodies(items.map(({ answer, analysis }) => ({ text: answer.text, references: answer.references, raw: answer.raw, pages: analysis.citations })));
   packing.catch(() => {}); // awaited below; a failed lookup first must not leave it unhandled
   const cited = await citedIds(
     tx,

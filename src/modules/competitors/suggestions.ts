@@ -1,6 +1,6 @@
 import { recurringBrands } from '../../analysis/index.js';
 import type { RequestContext } from '../../context.js';
-import { decodeAnswerBody } from '../answers/answer-body.js';
+import { readAnswerBodies } from '../answers/cited-pages.js';
 import { normalizeWebsite } from '../../lib/url.js';
 import * as metrics from '../analytics/metrics.js';
 import type { Window } from '../analytics/window.js';
@@ -24,8 +24,8 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
   if (!facts) throw new Error('project vanished'); // requireProject has just read it
   const [brands, answers, total, taken] = await Promise.all([
     loadBrandSpecs(ctx.reads, facts),
-    ctx.reads.query<{ body: Uint8Array }>(
-      `select body from responses
+    ctx.reads.query<{ body: Uint8Array; cited: number[] }>(
+      `select body, cited from responses
         where project_id = $1 and ($2::text[] is null or provider = any($2::text[])) and day between $3::date and $4::date
         order by day desc, collected_at desc, id
         limit $5`,
@@ -38,7 +38,7 @@ export async function competitorSuggestions(ctx: RequestContext, projectId: stri
   // and adding it would be refused as a duplicate domain.
   const trackedDomains = new Set([...taken.rows.map((r) => r.domain), ...brands.map((b) => b.domain).filter((d): d is string => !!d)]);
   const read = answers.rows.length;
-  const found = recurringBrands(answers.rows.map((r) => decodeAnswerBody(r.body)), brands, limit + trackedDomains.size).filter((c) => !c.domain || !trackedDomains.has(c.domain));
+  const found = recurringBrands(await readAnswerBodies(ctx.reads, answers.rows, ctx.store), brands, limit + trackedDomains.size).filter((c) => !c.domain || !trackedDomains.has(c.domain));
   return {
     project_id: projectId,
     period: w.period,
