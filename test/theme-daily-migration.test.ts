@@ -1,13 +1,15 @@
 // Migration 0032 packs theme_daily (what a prompt's deletion takes out of the project's theme
 // rollup) from a row per prompt, brand, theme, day and market into a row per prompt, day and
-// market. This stores answers through the write path, turns the store back into the 0031
-// format (a row per entry) and starts again: the same entries come back packed, GET /themes
-// answers the same bytes, and deleting a prompt afterwards takes out exactly its counts.
+// market, and 0034 names each entry's brand by its number instead of its id. This stores
+// answers through the write path, turns the store back into the 0031 (or 0033) format and
+// starts again: the same entries come back packed, GET /themes answers the same bytes, and
+// deleting a prompt afterwards takes out exactly its counts.
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { THEMES } from '../src/analysis/index.js';
 import { seedProject } from '../src/collection/seed.js';
 import { addThemes } from '../src/modules/rollups/themes.js';
+import { loadBrandNumbers, OWN_BRAND_ID } from '../src/modules/projects/brands.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import type { Store } from '../src/store/index.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
@@ -21,12 +23,20 @@ afterAll(async () => t?.stop());
 
 const WINDOW = 'start_date=2025-04-01&end_date=2025-05-20';
 
+/**
+ * theme_daily's entries (the format of migration 0034: {brand number, theme number, the three
+ * counts}) with their brands as the rows of competitors name them (the own brand 0), as
+ * project_theme_daily keys its rows: `t` (prompt_id, day, market, brand_id, n, po, ne, ng).
+ */
+const ENTRIES = `select t.project_id, t.prompt_id, t.day, t.market, case when t.counts[i][1] = 0 then '${OWN_BRAND_ID}'::uuid else c.id end as brand_id,
+                        t.counts[i][2] as n, t.counts[i][3] as po, t.counts[i][4] as ne, t.counts[i][5] as ng
+                   from theme_daily t cross join lateral generate_subscripts(t.counts, 1) as i
+                        left join competitors c on c.project_id = t.project_id and c.brand_no = t.counts[i][1] and not c.is_own_brand and t.counts[i][1] > 0`;
+
 /** theme_daily's entries, one line per prompt, day, market, brand and theme, sorted. */
 async function entries(store: Store, projectId: string): Promise<string[]> {
   const { rows } = await store.query<{ line: string }>(
-    `select concat_ws(' ', t.prompt_id, t.day, t.market, t.brand_ids[i], t.counts[i][1], t.counts[i][2], t.counts[i][3], t.counts[i][4]) as line
-       from theme_daily t cross join lateral generate_subscripts(t.brand_ids, 1) as i
-      where t.project_id = $1`,
+    `select concat_ws(' ', t.prompt_id, t.day, t.market, t.brand_id, t.n, t.po, t.ne, t.ng) as line from (${ENTRIES}) t where t.project_id = $1`,
     [projectId],
   );
   return rows.map((r) => r.line).sort();
@@ -36,9 +46,9 @@ async function entries(store: Store, projectId: string): Promise<string[]> {
 async function mismatches(store: Store, projectId: string): Promise<unknown[]> {
   const { rows } = await store.query(
     `with per_prompt as (
-       select t.brand_ids[i] as brand_id, ($2::text[])[t.counts[i][1] + 1] as theme, t.day, t.market,
-              sum(t.counts[i][2])::int as positive, sum(t.counts[i][3])::int as neutral, sum(t.counts[i][4])::int as negative
-         from theme_daily t cross join lateral generate_subscripts(t.brand_ids, 1) as i
+       select t.brand_id, ($2::text[])[t.n + 1] as theme, t.day, t.market,
+              sum(t.po)::int as positive, sum(t.ne)::int as neutral, sum(t.ng)::int as negative
+         from (${ENTRIES}) t
         where t.project_id = $1
         group by 1, 2, 3, 4)
      select * from (select brand_id, theme, day, market, positive, neutral, negative from project_theme_daily where project_id = $1) d
@@ -85,6 +95,25 @@ it('a store of the 0031 format migrates: the same theme entries packed per promp
   expect(await mismatches(migrated, seeded.projectId)).toEqual([]);
 });
 
+it('a store of the 0033 format migrates to brand numbers; the entries of a deleted competitor are left out', async () => {
+  const seeded = await seedProject(t.runtime.ctx, { prompts: 2, providers: ['chatgpt', 'perplexity'], days: 20, competitors: 3, endDay: '2025-05-20' });
+  const store = t.runtime.ctx.store;
+  const written = await entries(store, seeded.projectId);
+  const gone = (await store.query<{ id: string }>(`select id from competitors where project_id = $1 and not is_own_brand order by brand_no limit 1`, [seeded.projectId])).rows[0].id;
+  expect(written.some((line) => line.includes(gone))).toBe(true);
+  await undoThrough(store, '0034_theme_daily_brand_numbers');
+  const ids = await store.query<{ n: number }>(`select count(*)::int as n from theme_daily where project_id = $1 and $2::uuid = any(brand_ids)`, [seeded.projectId, gone]);
+  expect(ids.rows[0].n).toBeGreaterThan(0);
+  // deleted while the old format was stored (its re-analysis, which would rebuild the themes, not run)
+  await store.query(`delete from competitors where id = $1`, [gone]);
+  await t.restart();
+  const migrated = await entries(t.runtime.ctx.store, seeded.projectId);
+  expect(migrated).toEqual(written.filter((line) => !line.includes(gone)));
+  const counts = await t.runtime.ctx.store.query<{ n: number }>(`select count(*)::int as n from theme_daily where project_id = $1 and array_ndims(counts) = 2 and array_length(counts, 2) = 5`, [seeded.projectId]);
+  const rows = await t.runtime.ctx.store.query<{ n: number }>(`select count(*)::int as n from theme_daily where project_id = $1`, [seeded.projectId]);
+  expect(counts.rows[0].n).toBe(rows.rows[0].n);
+});
+
 it("keeps THEMES in the order migration 0032 numbered them (the list may only grow at its end)", () => {
   const sql = fs.readFileSync(new URL('../migrations/0032_theme_daily_packed.sql', import.meta.url), 'utf8');
   const listed = /array_position\(ARRAY\[([^\]]+)\]/.exec(sql)![1].split(',').map((s) => s.trim().replace(/^'|'$/g, ''));
@@ -106,11 +135,15 @@ it('adds a later batch of the same prompt, day and market to its row, per brand 
     market: 'US-en',
     analysis: { themes: themes.map(([brandId, theme, band]) => ({ brandId, theme, band, excerpt: `${theme} ${band}` })) },
   });
-  await store.tx((tx) => addThemes(tx, seeded.projectId, [item('00000000-0000-4000-8000-000000000001', [[brandA, 'price', 'positive'], [brandB, 'support', 'negative']])]));
+  const numbers = await loadBrandNumbers(store, seeded.projectId);
+  await store.tx((tx) => addThemes(tx, seeded.projectId, [item('00000000-0000-4000-8000-000000000001', [[brandA, 'price', 'positive'], [brandB, 'support', 'negative']])], numbers));
   await store.tx((tx) =>
-    addThemes(tx, seeded.projectId, [
-      item('00000000-0000-4000-8000-000000000002', [[brandA, 'price', 'positive'], [brandA, 'price', 'neutral'], [brandB, 'security', 'neutral']]),
-    ]),
+    addThemes(
+      tx,
+      seeded.projectId,
+      [item('00000000-0000-4000-8000-000000000002', [[brandA, 'price', 'positive'], [brandA, 'price', 'neutral'], [brandB, 'security', 'neutral']])],
+      numbers,
+    ),
   );
   const n = (theme: string) => THEMES.indexOf(theme as (typeof THEMES)[number]);
   const rows = (await entries(store, seeded.projectId)).filter((line) => line.includes('2025-06-01'));

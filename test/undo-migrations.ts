@@ -210,6 +210,21 @@ async function undo0033(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0033_cited_pages_digest_key')]);
 }
 
+/** The store as it was before 0034: theme_daily's entries name their brand by id (brand_ids), not number. */
+async function undo0034(store: Store): Promise<void> {
+  await store.query(`alter table theme_daily add column brand_ids uuid[]`);
+  await store.query(
+    `update theme_daily t set
+       brand_ids = (select array_agg(case when t.counts[i][1] = 0 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end order by i)
+                      from generate_subscripts(t.counts, 1) as i
+                           left join competitors c on c.project_id = t.project_id and c.brand_no = t.counts[i][1] and not c.is_own_brand and t.counts[i][1] > 0),
+       counts = (select array_agg(array[t.counts[i][2], t.counts[i][3], t.counts[i][4], t.counts[i][5]]::smallint[] order by i)
+                   from generate_subscripts(t.counts, 1) as i)`,
+  );
+  await store.query(`alter table theme_daily alter column brand_ids set not null`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0034_theme_daily_brand_numbers')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -235,6 +250,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0031_rollup_market_totals', undo0031],
   ['0032_theme_daily_packed', undo0032],
   ['0033_cited_pages_digest_key', undo0033],
+  ['0034_theme_daily_brand_numbers', undo0034],
 ];
 
 /**

@@ -946,9 +946,9 @@ const themeCounts = () => ({
 /**
  * Per prompt, day and market: the answers speaking of each brand on each theme, by band.
  * What a prompt's deletion takes out of project_theme_daily; deleted with the prompt.
- * Entry i is brand `brand_ids[i]` with `counts[i]` = {theme number (its index in THEMES),
- * positive, neutral, negative} (migration 0032: a row per entry cost 0.84 KB per answer).
- */
+ * Entry i is `counts[i]` = {brand number (competitors.brand_no, own brand 0), theme number
+ * (its index in THEMES), positive, neutral, negative} (migration 0032: one row per prompt,
+ * day and market, not per entry; 0034: the brand by its number, not its id).
 export const themeDaily = pgTable(
   'theme_daily',
   {
@@ -956,7 +956,6 @@ export const themeDaily = pgTable(
     promptId: uuid('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     ...marketKey(),
-    brandIds: uuid('brand_ids').array().notNull(),
     counts: smallint('counts').array().array().notNull(),
   },
   (t) => [uniqueIndex('theme_daily_key').on(t.promptId, t.day, t.market), index('theme_daily_project_idx').on(t.projectId)],

@@ -157,7 +157,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
 
   await addDomainDays(tx, projectId, [...domainDays.values()], domainCategory);
   await upsertPromptDomains(tx, projectId, [...promptDomains.values()]);
-  await addThemes(tx, projectId, stored);
+  await addThemes(tx, projectId, stored, numbers);
 }
 
 /** A row of prompt_domain_monthly; key: prompt, provider, month, domain, market. */

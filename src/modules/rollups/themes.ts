@@ -1,14 +1,15 @@
 import { THEMES, type Analysis } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
 import { marketSql } from '../../lib/markets.js';
+import { OWN_BRAND_ID } from '../projects/brands.js';
 
 // The theme rollups (migration 0021): theme_daily per prompt (what a prompt's deletion
 // takes out, deleted with it) and project_theme_daily per project (what GET /themes reads),
 // both written in the transaction that stores or re-analyses the answers. theme_daily is a
-// row per prompt, day and market (migration 0032): entry i is brand `brand_ids[i]` with
-// `counts[i]` = {theme number (its index in THEMES), positive, neutral, negative}. The counts
-// are smallint: a prompt has at most 5 samples of 9 engines a day and market, and an answer
-// counts a brand's theme once.
+// row per prompt, day and market (migration 0032): entry i is `counts[i]` = {brand number
+// (competitors.brand_no, own brand 0: migration 0034), theme number (its index in THEMES),
+// positive, neutral, negative}, in (brand, theme) order. The counts are smallint: a prompt has
+// at most 5 samples of 9 engines a day and market, and an answer counts a brand's theme once.
 
 /** Examples kept per project row: a window's examples are the newest rows'. */
 export const EXAMPLES_PER_ROW = 3;
@@ -54,20 +55,26 @@ export function themeNumber(theme: string): number {
 }
 
 /**
- * theme_daily's entries of rows `r` (a prompt's, or a batch's as `excluded`): brand, theme
- * number and the three counts, one row per entry.
+ * theme_daily's entries of rows `r` (a prompt's, or a batch's as `excluded`): brand number,
+ * theme number and the three counts, one row per entry.
  */
 const entriesOf = (r: string) =>
-  `select ${r}.brand_ids[i] as b, ${r}.counts[i][1] as n, ${r}.counts[i][2] as po, ${r}.counts[i][3] as ne, ${r}.counts[i][4] as ng
-     from generate_subscripts(${r}.brand_ids, 1) as i`;
+  `select ${r}.counts[i][1] as b, ${r}.counts[i][2] as n, ${r}.counts[i][3] as po, ${r}.counts[i][4] as ne, ${r}.counts[i][5] as ng
+     from generate_subscripts(${r}.counts, 1) as i`;
 
-/** Adds the themes of analysed answers to both rollups: one statement per table and batch. */
-export async function addThemes(tx: Tx, projectId: string, items: readonly ThemeInput[]): Promise<void> {
+/**
+ * Adds the themes of analysed answers to both rollups: one statement per table and batch.
+ * `numbers`: the project's brand numbers by id (loadBrandNumbers); a brand without one (a
+ * competitor deleted since the analysis) has nobody to show it and is left out.
+ */
+export async function addThemes(tx: Tx, projectId: string, items: readonly ThemeInput[], numbers: Map<string, number>): Promise<void> {
   const perPrompt = new Map<string, Counts>();
   const perProject = new Map<string, Counts>();
   for (const item of items) {
     for (const t of item.analysis.themes ?? []) {
-      bump(perPrompt, [item.promptId, item.day, item.market, t.brandId, String(themeNumber(t.theme))], t.band);
+      const no = numbers.get(t.brandId);
+      if (no === undefined) continue;
+      bump(perPrompt, [item.promptId, item.day, item.market, String(no), String(themeNumber(t.theme))], t.band);
       const row = bump(perProject, [t.brandId, t.theme, item.day, item.market], t.band);
       if (row.examples.length < EXAMPLES_PER_ROW) row.examples.push({ c: item.responseId, p: item.promptId, b: t.band, e: t.excerpt });
     }
@@ -77,19 +84,19 @@ export async function addThemes(tx: Tx, projectId: string, items: readonly Theme
   // the batch's entries grouped into a row per prompt, day and market; a row already there
   // gets the entries of both, summed per brand and theme (entries kept in brand, theme order)
   await tx.query(
-    `insert into theme_daily (project_id, prompt_id, day, market, brand_ids, counts)
-     select $1, p, d::date, m, array_agg(b order by b, n), array_agg(array[n, po, ne, ng]::smallint[] order by b, n)
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::int[], $9::int[]) as u(p, d, m, b, n, po, ne, ng)
+    `insert into theme_daily (project_id, prompt_id, day, market, counts)
+     select $1, p, d::date, m, array_agg(array[b, n, po, ne, ng]::smallint[] order by b, n)
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[]) as u(p, d, m, b, n, po, ne, ng)
       group by p, d, m
-     on conflict (prompt_id, day, market) do update set (brand_ids, counts) = (
-       select array_agg(b order by b, n), array_agg(array[n, po, ne, ng]::smallint[] order by b, n)
+     on conflict (prompt_id, day, market) do update set counts = (
+       select array_agg(array[b, n, po, ne, ng]::smallint[] order by b, n)
          from (select b, n, sum(po) as po, sum(ne) as ne, sum(ng) as ng
                  from (${entriesOf('theme_daily')} union all ${entriesOf('excluded')}) e
                 group by b, n) s)`,
     [
       projectId,
-      ...[0, 1, 2, 3].map((i) => prompt.map((r) => r.keys[i])),
-      prompt.map((r) => Number(r.keys[4])),
+      ...[0, 1, 2].map((i) => prompt.map((r) => r.keys[i])),
+      ...[3, 4].map((i) => prompt.map((r) => Number(r.keys[i]))),
       ...[0, 1, 2].map((i) => prompt.map((r) => r.counts[i])),
     ],
   );
@@ -116,17 +123,21 @@ export async function addThemes(tx: Tx, projectId: string, items: readonly Theme
 
 /**
  * Takes a prompt's answers out of project_theme_daily (counts and examples), before the
- * prompt is deleted; its theme_daily rows go with it (foreign key).
+ * prompt is deleted; its theme_daily rows go with it (foreign key). An entry's brand number
+ * names the brand's row by the competitor holding it (the own brand 0); a competitor deleted
+ * has no rows to show, and its queued re-analysis rebuilds them.
  */
 export async function removePromptThemes(tx: Tx, projectId: string, promptId: string): Promise<void> {
   await tx.query(
     `update project_theme_daily d set positive = d.positive - p.positive, neutral = d.neutral - p.neutral, negative = d.negative - p.negative,
             examples = (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(d.examples) as x(e) where e->>'p' <> $2::text)
-       from (select t.day, t.market, e.b as brand_id, ($3::text[])[e.n + 1] as theme, e.po as positive, e.ne as neutral, e.ng as negative
+       from (select t.day, t.market, case when e.b = 0 then $4::uuid else c.id end as brand_id, ($3::text[])[e.n + 1] as theme,
+                    e.po as positive, e.ne as neutral, e.ng as negative
                from theme_daily t cross join lateral (${entriesOf('t')}) e
+                    left join competitors c on c.project_id = t.project_id and c.brand_no = e.b and not c.is_own_brand and e.b > 0
               where t.prompt_id = $2) p
       where d.project_id = $1 and d.brand_id = p.brand_id and d.theme = p.theme and d.day = p.day and d.market = p.market`,
-    [projectId, promptId, THEMES],
+    [projectId, promptId, THEMES, OWN_BRAND_ID],
   );
   await tx.query(`delete from project_theme_daily where project_id = $1 and positive + neutral + negative <= 0`, [projectId]);
 }
