@@ -9,7 +9,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatPreview } from '../src/analysis/preview.js';
 import { seedProject, type SeedResult } from '../src/collection/seed.js';
 import { readAnswerBodies } from '../src/modules/answers/cited-pages.js';
-import { brandsOfColumns } from '../src/modules/answers/answer-brands.js';
 import { BROTLI } from '../src/lib/packed-json.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
@@ -50,7 +49,8 @@ async function toFormat0012(projectId: string): Promise<void> {
     cols[1].push(JSON.stringify(b.references));
     cols[2].push(JSON.stringify(b.raw ?? null));
     cols[3].push(chatPreview(b.text));
-    cols[4].push(JSON.stringify(brandsOfColumns(r.brand_ids, r.brand_stats)));
+    // the brands as 0012 kept them: brand id -> {position, count, sentiment} (brand_ids and brand_stats again, 0035 undone)
+    cols[4].push(JSON.stringify(Object.fromEntries(r.brand_ids.map((id, k) => [id, { position: r.brand_stats[3 * k], count: r.brand_stats[3 * k + 1], sentiment: r.brand_stats[3 * k + 2] }]))));
   }
   await store.query(
     `update responses r set "text" = u.t, "references" = u.rf::jsonb, raw = u.w::jsonb, preview = u.pr, brands = u.b::jsonb

@@ -20,8 +20,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
-const BRANDS_AS_0006_READ_THEM = `jsonb_each((select coalesce(jsonb_object_agg(n.id, jsonb_build_object('position', r.brand_stats[3 * n.i - 2],
-  'count', r.brand_stats[3 * n.i - 1], 'sentiment', r.brand_stats[3 * n.i])), '{}'::jsonb) from unnest(r.brand_ids) with ordinality as n(id, i)))`;
+// by id, as 0006 keyed them: each brand number named (brand_nos since 0035) by its competitor, the own brand's all-zero id for 0
+const BRANDS_AS_0006_READ_THEM = `jsonb_each((select coalesce(jsonb_object_agg(case when n.no = 0 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end,
+  jsonb_build_object('position', r.brand_stats[3 * n.i - 2], 'count', r.brand_stats[3 * n.i - 1], 'sentiment', r.brand_stats[3 * n.i])), '{}'::jsonb)
+  from unnest(r.brand_nos) with ordinality as n(no, i)
+       left join competitors c on c.project_id = r.project_id and c.brand_no = n.no and not c.is_own_brand and n.no > 0))`;
 
 /** The backfill statements of the migration, limited to one project (a shared test database holds others). */
 function backfill(): string[] {
@@ -35,7 +38,7 @@ function backfill(): string[] {
   expect(kept).toHaveLength(SUMS_TABLES.length); // prompt_daily, _weekly, _monthly and project_daily
   return kept.map((u) => {
     expect(u).toMatch(/\n WHERE d\./);
-    // the brands named as 0006 found them (a jsonb object; brand_ids and brand_stats since 0013)
+    // the brands named as 0006 found them (a jsonb object; brand_ids and brand_stats since 0013, brand_nos since 0035)
     return u.replace(/\n WHERE d\./, '\n WHERE d."project_id" = $1 AND d.').replace('jsonb_each(r."brands")', BRANDS_AS_0006_READ_THEM);
   });
 }

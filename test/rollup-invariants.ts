@@ -3,10 +3,13 @@ import type { Store } from '../src/store/index.js';
 
 /**
  * The brands an answer names as (key, value) rows like jsonb_each over the jsonb object
- * responses.brands was before migration 0013: brand_ids and brand_stats read back.
+ * responses.brands was before migration 0013: brand_nos and brand_stats read back, each
+ * number named by its competitor's id (the own brand's all-zero id for 0).
  */
-export const BRANDS_OF_R = `(select n.id::text as key, jsonb_build_object('position', r.brand_stats[3 * n.i - 2], 'count', r.brand_stats[3 * n.i - 1],
-  'sentiment', r.brand_stats[3 * n.i]) as value from unnest(r.brand_ids) with ordinality as n(id, i))`;
+export const BRANDS_OF_R = `(select (case when n.no = 0 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end)::text as key,
+  jsonb_build_object('position', r.brand_stats[3 * n.i - 2], 'count', r.brand_stats[3 * n.i - 1], 'sentiment', r.brand_stats[3 * n.i]) as value
+  from unnest(r.brand_nos) with ordinality as n(no, i)
+       left join competitors c on c.project_id = r.project_id and c.brand_no = n.no and not c.is_own_brand and n.no > 0)`;
 
 /** The citations, one row per URL an answer cites (responses.cited and cited_pages), for checks in tests. */
 export const CITATIONS = `(select r.id as response_id, r.project_id, r.provider, r.day, r.market, p.url, p.domain, p.category, p.url_type, r.mentioned from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id) c`;
@@ -225,10 +228,9 @@ export async function expectConsistentRollups(store: Store, projectId: string): 
   ).toEqual(
     await q(`select r.prompt_id::text, r.provider, date_trunc('month', r.day::timestamp)::date::text as month, r.market, p.domain, min(p.category) as category,
                     count(*)::int as n, count(distinct r.id)::int as r, (count(distinct r.id) filter (where r.mentioned))::int as m,
-                    coalesce(bit_or((select bit_or(1 << n.no) from unnest(r.brand_ids) as u(id)
-                      join (select '00000000-0000-0000-0000-000000000000'::uuid as id, 0 as no
-                            union all select c.id, c.brand_no from competitors c where c.project_id = r.project_id and not c.is_own_brand) n
-                        on n.id = u.id where n.no < 31)), 0) as b
+                    coalesce(bit_or((select bit_or(1 << u.no) from unnest(r.brand_nos) as u(no)
+                      where u.no < 31 and (u.no = 0 or exists (select 1 from competitors c
+                                                                where c.project_id = r.project_id and c.brand_no = u.no and not c.is_own_brand)))), 0) as b
                from responses r cross join unnest(r.cited) as k(id) join cited_pages p on p.id = k.id
               where r.project_id = $1 group by 1, 2, 3, 4, 5`),
   );

@@ -210,19 +210,44 @@ async function undo0033(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0033_cited_pages_digest_key')]);
 }
 
-/** The store as it was before 0034: theme_daily's entries name their brand by id (brand_ids), not number. */
+/**
+ * The store as it was before 0034: theme_daily's entries name their brand by id (brand_ids),
+ * not number. An entry of a number no competitor holds any more (deleted) has no id: left out.
+ */
 async function undo0034(store: Store): Promise<void> {
   await store.query(`alter table theme_daily add column brand_ids uuid[]`);
+  const entries = `(select i, case when t.counts[i][1] = 0 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as id
+                      from generate_subscripts(t.counts, 1) as i
+                           left join competitors c on c.project_id = t.project_id and c.brand_no = t.counts[i][1] and not c.is_own_brand and t.counts[i][1] > 0) e`;
   await store.query(
     `update theme_daily t set
-       brand_ids = (select array_agg(case when t.counts[i][1] = 0 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end order by i)
-                      from generate_subscripts(t.counts, 1) as i
-                           left join competitors c on c.project_id = t.project_id and c.brand_no = t.counts[i][1] and not c.is_own_brand and t.counts[i][1] > 0),
-       counts = (select array_agg(array[t.counts[i][2], t.counts[i][3], t.counts[i][4], t.counts[i][5]]::smallint[] order by i)
-                   from generate_subscripts(t.counts, 1) as i)`,
+       brand_ids = coalesce((select array_agg(e.id order by e.i) from ${entries} where e.id is not null), '{}'),
+       counts = coalesce((select array_agg(array[t.counts[e.i][2], t.counts[e.i][3], t.counts[e.i][4], t.counts[e.i][5]]::smallint[] order by e.i)
+                            from ${entries} where e.id is not null), '{}')`,
   );
   await store.query(`alter table theme_daily alter column brand_ids set not null`);
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0034_theme_daily_brand_numbers')]);
+}
+
+/** The store as it was before 0035: an answer names its brands by id (brand_ids uuid[]), their figures an int[]. */
+async function undo0035(store: Store): Promise<void> {
+  await store.query(
+    `alter table responses add column brand_ids uuid[] default '{}'::uuid[] not null, add column brand_figures integer[] default '{}'::integer[] not null`,
+  );
+  // a number no competitor holds any more (deleted) has no id: its brand left out
+  const named = `(select b.i, case when b.no = 0 then '00000000-0000-0000-0000-000000000000'::uuid else c.id end as id
+                    from unnest(r.brand_nos) with ordinality as b(no, i)
+                         left join competitors c on c.project_id = r.project_id and c.brand_no = b.no and not c.is_own_brand and b.no > 0) e`;
+  await store.query(
+    `update responses r set
+       brand_ids = coalesce((select array_agg(e.id order by e.i) from ${named} where e.id is not null), '{}'),
+       brand_figures = coalesce((select array_agg(r.brand_stats[3 * (e.i - 1) + k]::int order by e.i, k)
+                                   from ${named} cross join generate_series(1, 3) as k where e.id is not null), '{}')
+     where cardinality(r.brand_nos) > 0`,
+  );
+  await store.query(`alter table responses drop column brand_nos, drop column brand_stats`);
+  await store.query(`alter table responses rename column brand_figures to brand_stats`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0035_responses_brand_numbers')]);
 }
 
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
@@ -251,6 +276,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0032_theme_daily_packed', undo0032],
   ['0033_cited_pages_digest_key', undo0033],
   ['0034_theme_daily_brand_numbers', undo0034],
+  ['0035_responses_brand_numbers', undo0035],
 ];
 
 /**

@@ -3,7 +3,7 @@ import { createModelAnalyzer, type ModelJudgement } from '../analysis/model.js';
 import { touchAnalytics } from '../store/analytics-version.js';
 import { reanalyseJob } from '../jobs/catalog.js';
 import type { Tx } from '../store/index.js';
-import { loadBrandSpecs } from '../modules/projects/brands.js';
+import { loadBrandNumbers, loadBrandSpecs } from '../modules/projects/brands.js';
 import { loadProjectWithPlan } from '../modules/projects/project-row.js';
 import { addToRollups, emptyProjectRollups, type RollupInput } from '../modules/rollups/add-answers.js';
 import { decodeAnswerBody, encodeAnswerBody, type PageText } from '../modules/answers/answer-body.js';
@@ -31,6 +31,7 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
     // No model call inside the transaction: the judgements asked for above, else those stored.
     const analyse = createModelAnalyzer(await loadBrandSpecs(tx, project), null);
     await emptyProjectRollups(tx, projectId);
+    const numbers = await loadBrandNumbers(tx, projectId);
     let after = '00000000-0000-0000-0000-000000000000';
     let total = 0;
     for (;;) {
@@ -54,8 +55,8 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
       }
       // The categories and page types depend on the brands tracked: a citation whose page
       // changed gets a new cited_pages row; the rows no answer cites any more go below.
-      await updateAnalyses(tx, batch, await citedIds(tx, projectId, batch.map((b) => b.analysis)));
-      await addToRollups(tx, projectId, batch);
+      await updateAnalyses(tx, batch, await citedIds(tx, projectId, batch.map((b) => b.analysis)), numbers);
+      await addToRollups(tx, projectId, batch, numbers);
       total += rows.length;
     }
     await tx.query(
@@ -118,10 +119,15 @@ async function judgeNewBrands(ctx: ServiceContext, projectId: string): Promise<M
 }
 
 /** Writes the new analyses; `body`: the body stored again (its citations changed), null to keep it. */
-async function updateAnalyses(tx: Tx, batch: Array<RollupInput & { judgement: ModelJudgement | null; body: Buffer | null }>, cited: number[][]): Promise<void> {
-  const brands = batch.map((b) => brandColumns(b.analysis.brands));
+async function updateAnalyses(
+  tx: Tx,
+  batch: Array<RollupInput & { judgement: ModelJudgement | null; body: Buffer | null }>,
+  cited: number[][],
+  numbers: Map<string, number>,
+): Promise<void> {
+  const brands = batch.map((b) => brandColumns(b.analysis.brands, numbers));
   await tx.query(
-    `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brand_ids = u.bi::uuid[], brand_stats = u.bs::int[],
+    `update responses r set mentioned = u.mn, position = u.pos, sentiment = u.sen, brand_nos = u.bi::smallint[], brand_stats = u.bs::smallint[],
             cites_own = u.co, citation_count = u.cc, cited = u.ci::int[], model_judgement = u.mj::jsonb,
             body = coalesce(decode(u.b, 'base64'), r.body)
        from unnest($1::uuid[], $2::bool[], $3::int[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::text[], $10::text[], $11::text[])
@@ -132,7 +138,7 @@ async function updateAnalyses(tx: Tx, batch: Array<RollupInput & { judgement: Mo
       batch.map((b) => b.analysis.mentioned),
       batch.map((b) => b.analysis.position),
       batch.map((b) => b.analysis.sentiment),
-      ...(['ids', 'stats'] as const).map((k) => brands.map((b) => b[k])),
+      ...(['nos', 'stats'] as const).map((k) => brands.map((b) => b[k])),
       batch.map((b) => b.analysis.citesOwn),
       batch.map((b) => b.analysis.citations.length),
       cited.map(pgArray),

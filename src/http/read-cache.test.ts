@@ -154,7 +154,7 @@ describe('cached analytics responses follow every change', () => {
     const v = () => analyticsVersion(store, seed.projectId);
     let last = await v();
     for (const sql of [
-      `update responses set brand_ids = brand_ids where project_id = $1`,
+      `update responses set brand_nos = brand_nos where project_id = $1`,
       `update prompts set content = content where project_id = $1`,
       `insert into topics (project_id, name, name_key) values ($1, 'Cache topic', 'cache topic')`,
       `update competitors set name = name where project_id = $1`,

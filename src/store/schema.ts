@@ -270,10 +270,13 @@ export const responses = pgTable(
     mentioned: boolean('mentioned').notNull(),
     position: integer('position'),
     sentiment: integer('sentiment'),
-    /** Tracked brands named, by position (first named first); own brand = all-zero UUID. */
-    brandIds: uuid('brand_ids').array().notNull().default(sql`'{}'::uuid[]`),
-    /** Per brand of brand_ids, in its order: position, count, sentiment (modules/answers/answer-brands.ts). */
-    brandStats: integer('brand_stats').array().notNull().default(sql`'{}'::integer[]`),
+    /**
+     * Tracked brands named, by position (first named first), by number (competitors.brand_no,
+     * own brand 0; migration 0035, which replaced brand_ids uuid[]).
+     */
+    brandNos: smallint('brand_nos').array().notNull().default(sql`'{}'::smallint[]`),
+    /** Per brand of brand_nos, in its order: position, count, sentiment (modules/answers/answer-brands.ts). */
+    brandStats: smallint('brand_stats').array().notNull().default(sql`'{}'::smallint[]`),
     citesOwn: boolean('cites_own').notNull(),
     citationCount: integer('citation_count').notNull(),
     /** The URLs cited (deduplicated, in the answer's order): ids of cited_pages rows. */

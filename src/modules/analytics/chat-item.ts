@@ -20,8 +20,8 @@ export interface ChatRow {
   mentioned: boolean;
   position: number | null;
   sentiment: number | null;
-  /** brand_ids and brand_stats joined by commas: pg's array parser builds them a character at a time (~220 KB of garbage a page). */
-  brand_ids: string;
+  /** brand_nos and brand_stats joined by commas: pg's array parser builds them a character at a time (~220 KB of garbage a page). */
+  brand_nos: string;
   brand_stats: string;
   /** The answer's cited page ids joined by commas: its references name them (answers/answer-body.ts). */
   cited: string;
@@ -31,7 +31,7 @@ export interface ChatRow {
 
 /** The SQL select list of a ChatRow (`responses` columns). */
 export const CHAT_COLUMNS = `id, provider, sample, market, model, body, mentioned, position, sentiment,
-              array_to_string(brand_ids, ',') as brand_ids, array_to_string(brand_stats, ',') as brand_stats,
+              array_to_string(brand_nos, ',') as brand_nos, array_to_string(brand_stats, ',') as brand_stats,
               array_to_string(cited, ',') as cited, model_judgement->>'by' as analyser`;
 
 const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
@@ -45,14 +45,14 @@ export function chatPages(ctx: RequestContext, rows: ReadonlyArray<Pick<ChatRow,
 
 /**
  * One stored answer as the contract's ChatItem (with its extension fields), its keys in the
- * schema's order: the per-prompt chats are serialized with plain JSON.stringify. `pages`:
- * chatPages of the rows.
+ * schema's order: the per-prompt chats are serialized with plain JSON.stringify. `brands`:
+ * the project's by number (brandInfoByNumber); `pages`: chatPages of the rows.
  */
-export function chatItem(r: ChatRow, brands: Map<string, BrandInfo>, promptContent: string, pages: Map<number, CitedPage>) {
+export function chatItem(r: ChatRow, brands: Map<number, BrandInfo>, promptContent: string, pages: Map<number, CitedPage>) {
   const { text, references, raw } = decodeAnswerBody(r.body, pagesOf(r.cited, pages));
   const provider = r.provider as ProviderName;
-  const named = Object.entries(brandsOfColumns(listOf(r.brand_ids), listOf(r.brand_stats).map(Number)))
-    .map(([id, b]) => ({ info: brands.get(id), ...b }))
+  const named = [...brandsOfColumns(listOf(r.brand_nos).map(Number), listOf(r.brand_stats).map(Number))]
+    .map(([no, b]) => ({ info: brands.get(no), ...b }))
     .filter((b): b is typeof b & { info: BrandInfo } => !!b.info)
     .sort((a, b) => a.position - b.position);
   return {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import { NotFound } from '../../lib/errors.js';
 import { requireProject } from '../projects/service.js';
-import { brandInfo } from './brand-info.js';
+import { brandInfoByNumber } from './brand-info.js';
 import { chatItem, chatPages, type ChatRow } from './chat-item.js';
 import { realProviders } from './prompt-analytics.js';
 import type { Window } from './window.js';
@@ -38,15 +38,15 @@ async function requireOwned(ctx: RequestContext, table: 'prompts' | 'topics', id
  */
 export async function projectChats(ctx: RequestContext, projectId: string, w: Window, filters: ChatFilters, page: number, pageSize: number) {
   await requireProject(ctx, projectId);
-  const brands = await brandInfo(ctx.reads, projectId);
-  if (filters.brandId && !brands.has(filters.brandId)) throw new NotFound('Brand not found: brand_id must be a competitor_id of the project (GET /competitors)');
+  const brands = await brandInfoByNumber(ctx.reads, projectId);
+  if (filters.brandId && !brands.byId.has(filters.brandId)) throw new NotFound('Brand not found: brand_id must be a competitor_id of the project (GET /competitors)');
   if (filters.promptId) await requireOwned(ctx, 'prompts', filters.promptId, projectId, 'Prompt');
   if (filters.topicId) await requireOwned(ctx, 'topics', filters.topicId, projectId, 'Topic');
   const { rows } = await ctx.reads.query<FeedRow>(
     // `at` as in the per-prompt chats: an answer stored after its (UTC) day shows at the day's start.
     `select r.id, r.prompt_id, p.content as prompt_content, p.topic_id, t.name as topic_name,
             r.provider, r.sample, r.market, r.model, r.body, r.mentioned, r.position, r.sentiment,
-            array_to_string(r.brand_ids, ',') as brand_ids, array_to_string(r.brand_stats, ',') as brand_stats,
+            array_to_string(r.brand_nos, ',') as brand_nos, array_to_string(r.brand_stats, ',') as brand_stats,
             array_to_string(r.cited, ',') as cited, r.model_judgement->>'by' as analyser,
             case when (r.collected_at at time zone 'UTC')::date = r.day then r.collected_at
                  else r.day::timestamp at time zone 'UTC' end as at
@@ -56,7 +56,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
       where r.project_id = $1 and r.provider = any($2::text[]) and r.day between $3::date and $4::date
         and ($5::uuid is null or r.prompt_id = $5::uuid)
         and ($6::uuid is null or p.topic_id = $6::uuid)
-        and ($7::uuid is null or ($7::uuid = any(r.brand_ids)) = $8::boolean)
+        and ($7::int is null or ($7::int = any(r.brand_nos)) = $8::boolean)
         and ${marketSql(w.market, 11, 'r.market')}
       order by r.day desc, at desc, r.prompt_id, r.provider, r.sample, r.id
       limit $9 offset $10`,
@@ -67,7 +67,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
       w.to,
       filters.promptId ?? null,
       filters.topicId ?? null,
-      filters.brandId ?? null,
+      filters.brandId ? (brands.numbers.get(filters.brandId) ?? -1) : null,
       filters.brandNamed,
       pageSize + 1,
       (page - 1) * pageSize,
@@ -77,7 +77,7 @@ export async function projectChats(ctx: RequestContext, projectId: string, w: Wi
   const shown = rows.slice(0, pageSize);
   const pages = await chatPages(ctx, shown);
   const items = shown.map((r) => ({
-    ...chatItem(r, brands, r.prompt_content, pages),
+    ...chatItem(r, brands.byNumber, r.prompt_content, pages),
     prompt_id: r.prompt_id,
     topic_id: r.topic_id,
     topic_name: r.topic_name,

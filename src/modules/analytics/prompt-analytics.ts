@@ -3,7 +3,7 @@ import { NotFound } from '../../lib/errors.js';
 import { PROVIDERS } from '../../ports/providers/types.js';
 import type { Interval } from '../../lib/statistics.js';
 import { requireProject } from '../projects/service.js';
-import { brandInfo } from './brand-info.js';
+import { brandInfoByNumber } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { CHAT_COLUMNS, chatItem, chatPages, type ChatRow } from './chat-item.js';
 import { promptProviderDays } from '../rollups/prompt-reads.js';
@@ -109,9 +109,9 @@ export async function promptChats(ctx: RequestContext, projectId: string, prompt
         limit $5 offset $6`,
       [promptId, realProviders(w), w.from, w.to, pageSize, (page - 1) * pageSize, page * pageSize - 1, w.market],
     ),
-    brandInfo(ctx.reads, projectId),
+    brandInfoByNumber(ctx.reads, projectId),
   ]);
   const pages = await chatPages(ctx, rows);
-  const items = rows.map((r) => chatItem(r, brands, prompt.content, pages));
+  const items = rows.map((r) => chatItem(r, brands.byNumber, prompt.content, pages));
   return { items };
 }

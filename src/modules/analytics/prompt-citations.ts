@@ -22,19 +22,21 @@ const NO_BRAND = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 /**
  * The prompt's answers that cite anything, on the days `days` (SQL over $3), as `a` (id, day,
  * collected_at, provider, sample, mentioned, cited, mask): `mask` has bit i set when the
- * answer names the brand bitIds[i] (`$4`), of one market (`$6`) or all, so the brands named beside a page are an OR of
- * integers rather than a gathering of uuid arrays per citation. One test per tracked brand
- * (a dozen at most): less time at a year of data than unnesting each answer's
- * brands to number them.
+ * answer names the brand bitIds[i] (`$4`: bitNumbers of them), of one market (`$6`) or all, so the brands named beside a page are an OR of
+ * integers rather than a gathering of arrays per citation. One test per tracked brand
+ * (a dozen at most): less time at a year of data than unnesting each answer's brands.
  */
 const citingAnswersSql = (days: string, bitIds: string[], market: string | null, marketParam = 6) => {
-  const tests = bitIds.flatMap((id, i) => (id === NO_BRAND ? [] : [`case when ($4::uuid[])[${i + 1}] = any(r.brand_ids) then ${1 << i} else 0 end`]));
+  const tests = bitIds.flatMap((id, i) => (id === NO_BRAND ? [] : [`case when ($4::int[])[${i + 1}] = any(r.brand_nos) then ${1 << i} else 0 end`]));
   return `a as materialized (
          select r.id, r.day, r.collected_at, r.provider, r.sample, r.mentioned, r.cited, (${tests.join(' | ') || '0'}) as mask
            from responses r
           where r.prompt_id = $1 and r.provider = any($2::text[]) and ${days} and cardinality(r.cited) > 0
             and ${marketSql(market, marketParam, 'r.market')})`;
 };
+
+/** The brand number (responses.brand_nos) of each bit's brand; -1, which no answer names, for a bit of none. */
+const bitNumbers = (bitIds: string[], numbers: Map<string, number>) => bitIds.map((id) => (id === NO_BRAND ? -1 : (numbers.get(id) ?? -1)));
 
 /** The brands of a mask, in uuid order (as SQL's array_agg(distinct uuid) gave them), as BrandInfo. */
 function brandsOfMask(mask: number, bitIds: string[], brands: Map<string, BrandInfo>) {
@@ -85,7 +87,7 @@ export async function promptDomains(ctx: RequestContext, projectId: string, prom
           .query<{ mentioned: boolean; mask: number; cited: string }>(
             `with ${citingAnswersSql('r.day = any($3::date[])', bitIds, w.market, 5)}
              select a.mentioned, a.mask, array_to_string(a.cited, ',') as cited from a`,
-            [promptId, providers, days, bitIds, w.market],
+            [promptId, providers, days, bitNumbers(bitIds, numbers), w.market],
           )
           .then((r) => r.rows),
     months.length === 0
@@ -195,7 +197,7 @@ interface PageRow extends Page {
 /** URLs cited in the prompt's answers (docs/analytics.md UrlItem), most cited first. */
 export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
-  const brands = await brandInfo(ctx.reads, projectId);
+  const [brands, numbers] = await Promise.all([brandInfo(ctx.reads, projectId), loadBrandNumbers(ctx.reads, projectId)]);
   if (brands.size > MASK_BITS) throw new Error(`a brand mask holds ${MASK_BITS} brands, the project tracks ${brands.size}`);
   const bitIds = [...brands.keys()];
   // Per page (an id: one url under one title and category), then per url here: the title of
@@ -208,7 +210,7 @@ export async function promptUrls(ctx: RequestContext, projectId: string, promptI
     `with ${citingAnswersSql('r.day between $3::date and $5::date', bitIds, w.market)}
      select to_char(a.day, 'YYYY-MM-DD') as day, a.mask, array_to_string(a.cited, ',') as cited
        from a order by a.day desc, a.collected_at desc, a.provider, a.sample, a.id`,
-    [promptId, realProviders(w), w.from, bitIds, w.to, w.market],
+    [promptId, realProviders(w), w.from, bitNumbers(bitIds, numbers), w.to, w.market],
   );
   const counted = countPages(answers);
   const pages = await pagesById(ctx, counted.map((r) => r.page));

@@ -5,6 +5,7 @@ import type { Tx } from '../../store/index.js';
 import { encodeAnswerBodies } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
+import { loadBrandNumbers } from '../projects/brands.js';
 import { addToRollups } from '../rollups/add-answers.js';
 import { addEngineModels } from '../rollups/engine-models.js';
 
@@ -40,7 +41,8 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   );
   const bodies = await packing;
   await ensureMonthPartitions(tx, items.map((i) => i.day));
-  const brands = items.map((i) => brandColumns(i.analysis.brands));
+  const numbers = await loadBrandNumbers(tx, projectId);
+  const brands = items.map((i) => brandColumns(i.analysis.brands, numbers));
   // the bodies travel as one bytea parameter, each cut out by its place: no base64 to
   // encode here, and no text array of them for the server to parse and decode
   const bodyAt = { bytes: Buffer.concat(bodies), starts: [] as number[], lengths: bodies.map((b) => b.length) };
@@ -48,8 +50,8 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   const ins = await insertResponses(
     tx,
     `insert into responses (project_id, prompt_id, provider, day, model, simulated, body, mentioned, position, sentiment,
-                            brand_ids, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market, model_judgement)
-     select $1, p, v, d::date, m, s, substring($20::bytea from bo for bl), mn, pos, sen, bi::uuid[], bs::int[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk, mj::jsonb
+                            brand_nos, brand_stats, cites_own, citation_count, cited, sample, sent, usage, market, model_judgement)
+     select $1, p, v, d::date, m, s, substring($20::bytea from bo for bl), mn, pos, sen, bi::smallint[], bs::smallint[], co, cc, ci::int[], sa, se::jsonb, us::jsonb, mk, mj::jsonb
        from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::int[],
                    $8::bool[], $9::int[], $10::int[], $11::text[], $12::text[], $13::bool[], $14::int[], $15::text[], $16::int[],
                    $17::text[], $18::text[], $19::text[], $21::int[], $22::text[])
@@ -67,7 +69,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
       items.map((i) => i.analysis.mentioned),
       items.map((i) => i.analysis.position),
       items.map((i) => i.analysis.sentiment),
-      brands.map((b) => b.ids),
+      brands.map((b) => b.nos),
       brands.map((b) => b.stats),
       items.map((i) => i.analysis.citesOwn),
       items.map((i) => i.analysis.citations.length),
@@ -88,7 +90,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
     ...byKey.get(keyOf(r.prompt_id, r.provider, r.day, r.sample, r.market))!,
     responseId: r.id,
   }));
-  await addToRollups(tx, projectId, stored);
+  await addToRollups(tx, projectId, stored, numbers);
   await addEngineModels(
     tx,
     projectId,

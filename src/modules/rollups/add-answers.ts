@@ -71,8 +71,9 @@ export interface RollupInput {
  * Adds analysed responses to every daily rollup (their citations are stored with the
  * responses themselves: responses.cited, cited-pages.ts). Each rollup key
  * is upserted once per call with the batch's sums, so a batch costs a few statements.
+ * `brandNumbers`: the project's (loadBrandNumbers), where the caller has them already.
  */
-export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[]): Promise<void> {
+export async function addToRollups(tx: Tx, projectId: string, stored: RollupInput[], brandNumbers?: Map<string, number>): Promise<void> {
   if (stored.length === 0) return;
 
   const rows = new Map<sumsTables.SumsTable, SumsRows>([...sumsTables.SUMS_ROLLUPS, ...sumsTables.PROJECT_BUCKETS].map((t) => [t, new Map()]));
@@ -80,7 +81,7 @@ export async function addToRollups(tx: Tx, projectId: string, stored: RollupInpu
   const domainDays = new Map<string, DomainDay>();
   const domainCategory = new Map<string, number>();
   const promptDomains = new Map<string, PromptDomainRow>();
-  const numbers = await loadBrandNumbers(tx, projectId);
+  const numbers = brandNumbers ?? (await loadBrandNumbers(tx, projectId));
   // a project that keeps market totals: each row also under market '*' (market-totals.ts)
   const totals = await keepsMarketTotals(tx, projectId);
 

@@ -1,6 +1,5 @@
 import type { Tx } from '../../store/index.js';
 import { touchAnalytics } from '../../store/analytics-version.js';
-import { OWN_BRAND_ID } from '../projects/brands.js';
 import { ALL } from './sums-tables.js';
 import { ALL_MARKETS } from './market-totals.js';
 import { removePromptDomains } from './domain-days.js';
@@ -27,19 +26,18 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
   // (The prompt's rows of market '*', where the project keeps market totals, meet the
   // project's rows of market '*' above: its answers leave the totals with the same update.)
   // The prompt's brand sums of position and sentiment are not kept per prompt (only its
-  // mentions and counts are): they come from its answers, counted by brand number as
-  // addToRollups counts them, for the provider rows and '*', each market's and the markets'
+  // mentions and counts are): they come from its answers, by the brand numbers they name
+  // (responses.brand_nos, the numbers addToRollups counted them under), for the provider rows and '*', each market's and the markets'
   // total ('*', which matches no row of a project without market totals), and are taken out
   // of the project rows' per-brand arrays (negated, added with brand_sums_add).
   await tx.query(
     `with per_provider as (
-       select r.provider, r.day, r.market, case when b.id = $3::uuid then 0 else c.brand_no end as brand_no, count(*)::int as mentions,
+       select r.provider, r.day, r.market, b.no as brand_no, count(*)::int as mentions,
               sum(r.brand_stats[3 * b.i - 1])::int as times_named, sum(r.brand_stats[3 * b.i - 2])::int as position_sum,
               sum(r.brand_stats[3 * b.i])::int as sentiment_sum,
               sum(r.brand_stats[3 * b.i - 2] ^ 2)::int as position_sq, sum(r.brand_stats[3 * b.i] ^ 2)::int as sentiment_sq
-         from responses r cross join unnest(r.brand_ids) with ordinality as b(id, i)
-              left join competitors c on c.id = b.id and c.project_id = r.project_id and not c.is_own_brand
-        where r.prompt_id = $2 and (b.id = $3::uuid or c.id is not null) group by 1, 2, 3, 4),
+         from responses r cross join unnest(r.brand_nos) with ordinality as b(no, i)
+        where r.prompt_id = $2 group by 1, 2, 3, 4),
      per_market as (
        select * from per_provider
        union all
@@ -67,7 +65,7 @@ export async function removePromptFromRollups(tx: Tx, projectId: string, promptI
             brand_position_sq = brand_sums_add(d.brand_position_sq, a.position_sq), brand_sentiment_sq = brand_sums_add(d.brand_sentiment_sq, a.sentiment_sq)
        from arrays a
       where d.project_id = $1 and d.provider = a.provider and d.day = a.day and d.market = a.market`,
-    [projectId, promptId, OWN_BRAND_ID],
+    [projectId, promptId],
   );
   await removePromptDomains(tx, projectId, promptId);
   await removePromptThemes(tx, projectId, promptId);
