@@ -76,15 +76,17 @@ it('a project tracking a brand numbered 31 or more reads its domains from the an
   const prompts = ((await client(t.app, s.apiKey).get(`/projects/${s.projectId}/prompts`)).json().data.prompts as Array<{ id: string }>).map((p) => p.id);
   const before = await bodies(s, prompts);
   const store = t.runtime.ctx.store;
-  const last = await store.query<{ id: string; name: string }>(
-    `select id, name from competitors where project_id = $1 and not is_own_brand order by brand_no desc limit 1`,
+  const last = await store.query<{ id: string; name: string; brand_no: number }>(
+    `select id, name, brand_no from competitors where project_id = $1 and not is_own_brand order by brand_no desc limit 1`,
     [s.projectId],
   );
   // the brand is named beside the domains, so the comparison can fail
   const named = Object.entries(before).filter(([p, body]) => p.includes('/domains?') && body.includes(`"name":${JSON.stringify(last.rows[0].name)}`));
   expect(named.length).toBeGreaterThan(0);
-  // that competitor renumbered past the rollup's 31 bits (as after 31 competitors added over time)
+  // that competitor renumbered past the rollup's 31 bits (as after 31 competitors added over
+  // time), in the answers that name it too (responses.brand_nos, migration 0035)
   await store.query(`update competitors set brand_no = 40 where id = $1`, [last.rows[0].id]);
   await store.query(`update projects set brand_seq = 40 where id = $1`, [s.projectId]);
+  await store.query(`update responses set brand_nos = array_replace(brand_nos, $2::smallint, 40::smallint) where project_id = $1`, [s.projectId, last.rows[0].brand_no]);
   expect(await bodies(s, prompts)).toEqual(before);
 });
