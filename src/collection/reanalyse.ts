@@ -59,9 +59,11 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
       await addToRollups(tx, projectId, batch, numbers);
       total += rows.length;
     }
+    // not exists (a hash anti-join, which spills to disk past work_mem), not `not in`: a
+    // year's hundred thousand ids past work_mem make `not in` a scan of the list per page
     await tx.query(
-      `delete from cited_pages where project_id = $1
-          and id not in (select distinct unnest(cited) from responses where project_id = $1)`,
+      `with cited as (select distinct unnest(cited) as id from responses where project_id = $1)
+       delete from cited_pages p where p.project_id = $1 and not exists (select 1 from cited c where c.id = p.id)`,
       [projectId],
     );
     return total;
