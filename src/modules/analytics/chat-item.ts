@@ -3,7 +3,7 @@ import { searchQueriesOf } from '../../ports/providers/search-queries.js';
 import { PROVIDER_SURFACE, type ProviderName } from '../../ports/providers/types.js';
 import { decodeAnswerBody } from '../answers/answer-body.js';
 import { brandsOfColumns } from '../answers/answer-brands.js';
-import { citedPagesById, pagesOf, type CitedPage } from '../answers/cited-pages.js';
+import { citedList, citedPagesById, pagesOf, type CitedPage } from '../answers/cited-pages.js';
 import type { RequestContext } from '../../context.js';
 import { iso } from '../common.js';
 import { publicBrand, type BrandInfo } from './brand-info.js';
@@ -38,9 +38,7 @@ const listOf = (joined: string): string[] => (joined ? joined.split(',') : []);
 
 /** The cited pages of a page of chats (the process's cache, answers/cited-pages.ts): what chatItem names their references by. */
 export function chatPages(ctx: RequestContext, rows: ReadonlyArray<Pick<ChatRow, 'cited'>>): Promise<Map<number, CitedPage>> {
-  const ids: number[] = [];
-  for (const r of rows) if (r.cited) for (const id of r.cited.split(',')) ids.push(Number(id));
-  return citedPagesById(ctx.reads, ids, ctx.store);
+  return citedPagesById(ctx.reads, rows.flatMap((r) => citedList(r.cited)), ctx.store);
 }
 
 /**

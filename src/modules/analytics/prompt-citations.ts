@@ -1,9 +1,8 @@
 import type { RequestContext } from '../../context.js';
 import { URL_TYPES } from '../../analysis/types.js';
 import { faviconUrls } from '../../lib/url.js';
-import { loadBrandNumbers } from '../projects/brands.js';
 import { citedPagesById, type CitedPage } from '../answers/cited-pages.js';
-import { brandInfo, publicBrand, type BrandInfo } from './brand-info.js';
+import { brandInfoByNumber, publicBrand, type BrandInfo } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
 import { rollupMarket } from '../rollups/market-totals.js';
@@ -65,7 +64,7 @@ function rollupBits(numbers: Map<string, number>, brands: Map<string, BrandInfo>
 /** Domains cited in the prompt's answers (docs/analytics.md DomainItem), most cited first. */
 export async function promptDomains(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   const { project } = await requirePrompt(ctx, projectId, promptId);
-  const [brands, numbers] = await Promise.all([brandInfo(ctx.reads, projectId), loadBrandNumbers(ctx.reads, projectId)]);
+  const { byId: brands, numbers } = await brandInfoByNumber(ctx.reads, projectId);
   let bitIds = rollupBits(numbers, brands);
   // the window's whole months from the prompt domain rollup, the other days from the answers
   const whole = wholeBuckets(w.from, w.to);
@@ -197,7 +196,7 @@ interface PageRow extends Page {
 /** URLs cited in the prompt's answers (docs/analytics.md UrlItem), most cited first. */
 export async function promptUrls(ctx: RequestContext, projectId: string, promptId: string, w: Window) {
   await requirePrompt(ctx, projectId, promptId);
-  const [brands, numbers] = await Promise.all([brandInfo(ctx.reads, projectId), loadBrandNumbers(ctx.reads, projectId)]);
+  const { byId: brands, numbers } = await brandInfoByNumber(ctx.reads, projectId);
   if (brands.size > MASK_BITS) throw new Error(`a brand mask holds ${MASK_BITS} brands, the project tracks ${brands.size}`);
   const bitIds = [...brands.keys()];
   // Per page (an id: one url under one title and category), then per url here: the title of

@@ -34,7 +34,7 @@ function jsonbOrder<T extends object>(o: T): T {
  * pages keeps `c`, that page's place in `cited`, instead of its link, and its title only
  * where it differs from the page's (the page keeps the best title of the URL's references):
  * the link and title are then stored once per project in cited_pages, not in every answer
- * citing them (docs/storage.md). Any other reference (a link the analysis normalised, or
+ * citing them (docs/analytics.md, "How answers are stored"). Any other reference (a link the analysis normalised, or
  * dropped) is kept whole.
  */
 function storedReference(ref: Reference, pageAt: Map<string, number>, pages: readonly PageText[]): object {
