@@ -5,7 +5,7 @@ import { DEFAULT_PROJECT_PROVIDERS, ProviderError, type ProviderName } from '../
 import { loadBrandSpecs } from '../modules/projects/brands.js';
 import type { ProjectWithPlan } from '../modules/projects/project-row.js';
 import { answerKeyOf, reserveCredits, settleCredits, type AnswerKey } from './credits.js';
-import { storeAnswers } from '../modules/answers/store-answers.js';
+import { storeAnswers, type AnalysedAnswer } from '../modules/answers/store-answers.js';
 import { marketCode, parseMarketCode, promptMarkets, type Market } from '../lib/markets.js';
 
 export interface RunTally {
@@ -25,6 +25,59 @@ export interface RunTally {
  * out waiting for a connection (bench/README, the eight-engine refresh).
  */
 const storeSlots = pLimit(4);
+
+/** At most this many answers in one storing transaction. */
+const MAX_BATCH = 64;
+
+type Analysed = AnalysedAnswer & AnswerKey;
+
+/**
+ * Stores a run's answers as they arrive, in group commits: the first answer goes out alone at
+ * once, and those that arrive while a transaction is out go together in the next (every rollup
+ * row a batch touches is written once for all of its answers). Each answer's promise settles
+ * when its own transaction ends: true stored, false already stored (by another run). A batch
+ * that fails is stored again an answer at a time, so one answer that cannot be stored fails
+ * alone and the rest are kept.
+ */
+function answerBatcher(ctx: ServiceContext, project: ProjectWithPlan) {
+  const waiting: Array<{ item: Analysed; done: (stored: boolean) => void; fail: (err: unknown) => void }> = [];
+  let draining = false;
+  const storeTogether = (items: Analysed[]) =>
+    storeSlots(() =>
+      ctx.store.tx(async (tx) => {
+        const stored = new Set((await storeAnswers(tx, project.id, items)).map((s) => answerKeyOf({ ...s, sample: s.sample ?? 1 })));
+        await settleCredits(tx, project.team_id, items, stored.size);
+        // each stored answer once (a key asked twice in one batch is stored once)
+        return items.map((item) => stored.delete(answerKeyOf(item)));
+      }),
+    );
+  const drain = async () => {
+    draining = true;
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, MAX_BATCH);
+      try {
+        const stored = await storeTogether(batch.map((b) => b.item));
+        for (const [i, b] of batch.entries()) b.done(stored[i]);
+      } catch (err) {
+        if (batch.length === 1) batch[0].fail(err);
+        else
+          for (const b of batch) {
+            try {
+              b.done((await storeTogether([b.item]))[0]);
+            } catch (alone) {
+              b.fail(alone);
+            }
+          }
+      }
+    }
+    draining = false;
+  };
+  return (item: Analysed) =>
+    new Promise<boolean>((done, fail) => {
+      waiting.push({ item, done, fail });
+      if (!draining) void drain();
+    });
+}
 
 /** The providers a project is asked on, in a fixed order. */
 export function projectProviders(ctx: ServiceContext, project: ProjectWithPlan): ProviderName[] {
@@ -98,7 +151,8 @@ export async function collectAnswers(
     competitors: brands.slice(1).map((b) => ({ name: b.name, domain: b.domain })),
   };
 
-  // Providers limit their own concurrency; every answer is stored as soon as it arrives.
+  // Providers limit their own concurrency; every answer is stored as it arrives (group commits).
+  const store = answerBatcher(ctx, project);
   await Promise.all(
     granted.map(async (key) => {
       const prompt = promptById.get(key.promptId);
@@ -120,12 +174,8 @@ export async function collectAnswers(
           context,
         });
         const { analysis, judgement } = await analyse(answer.text, answer.references);
-        await storeSlots(() => ctx.store.tx(async (tx) => {
-          const stored = await storeAnswers(tx, project.id, [{ ...key, answer, analysis, judgement }]);
-          await settleCredits(tx, project.team_id, [key], stored.length);
-          tally.stored += stored.length;
-          if (!stored.length) tally.alreadyStored += 1;
-        }));
+        if (await store({ ...key, answer, analysis, judgement })) tally.stored += 1;
+        else tally.alreadyStored += 1;
       } catch (err) {
         tally.failed += 1;
         if (!(err instanceof ProviderError) || err.retryable) tally.retryableFailures += 1;

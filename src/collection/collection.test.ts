@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startFakeProvider, type FakeProvider } from '../../test/fakes/index.js';
 import { startReceiver, type Receiver } from '../../test/fakes/receiver.js';
@@ -167,6 +167,47 @@ describe('credits and scheduling', () => {
     // Rollups count each stored answer once.
     const rolled = await ctx.store.query<{ n: number }>(`select sum(responses)::int as n from project_daily where project_id = $1 and provider = '*'`, [projectId]);
     expect(rolled.rows[0].n).toBe(10);
+  });
+
+  it('stores answers that arrive together in one transaction; one the store refuses fails alone', async () => {
+    const { acct, projectId, ids } = await projectWithPrompts(4, 'pro');
+    const ctx = t.runtime.ctx;
+    const project = (await loadProjectWithPlan(ctx.store, projectId))!;
+    const providers = ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'];
+    const keysOf = (day: string) => ids.flatMap((promptId) => providers.map((provider) => ({ promptId, provider, day, sample: 1, market: 'US-en' })));
+    // group commits: the simulated engines answer at once, so far fewer transactions than answers
+    const transactions = vi.spyOn(ctx.store, 'tx');
+    try {
+      expect(await collectAnswers(ctx, project, keysOf('2031-04-01'), null)).toMatchObject({ stored: 20, failed: 0 });
+      expect(transactions.mock.calls.length).toBeLessThanOrEqual(5);
+    } finally {
+      transactions.mockRestore();
+    }
+    // the store refuses the answers of one prompt: they fail, every other answer is kept
+    await ctx.store.query(
+      `create function refuse_one_prompt() returns trigger language plpgsql as $$
+         begin if new.prompt_id = '${ids[2]}' then raise exception 'refused by the test'; end if; return new; end $$`,
+    );
+    await ctx.store.query(`create trigger refuse_one_prompt before insert on responses for each row execute function refuse_one_prompt()`);
+    try {
+      const tally = await collectAnswers(ctx, project, keysOf('2031-04-02'), null);
+      expect(tally).toMatchObject({ stored: 15, failed: 5, alreadyStored: 0 });
+    } finally {
+      await ctx.store.query(`drop trigger refuse_one_prompt on responses`);
+      await ctx.store.query(`drop function refuse_one_prompt()`);
+    }
+    const kept = await ctx.store.query<{ day: string; n: number; refused: number }>(
+      `select to_char(day, 'YYYY-MM-DD') as day, count(*)::int as n, count(*) filter (where prompt_id = $2)::int as refused
+         from responses where project_id = $1 group by day order by day`,
+      [projectId, ids[2]],
+    );
+    expect(kept.rows).toEqual([
+      { day: '2031-04-01', n: 20, refused: 5 },
+      { day: '2031-04-02', n: 15, refused: 0 },
+    ]);
+    // credits: spent on the 35 stored, the 5 refused given back
+    expect(await creditState(ctx.store, acct.teamId)).toMatchObject({ used: 35, held: 0 });
+    await expectConsistentRollups(ctx.store, projectId);
   });
 
   it('asks the engines the project tracks: the five of the contract unless it chose others', async () => {
