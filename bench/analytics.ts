@@ -210,6 +210,24 @@ async function startYardsticks(sightline: ServerProcess, key: string, projectId:
   return { bare, snapshot };
 }
 
+/**
+ * The yardstick of the prompt's URLs: the bare Fastify route answering Sightline's own bodies
+ * of the first prompt's URLs over each window (the contract's list of every URL cited in the
+ * window, megabytes over a year): what sending and reading that JSON costs without any store.
+ */
+async function startUrlsYardstick(sightline: ServerProcess, key: string, ids: { projectId: string; promptId: string }, windows: number[]): Promise<ServerProcess> {
+  const urls = ENDPOINTS.find((e) => e.name === 'urls')!;
+  const routes: Record<string, unknown> = {};
+  for (const days of windows) {
+    const request = `${urls.path(ids.projectId, ids.promptId)}?duration_days=${days}`;
+    routes[request] = (await http('GET', `${sightline.url}${request}`, { headers: { 'x-api-key': key }, expect: 200 })).body;
+  }
+  const routesFile = path.join(ROOT, '.bench-data', 'urls-routes.json');
+  fs.mkdirSync(path.dirname(routesFile), { recursive: true });
+  fs.writeFileSync(routesFile, JSON.stringify(routes));
+  return startServer({ name: 'bare-urls', entry: 'bench/bare-server.ts', env: { BENCH_ROUTES_FILE: routesFile } });
+}
+
 interface StoreResult {
   rows: Row[];
   seeded: Seeded;
@@ -271,6 +289,17 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<StoreResult> {
       } finally {
         await bare.stop();
         await snapshot.stop();
+      }
+      const bareUrls = await startUrlsYardstick(server, seeded.big.apiKey, big, [90, 365]);
+      try {
+        const urls = ENDPOINTS.find((e) => e.name === 'urls')!;
+        for (const days of [90, 365]) {
+          const r = await measure(bareUrls, seeded.bigKeys, big, 'bare Fastify route, same JSON (no store)', `${DAYS} days`, urls, days, false);
+          rows.push(r);
+          console.log(`   bare route, urls ${days}d: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)} ${fmt.int(r.rps)} req/s`);
+        }
+      } finally {
+        await bareUrls.stop();
       }
     }
     for (const e of ENDPOINTS) {
@@ -393,7 +422,7 @@ export const analyticsSuite: Suite = {
       '',
       table(['store', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx', 'load'], mainRows),
       '',
-      `**Yardsticks of the visibility trend**, same run, same JSON (Sightline's 365-day answer): the bare Fastify route (\`bench/bare-server.ts\`, the body in memory) and a minimal server reading one precomputed snapshot row per day with a \`SELECT\` (\`bench/snapshot-server.ts\`, one PostgreSQL connection), the peer design issue 16 measures against:`,
+      `**Yardsticks**, same run: for the visibility trend, with the same JSON (Sightline's 365-day answer), the bare Fastify route (\`bench/bare-server.ts\`, the body in memory) and a minimal server reading one precomputed snapshot row per day with a \`SELECT\` (\`bench/snapshot-server.ts\`, one PostgreSQL connection), the peer design issue 16 measures against; for the prompt's URLs (the contract's list of every URL the window cites, with each URL's brands: megabytes over a year), the bare route answering Sightline's own body of each window, which is what sending and reading that JSON costs on this machine without any store:`,
       '',
       table(['server', 'endpoint', 'window (days)', 'p50', 'p99', 'req/s (1 conn)', 'req/s (10 conn)', 'non-2xx', 'load'], yardsticks.map(rowOf)),
       '',

@@ -175,11 +175,12 @@ describe('credits and scheduling', () => {
     const project = (await loadProjectWithPlan(ctx.store, projectId))!;
     const providers = ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview'];
     const keysOf = (day: string) => ids.flatMap((promptId) => providers.map((provider) => ({ promptId, provider, day, sample: 1, market: 'US-en' })));
-    // group commits: the simulated engines answer at once, so far fewer transactions than answers
+    // group commits: the simulated engines answer at once, so far fewer transactions than
+    // answers (one reserves the credits; a transaction per answer would make 21)
     const transactions = vi.spyOn(ctx.store, 'tx');
     try {
       expect(await collectAnswers(ctx, project, keysOf('2031-04-01'), null)).toMatchObject({ stored: 20, failed: 0 });
-      expect(transactions.mock.calls.length).toBeLessThanOrEqual(5);
+      expect(transactions.mock.calls.length).toBeLessThanOrEqual(10);
     } finally {
       transactions.mockRestore();
     }
