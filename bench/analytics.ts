@@ -185,10 +185,7 @@ export async function storage(url: string): Promise<{ rows: string[][]; totalByt
 async function startYardsticks(sightline: ServerProcess, key: string, projectId: string, dbUrl: string): Promise<{ bare: ServerProcess; snapshot: ServerProcess }> {
   const get = async (days: number) => (await http('GET', `${sightline.url}/v1/projects/${projectId}/visibility?duration_days=${days}`, { headers: { 'x-api-key': key }, expect: 200 })).body;
   const year = await get(365);
-  const routesFile = path.join(ROOT, '.bench-data', 'visibility-routes.json');
-  fs.mkdirSync(path.dirname(routesFile), { recursive: true });
-  fs.writeFileSync(routesFile, JSON.stringify({ [`/v1/projects/${projectId}/visibility`]: year }));
-  const bare = await startServer({ name: 'bare-visibility', entry: 'bench/bare-server.ts', env: { BENCH_ROUTES_FILE: routesFile } });
+  const bare = await startBareRoutes('visibility', { [`/v1/projects/${projectId}/visibility`]: year });
   await withAdmin(async (c) => {
     await c.query(`create table if not exists bench_snapshot_daily (project_id uuid not null, day date not null, points jsonb not null, primary key (project_id, day))`);
     await c.query(`create table if not exists bench_snapshot_brands (project_id uuid primary key, brands jsonb not null)`);
@@ -210,22 +207,28 @@ async function startYardsticks(sightline: ServerProcess, key: string, projectId:
   return { bare, snapshot };
 }
 
+/** The bare Fastify route (bench/bare-server.ts) answering each of `routes` with its body. */
+function startBareRoutes(name: string, routes: Record<string, unknown>): Promise<ServerProcess> {
+  const routesFile = path.join(ROOT, '.bench-data', `${name}-routes.json`);
+  fs.mkdirSync(path.dirname(routesFile), { recursive: true });
+  fs.writeFileSync(routesFile, JSON.stringify(routes));
+  return startServer({ name: `bare-${name}`, entry: 'bench/bare-server.ts', env: { BENCH_ROUTES_FILE: routesFile } });
+}
+
+const URLS_ENDPOINT = ENDPOINTS.find((e) => e.name === 'urls')!;
+
 /**
  * The yardstick of the prompt's URLs: the bare Fastify route answering Sightline's own bodies
  * of the first prompt's URLs over each window (the contract's list of every URL cited in the
  * window, megabytes over a year): what sending and reading that JSON costs without any store.
  */
 async function startUrlsYardstick(sightline: ServerProcess, key: string, ids: { projectId: string; promptId: string }, windows: number[]): Promise<ServerProcess> {
-  const urls = ENDPOINTS.find((e) => e.name === 'urls')!;
   const routes: Record<string, unknown> = {};
   for (const days of windows) {
-    const request = `${urls.path(ids.projectId, ids.promptId)}?duration_days=${days}`;
+    const request = `${URLS_ENDPOINT.path(ids.projectId, ids.promptId)}?duration_days=${days}`;
     routes[request] = (await http('GET', `${sightline.url}${request}`, { headers: { 'x-api-key': key }, expect: 200 })).body;
   }
-  const routesFile = path.join(ROOT, '.bench-data', 'urls-routes.json');
-  fs.mkdirSync(path.dirname(routesFile), { recursive: true });
-  fs.writeFileSync(routesFile, JSON.stringify(routes));
-  return startServer({ name: 'bare-urls', entry: 'bench/bare-server.ts', env: { BENCH_ROUTES_FILE: routesFile } });
+  return startBareRoutes('urls', routes);
 }
 
 interface StoreResult {
@@ -290,11 +293,11 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<StoreResult> {
         await bare.stop();
         await snapshot.stop();
       }
-      const bareUrls = await startUrlsYardstick(server, seeded.big.apiKey, big, [90, 365]);
+      const urlWindows = [90, 365];
+      const bareUrls = await startUrlsYardstick(server, seeded.big.apiKey, big, urlWindows);
       try {
-        const urls = ENDPOINTS.find((e) => e.name === 'urls')!;
-        for (const days of [90, 365]) {
-          const r = await measure(bareUrls, seeded.bigKeys, big, 'bare Fastify route, same JSON (no store)', `${DAYS} days`, urls, days, false);
+        for (const days of urlWindows) {
+          const r = await measure(bareUrls, seeded.bigKeys, big, 'bare Fastify route, same JSON (no store)', `${DAYS} days`, URLS_ENDPOINT, days, false);
           rows.push(r);
           console.log(`   bare route, urls ${days}d: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)} ${fmt.int(r.rps)} req/s`);
         }
