@@ -26,7 +26,7 @@ program
     const store = await openStore(config);
     try {
       // The job queue's schema and queues too, so the processes started next create nothing.
-      const jobs = new Jobs(store, jobCatalog, pino({ level: 'warn' }), { supervise: false, schedule: false, role: 'migrate' });
+      const jobs = new Jobs(store, jobCatalog, pino({ level: 'warn' }), { supervise: false, schedule: false, listen: false, role: 'migrate' });
       await jobs.start();
       await jobs.stop();
     } finally {

@@ -18,9 +18,15 @@ const bool = z
 export interface JobTimings {
   heartbeatSeconds: number;
   superviseSeconds: number;
+  /**
+   * How often an idle worker looks for jobs that no notification announces: retries after
+   * their delay, jobs sent to start later. A job sent now wakes the workers of its queue at
+   * once (LISTEN/NOTIFY, src/jobs/queue.ts), so this is a backstop, not the pickup latency.
+   */
+  pollSeconds: number;
 }
 
-export const DEFAULT_JOB_TIMINGS: JobTimings = { heartbeatSeconds: 30, superviseSeconds: 10 };
+export const DEFAULT_JOB_TIMINGS: JobTimings = { heartbeatSeconds: 30, superviseSeconds: 10, pollSeconds: 5 };
 
 /** Settings of the job leases that pg-boss's heartbeat replaced: refused with a pointer, never silently ignored. */
 const RETIRED = {
@@ -89,6 +95,7 @@ const EnvSchema = z.object({
   // handed back, and how often workers look for such jobs.
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(DEFAULT_JOB_TIMINGS.heartbeatSeconds),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_JOB_TIMINGS.superviseSeconds),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(300).default(DEFAULT_JOB_TIMINGS.pollSeconds),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   PERPLEXITY_API_KEY: z.string().optional(),
@@ -336,7 +343,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     authCacheMs: env.AUTH_CACHE_MS,
     readCacheBytes: Math.round(env.READ_CACHE_MB * 1024 * 1024),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
-    jobTimings: { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, superviseSeconds: env.JOB_SUPERVISE_SECONDS },
+    jobTimings: { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, superviseSeconds: env.JOB_SUPERVISE_SECONDS, pollSeconds: env.JOB_POLL_SECONDS },
     retentionMonths: env.RETENTION_MONTHS,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

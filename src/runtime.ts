@@ -58,6 +58,7 @@ export async function createRuntime(given: Config, log?: Logger, ports?: Partial
     const jobs = new Jobs(store, jobCatalog, logger, {
       supervise: worker,
       schedule: worker,
+      listen: worker,
       role: config.role,
       timings: config.jobTimings,
     });

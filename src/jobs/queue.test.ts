@@ -1,14 +1,20 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, until, type TestApp } from '../../test/helpers.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STORE, startTestApp, until, type TestApp } from '../../test/helpers.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { jobCatalog, refreshJob } from './catalog.js';
 import { Jobs } from './queue.js';
+import type { Tx } from '../store/index.js';
 
 describe('job heartbeat settings', () => {
   it('default to a 30 s heartbeat and a 10 s supervision pass', () => {
-    expect(loadConfig({}).jobTimings).toEqual({ heartbeatSeconds: 30, superviseSeconds: 10 });
-    expect(loadConfig({ JOB_HEARTBEAT_SECONDS: '12', JOB_SUPERVISE_SECONDS: '2' }).jobTimings).toEqual({ heartbeatSeconds: 12, superviseSeconds: 2 });
+    expect(loadConfig({}).jobTimings).toEqual({ heartbeatSeconds: 30, superviseSeconds: 10, pollSeconds: 5 });
+    expect(loadConfig({ JOB_HEARTBEAT_SECONDS: '12', JOB_SUPERVISE_SECONDS: '2', JOB_POLL_SECONDS: '0.5' }).jobTimings).toEqual({
+      heartbeatSeconds: 12,
+      superviseSeconds: 2,
+      pollSeconds: 0.5,
+    });
+    expect(() => loadConfig({ JOB_POLL_SECONDS: '0.1' })).toThrow(/JOB_POLL_SECONDS/);
   });
 
   it('refuse a heartbeat under pg-boss minimum of 10 s, naming the variable', () => {
@@ -33,7 +39,7 @@ describe('a job whose worker went silent', () => {
     // ROLE=api: no handler runs in the app, so the only taker of the job is the fetch below;
     // a second Jobs on the same store supervises, as any worker process does.
     t = await startTestApp({ role: 'api' }, { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1' });
-    jobs = new Jobs(t.runtime.ctx.store, jobCatalog, t.runtime.ctx.log, { supervise: true, schedule: false, role: 'test', timings: t.config.jobTimings });
+    jobs = new Jobs(t.runtime.ctx.store, jobCatalog, t.runtime.ctx.log, { supervise: true, schedule: false, listen: false, role: 'test', timings: t.config.jobTimings });
     await jobs.start();
   });
   afterAll(async () => {
@@ -58,4 +64,95 @@ describe('a job whose worker went silent', () => {
     expect(back).toMatchObject({ state: 'retry', output: { value: { message: 'job heartbeat timeout' } } });
     expect(Date.now() - takenAt).toBeGreaterThanOrEqual(9_000);
   }, 40_000);
+});
+
+// Workers are woken by the job itself (LISTEN/NOTIFY), not by polling: an idle service runs
+// no fetch for JOB_POLL_SECONDS, and a job sent, in a transaction or to start a little later,
+// is still taken at once.
+describe('workers woken by the jobs sent', () => {
+  let t: TestApp;
+  let jobs: Jobs;
+  const taken: Array<{ id: string; at: number }> = [];
+  let fetchSql: ReturnType<typeof vi.spyOn>;
+  const fetches = () => fetchSql.mock.calls.filter(([text]: unknown[]) => /skip locked/i.test(String(text))).length;
+  const sendRefresh = (opts: { tx?: Tx; startAfter?: Date } = {}) =>
+    jobs.send(refreshJob, { projectId: crypto.randomUUID(), day: '2030-01-01', runId: crypto.randomUUID(), kind: 'manual' }, opts);
+
+  beforeAll(async () => {
+    // ROLE=api: the app's own workers are not there; these take the refresh queue, polling
+    // only every 300 s
+    t = await startTestApp({ role: 'api' });
+    const store = t.runtime.ctx.store;
+    jobs = new Jobs(store, jobCatalog, t.runtime.ctx.log, {
+      supervise: false,
+      schedule: false,
+      listen: true,
+      role: 'test',
+      timings: { ...t.config.jobTimings, pollSeconds: 300 },
+    });
+    await jobs.start();
+    fetchSql = vi.spyOn(store, 'executeSql');
+    const handle = async (_ctx: unknown, _payload: unknown, meta: { id: string }) => {
+      taken.push({ id: meta.id, at: Date.now() });
+    };
+    await jobs.work(t.runtime.ctx, [{ spec: refreshJob, handle }]);
+  });
+  afterAll(async () => {
+    fetchSql?.mockRestore();
+    await jobs?.stop();
+    await t?.stop();
+  });
+
+  const takenOf = (id: string | null) => until(async () => taken.find((j) => j.id === id), 10_000, 20);
+
+  it('an idle worker does not poll', async () => {
+    // each worker slot fetches once when it starts, then waits for a wake-up
+    await until(async () => fetches() >= (refreshJob.concurrency ?? 1) && fetches(), 10_000, 50);
+    const before = fetches();
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(fetches() - before).toBe(0);
+  });
+
+  it('a job sent is taken at once', async () => {
+    const sentAt = Date.now();
+    const id = await sendRefresh();
+    expect((await takenOf(id)).at - sentAt).toBeLessThan(5_000);
+  });
+
+  it('a job sent in a transaction is taken once the transaction commits', async () => {
+    let committedAt = 0;
+    const id = await t.runtime.ctx.store.tx(async (tx) => {
+      const sent = await sendRefresh({ tx });
+      // not before the commit: the job is not there for anyone else yet
+      await new Promise((r) => setTimeout(r, 300));
+      expect(taken.some((j) => j.id === sent)).toBe(false);
+      committedAt = Date.now();
+      return sent;
+    });
+    expect((await takenOf(id)).at - committedAt).toBeLessThan(5_000);
+  });
+
+  it('a job sent to start later is taken when it may start', async () => {
+    const startAfter = new Date(Date.now() + 700);
+    const id = await sendRefresh({ startAfter });
+    const job = await takenOf(id);
+    expect(job.at).toBeGreaterThanOrEqual(startAfter.getTime());
+    expect(job.at - startAfter.getTime()).toBeLessThan(5_000);
+  });
+
+  it.runIf(STORE === 'postgres')('a lost LISTEN connection is made again, and jobs sent after are taken at once', async () => {
+    const listeners = () =>
+      t.runtime.ctx.store.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = 'sightline-listen' and datname = current_database()`);
+    const before = (await listeners()).rows;
+    expect(before.length).toBeGreaterThanOrEqual(1);
+    await t.runtime.ctx.store.query('select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])', [before.map((r) => r.pid)]);
+    const again = await until(async () => {
+      const now = (await listeners()).rows;
+      return now.length >= before.length && now.every((r) => !before.some((b) => b.pid === r.pid)) && now;
+    }, 15_000, 100);
+    expect(again.length).toBe(before.length);
+    const sentAt = Date.now();
+    const id = await sendRefresh();
+    expect((await takenOf(id)).at - sentAt).toBeLessThan(5_000);
+  }, 30_000);
 });

@@ -11,12 +11,20 @@ import { upgradeFromPgBoss10 } from './upgrade-v10.js';
 export const JOBS_SETUP_LOCK_KEY = 7_403_112_902;
 /** pg-boss's schema; tests and operators read pgboss.job. */
 export const JOBS_SCHEMA = 'pgboss';
+/** How often a worker polls while the LISTEN connection is lost (at most JOB_POLL_SECONDS). */
+const LISTENER_DOWN_POLL_SECONDS = 1;
+/** A job sent to start within this long wakes this process's workers when it may start. */
+const WAKE_AT_START_MAX_MS = 10 * 60_000;
+/** After the job's start, so the database's clock has passed it too. */
+const WAKE_AT_START_MARGIN_MS = 100;
 
 export interface JobsOptions {
   /** Run pg-boss's supervision (expiry, lost heartbeats, maintenance) in this process. */
   supervise: boolean;
   /** Run pg-boss's cron scheduler in this process. */
   schedule: boolean;
+  /** This process runs workers: listen for the jobs sent (a wake-up instead of polling). */
+  listen: boolean;
   /** Names this process in pg-boss's instance registry (pgboss.instance): all, api, worker, migrate. */
   role?: string;
   timings?: JobTimings;
@@ -34,6 +42,8 @@ export class Jobs implements JobQueue {
   readonly boss: PgBoss;
   readonly #defs = new Map<string, JobSpec<unknown>>();
   readonly #timings: JobTimings;
+  /** This process's workers by queue: what a wake-up in this process reaches. */
+  readonly #workers = new Map<string, string[]>();
   #started = false;
 
   constructor(
@@ -56,6 +66,13 @@ export class Jobs implements JobQueue {
       superviseIntervalSeconds: this.#timings.superviseSeconds,
       monitorIntervalSeconds: this.#timings.superviseSeconds,
       instanceName: opts.role,
+      // A job sent now wakes the workers of its queue the moment its transaction commits, in
+      // every process (a NOTIFY, on a connection of its own on PostgreSQL, in-process on the
+      // embedded store); the workers poll only as a backstop (JOB_POLL_SECONDS). Polling every
+      // half second instead kept an idle embedded service busy: every fetch of every worker
+      // slot is a query on the process's one thread. A process without workers (API, migrate)
+      // only sends, and holds no listening connection.
+      useListenNotify: opts.listen,
     });
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
     // pg-boss's own diagnoses (a slow query, a queue backlog, clock skew, vacuum falling behind).
@@ -102,6 +119,8 @@ export class Jobs implements JobQueue {
       retryBackoff: d.retry.backoff,
       expireInSeconds: d.expireInSeconds,
       heartbeatSeconds: this.#timings.heartbeatSeconds,
+      // a job sent to this queue NOTIFYs its workers (see useListenNotify above)
+      notify: true,
     };
   }
 
@@ -118,7 +137,13 @@ export class Jobs implements JobQueue {
       // One work() per slot rather than localConcurrency: notifyWorker below wakes one worker id.
       for (let i = 0; i < (d.concurrency ?? 1); i++) {
         let workerId = '';
-        workerId = await this.boss.work<unknown>(d.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        const polling = {
+          batchSize: 1,
+          // while the listener is up (a backstop) and while it is down (the only way in)
+          notifyPollingIntervalSeconds: this.#timings.pollSeconds,
+          pollingIntervalSeconds: Math.min(this.#timings.pollSeconds, LISTENER_DOWN_POLL_SECONDS),
+        };
+        workerId = await this.boss.work<unknown>(d.name, polling, async ([job]) => {
           // pg-boss 12 still waits out the rest of its polling interval after a fruitful fetch
           // (src/worker.ts: burst mode needs batchSize > 1): ask for the next job as soon as this
           // one ends, and wait only when the queue is empty.
@@ -131,19 +156,32 @@ export class Jobs implements JobQueue {
           }
           return handle(ctx, parsed.data, { id: job.id, retryCount: job.retryCount });
         });
+        this.#workers.set(d.name, [...(this.#workers.get(d.name) ?? []), workerId]);
       }
     }
+  }
+
+  /** Wakes this process's idle workers of `name` to fetch now. */
+  #wake(name: string): void {
+    for (const id of this.#workers.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
   async send<P>(job: JobSpec<P>, payload: P, opts: SendOptions = {}): Promise<string | null> {
     if (this.#defs.get(job.name) !== job) throw new Error(`Unknown job ${job.name}`);
     const data = job.payload.parse(payload) as object;
-    return this.boss.send(job.name, data, {
+    const id = await this.boss.send(job.name, data, {
       id: opts.id,
       startAfter: opts.startAfter,
       singletonKey: opts.singletonKey,
       db: opts.tx,
     });
+    // No notification announces a job once its start comes (a webhook's next attempt): a
+    // worker of this process that could take it is woken then, not at its next poll.
+    const delayMs = opts.startAfter === undefined ? 0 : typeof opts.startAfter === 'number' ? opts.startAfter * 1000 : opts.startAfter.getTime() - Date.now();
+    if (delayMs > 0 && delayMs <= WAKE_AT_START_MAX_MS && this.#workers.has(job.name)) {
+      setTimeout(() => this.#wake(job.name), delayMs + WAKE_AT_START_MARGIN_MS).unref();
+    }
+    return id;
   }
 
   /** A job of any queue by id, while pg-boss keeps it (a week after it ends, by default). */

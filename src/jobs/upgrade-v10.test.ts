@@ -58,7 +58,7 @@ describe('job queue upgrade from a pg-boss 10 schema', () => {
   });
 
   it('sets the old schema aside, installs pg-boss 12 and carries the unfinished jobs over, then drops the old schema', async () => {
-    const jobs = new Jobs(store, jobCatalog, log, { supervise: false, schedule: false, role: 'migrate' });
+    const jobs = new Jobs(store, jobCatalog, log, { supervise: false, schedule: false, listen: false, role: 'migrate' });
     await jobs.start();
     try {
       expect(await jobs.boss.schemaVersion()).toBeGreaterThan(24);
@@ -78,7 +78,7 @@ describe('job queue upgrade from a pg-boss 10 schema', () => {
   });
 
   it('a second start finds a pg-boss 12 schema and leaves it and its jobs as they are', async () => {
-    const jobs = new Jobs(store, jobCatalog, log, { supervise: false, schedule: false, role: 'migrate' });
+    const jobs = new Jobs(store, jobCatalog, log, { supervise: false, schedule: false, listen: false, role: 'migrate' });
     await jobs.start();
     try {
       expect(await jobs.status(bootstrapJob.name, ids.waiting)).toMatchObject({ state: 'created' });

@@ -211,6 +211,17 @@ export async function openPglite(opts: {
     async checkpoint() {
       await client.exec('CHECKPOINT');
     },
+    // One process, one connection: a NOTIFY comes back with its own COMMIT, to this process's
+    // listeners only; there is no connection to lose, so onReconnect runs once.
+    async listen(channel, onNotification, onReconnect) {
+      const unlisten = await client.listen(channel, onNotification);
+      onReconnect();
+      return {
+        async close() {
+          if (!client.closed) await unlisten();
+        },
+      };
+    },
     async close() {
       try {
         if (timer) clearInterval(timer);

@@ -94,8 +94,69 @@ export async function openPostgres(opts: { url: string; poolSize?: number; migra
       await pool.query('select 1');
     },
     async checkpoint() {},
+    listen: (channel, onNotification, onReconnect) => listenOn(opts.url, channel, onNotification, onReconnect),
     async close() {
       await pool.end();
+    },
+  };
+}
+
+/** How long a lost LISTEN connection waits before connecting again: doubling from 0.5 s to 30 s. */
+const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
+
+/**
+ * A connection of its own that LISTENs on `channel` (a pooled one would be handed to other
+ * queries) and connects again, backing off, whenever it is lost: onReconnect after each
+ * subscription lets the caller fetch what it may have missed meanwhile.
+ */
+async function listenOn(url: string, channel: string, onNotification: (payload: string) => void, onReconnect: () => void): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | null = null;
+  let retryMs = LISTEN_RETRY_MS.first;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url, application_name: 'sightline-listen', connectionTimeoutMillis: 5_000 });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotification(n.payload ?? '');
+    });
+    // a dropped connection: connect again (never an unhandled error in the process)
+    const lost = () => {
+      if (closed || client !== c) return;
+      client = null;
+      c.end().catch(() => {});
+      schedule();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    client = c;
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (err) {
+      if (client === c) client = null;
+      await c.end().catch(() => {});
+      throw err;
+    }
+    retryMs = LISTEN_RETRY_MS.first;
+    onReconnect();
+  };
+  const schedule = () => {
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      connect().catch(schedule);
+    }, retryMs);
+    retry.unref();
+    retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MS.max);
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
     },
   };
 }

@@ -32,6 +32,12 @@ export interface Store extends Tx {
   ping(): Promise<void>;
   /** Flushes to disk (embedded store) so a stop loses nothing. */
   checkpoint(): Promise<void>;
+  /**
+   * LISTEN on `channel`: `onNotification` gets each NOTIFY's payload once its transaction
+   * commits; `onReconnect` runs after every (re)subscription, since a notification sent while
+   * no one listened is gone (pg-boss's wake-ups of job workers, src/jobs/queue.ts).
+   */
+  listen(channel: string, onNotification: (payload: string) => void, onReconnect: () => void): Promise<{ close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
