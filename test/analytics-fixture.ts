@@ -7,7 +7,8 @@ import type { Analysis, Citation } from '../src/analysis/types.js';
 import { OWN_BRAND_ID } from '../src/modules/projects/brands.js';
 import { storeAnswers, type AnalysedAnswer } from '../src/modules/answers/store-answers.js';
 import type { ProviderName } from '../src/ports/providers/types.js';
-import { client, createAccount, createProject, setTeam, type TestApp } from './helpers.js';
+import { registrableDomain } from '../src/lib/url.js';
+import { client, createAccount, setTeam, type TestApp } from './helpers.js';
 
 export const OWN = OWN_BRAND_ID;
 
@@ -119,8 +120,16 @@ export async function fixtureProject(
   const acct = opts.account ?? (await createAccount(t.app));
   await setTeam(t, acct.teamId, { rate_limit_tier: 'premium' });
   const api = client(t.app, acct.key);
-  const projectId = await createProject(t.app, acct.key, { brand_name: opts.brand, brand_url: opts.url });
-  await t.runtime.ctx.store.query(`update projects set status = 'completed' where id = $1`, [projectId]);
+  // A project as it stands once its bootstrap has run: inserted as the service inserts one,
+  // without the bootstrap job, which an app with workers would start the moment it is sent
+  // and which would add prompts and competitors of its own.
+  const website = new URL(opts.url).toString();
+  const { rows } = await t.runtime.ctx.store.query<{ id: string }>(
+    `insert into projects (team_id, name, brand_name, website_url, domain, providers, status)
+     values ($1, $2, $2, $3, $4, '[]'::jsonb, 'completed') returning id`,
+    [acct.teamId, opts.brand, website, registrableDomain(website)],
+  );
+  const projectId = rows[0].id;
   const topic = await api.post(`/projects/${projectId}/topics`, { name: `${opts.brand} topic` });
   expect(topic.statusCode, topic.body).toBe(201);
   const topicId = topic.json().data.topic_id as string;
