@@ -12,6 +12,7 @@ import { themesSuite } from './themes.js';
 import { samplingSuite } from './sampling.js';
 import { marketsSuite } from './markets.js';
 import { scaleSuite } from './scale.js';
+import { startupSuite } from './startup.js';
 import { stopAll } from './lib/servers.js';
 import type { Suite, SuiteOptions } from './lib/suite.js';
 
@@ -19,7 +20,7 @@ import type { Suite, SuiteOptions } from './lib/suite.js';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, heldoutSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite, themesSuite, samplingSuite, marketsSuite, scaleSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, heldoutSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite, themesSuite, samplingSuite, marketsSuite, scaleSuite, startupSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
