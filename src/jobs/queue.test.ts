@@ -73,6 +73,9 @@ describe('workers woken by the jobs sent', () => {
   let t: TestApp;
   let jobs: Jobs;
   const taken: Array<{ id: string; at: number }> = [];
+  let holdMs = 0;
+  let running = 0;
+  let mostAtOnce = 0;
   let fetchSql: ReturnType<typeof vi.spyOn>;
   const fetches = () => fetchSql.mock.calls.filter(([text]: unknown[]) => /skip locked/i.test(String(text))).length;
   const sendRefresh = (opts: { tx?: Tx; startAfter?: Date } = {}) =>
@@ -94,6 +97,10 @@ describe('workers woken by the jobs sent', () => {
     fetchSql = vi.spyOn(store, 'executeSql');
     const handle = async (_ctx: unknown, _payload: unknown, meta: { id: string }) => {
       taken.push({ id: meta.id, at: Date.now() });
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((r) => setTimeout(r, holdMs));
+      running--;
     };
     await jobs.work(t.runtime.ctx, [{ spec: refreshJob, handle }]);
   });
@@ -117,6 +124,31 @@ describe('workers woken by the jobs sent', () => {
     const sentAt = Date.now();
     const id = await sendRefresh();
     expect((await takenOf(id)).at - sentAt).toBeLessThan(5_000);
+  });
+
+  it('a job sent wakes one worker, not every worker of its queue', async () => {
+    const slots = refreshJob.concurrency ?? 1;
+    expect(slots).toBeGreaterThanOrEqual(4);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = fetches();
+    await takenOf(await sendRefresh());
+    await new Promise((r) => setTimeout(r, 500));
+    // the woken worker's fetch, the next worker it wakes and its own next look finding nothing
+    // (every worker of the queue woken: one fetch a slot and more)
+    expect(fetches() - before).toBeLessThanOrEqual(3);
+  });
+
+  it('the jobs of one transaction (one notification) are taken side by side', async () => {
+    const slots = refreshJob.concurrency ?? 1;
+    holdMs = 400;
+    mostAtOnce = 0;
+    try {
+      const ids = await t.runtime.ctx.store.tx(async (tx) => Promise.all(Array.from({ length: slots }, () => sendRefresh({ tx }))));
+      for (const id of ids) await takenOf(id);
+      expect(mostAtOnce).toBe(slots);
+    } finally {
+      holdMs = 0;
+    }
   });
 
   it('a job sent in a transaction is taken once the transaction commits', async () => {

@@ -44,6 +44,8 @@ export class Jobs implements JobQueue {
   readonly #timings: JobTimings;
   /** This process's workers by queue: what a wake-up in this process reaches. */
   readonly #workers = new Map<string, string[]>();
+  /** Workers running a job now (a wake-up goes to one of the others). */
+  readonly #busy = new Set<string>();
   #started = false;
 
   constructor(
@@ -55,7 +57,14 @@ export class Jobs implements JobQueue {
     for (const d of catalog) this.#defs.set(d.name, d);
     this.#timings = opts.timings ?? DEFAULT_JOB_TIMINGS;
     this.boss = new PgBoss({
-      db: store,
+      // pg-boss's NOTIFY names a queue, and pg-boss would wake every worker of it: 16 fetches
+      // for one delivery, each a query on the embedded store's one thread. One idle worker is
+      // woken instead; a worker that finds a job wakes the next (see work()).
+      db: {
+        executeSql: (text: string, values?: unknown[]) => store.executeSql(text, values),
+        listen: (channel: string, _wakesEveryWorker: (queue: string) => void, onReconnect: () => void) =>
+          store.listen(channel, (queue) => this.#wakeOne(queue), onReconnect),
+      },
       schema: JOBS_SCHEMA,
       backend: store.kind === 'pglite' ? 'pglite' : 'postgres',
       supervise: opts.supervise,
@@ -148,22 +157,36 @@ export class Jobs implements JobQueue {
           // (src/worker.ts: burst mode needs batchSize > 1): ask for the next job as soon as this
           // one ends, and wait only when the queue is empty.
           setImmediate(() => this.boss.notifyWorker(workerId));
-          this.log.debug({ job: job.id, queue: d.name, retryCount: job.retryCount }, 'job started');
-          const parsed = d.payload.safeParse(job.data);
-          if (!parsed.success) {
-            this.log.error({ job: job.id, queue: d.name, issues: parsed.error.issues }, 'bad job payload');
-            throw new Error(`Invalid payload for ${d.name}`);
+          // there may be more where this one came from (a transaction's jobs share one NOTIFY):
+          // the next idle worker looks, and so on while the fetches find jobs
+          this.#busy.add(workerId);
+          setImmediate(() => this.#wakeOne(d.name));
+          try {
+            return await this.#run(ctx, d, handle, job);
+          } finally {
+            this.#busy.delete(workerId);
           }
-          return handle(ctx, parsed.data, { id: job.id, retryCount: job.retryCount });
         });
         this.#workers.set(d.name, [...(this.#workers.get(d.name) ?? []), workerId]);
       }
     }
   }
 
-  /** Wakes this process's idle workers of `name` to fetch now. */
-  #wake(name: string): void {
-    for (const id of this.#workers.get(name) ?? []) this.boss.notifyWorker(id);
+  /** One job: its payload checked against the catalog, then its handler. */
+  async #run(ctx: ServiceContext, d: JobSpec<unknown>, handle: BoundJob['handle'], job: { id: string; data: unknown; retryCount: number }): Promise<unknown> {
+    this.log.debug({ job: job.id, queue: d.name, retryCount: job.retryCount }, 'job started');
+    const parsed = d.payload.safeParse(job.data);
+    if (!parsed.success) {
+      this.log.error({ job: job.id, queue: d.name, issues: parsed.error.issues }, 'bad job payload');
+      throw new Error(`Invalid payload for ${d.name}`);
+    }
+    return handle(ctx, parsed.data, { id: job.id, retryCount: job.retryCount });
+  }
+
+  /** Wakes one idle worker of `name` in this process to fetch now (none idle: each busy one fetches again when it ends). */
+  #wakeOne(name: string): void {
+    const idle = this.#workers.get(name)?.find((id) => !this.#busy.has(id));
+    if (idle) this.boss.notifyWorker(idle);
   }
 
   async send<P>(job: JobSpec<P>, payload: P, opts: SendOptions = {}): Promise<string | null> {
@@ -179,7 +202,7 @@ export class Jobs implements JobQueue {
     // worker of this process that could take it is woken then, not at its next poll.
     const delayMs = opts.startAfter === undefined ? 0 : typeof opts.startAfter === 'number' ? opts.startAfter * 1000 : opts.startAfter.getTime() - Date.now();
     if (delayMs > 0 && delayMs <= WAKE_AT_START_MAX_MS && this.#workers.has(job.name)) {
-      setTimeout(() => this.#wake(job.name), delayMs + WAKE_AT_START_MARGIN_MS).unref();
+      setTimeout(() => this.#wakeOne(job.name), delayMs + WAKE_AT_START_MARGIN_MS).unref();
     }
     return id;
   }
