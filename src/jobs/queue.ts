@@ -154,13 +154,15 @@ export class Jobs implements JobQueue {
         };
         workerId = await this.boss.work<unknown>(d.name, polling, async ([job]) => {
           // pg-boss 12 still waits out the rest of its polling interval after a fruitful fetch
-          // (src/worker.ts: burst mode needs batchSize > 1): ask for the next job as soon as this
-          // one ends, and wait only when the queue is empty.
-          setImmediate(() => this.boss.notifyWorker(workerId));
-          // there may be more where this one came from (a transaction's jobs share one NOTIFY):
-          // the next idle worker looks, and so on while the fetches find jobs
+          // (src/worker.ts: burst mode needs batchSize > 1): this worker asks for the next job as
+          // soon as this one ends, and waits only when the queue is empty. And there may be more
+          // where this one came from (a transaction's jobs share one NOTIFY): the next idle worker
+          // looks now, and so on while the fetches find jobs.
           this.#busy.add(workerId);
-          setImmediate(() => this.#wakeOne(d.name));
+          setImmediate(() => {
+            this.boss.notifyWorker(workerId);
+            this.#wakeOne(d.name);
+          });
           try {
             return await this.#run(ctx, d, handle, job);
           } finally {

@@ -119,9 +119,12 @@ async function listenOn(url: string, channel: string, onNotification: (payload: 
     c.on('notification', (n) => {
       if (n.channel === channel) onNotification(n.payload ?? '');
     });
-    // a dropped connection: connect again (never an unhandled error in the process)
+    let subscribed = false;
+    // a dropped connection: connect again (never an unhandled error in the process). One
+    // that never subscribed is not lost: its connect() fails, and its caller decides (the
+    // first one's caller gets the error and no handle, so nothing may retry behind it).
     const lost = () => {
-      if (closed || client !== c) return;
+      if (closed || client !== c || !subscribed) return;
       client = null;
       c.end().catch(() => {});
       schedule();
@@ -132,6 +135,7 @@ async function listenOn(url: string, channel: string, onNotification: (payload: 
     try {
       await c.connect();
       await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      subscribed = true;
     } catch (err) {
       if (client === c) client = null;
       await c.end().catch(() => {});
