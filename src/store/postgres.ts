@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { Db, QueryResult, Store, Tx } from './types.js';
 import { MIGRATION_LOCK_KEY, MIGRATIONS_FOLDER } from './migrations.js';
 import { packPlainAnswerBodies } from './answer-bodies.js';
+import { withArrayLiterals } from './array-literal.js';
 
 // int8 as JS number (counts), numeric as float: analytics never exceed 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -27,7 +28,7 @@ function statementName(text: string): string {
 export function txOf(client: Queryable, db: Db, answerMonths?: Set<string>): Tx {
   const query = async <T>(text: string, values?: unknown[]): Promise<QueryResult<T>> => {
     const res = values?.length
-      ? await client.query({ name: statementName(text), text, values })
+      ? await client.query({ name: statementName(text), text, values: withArrayLiterals(values) })
       : await client.query(text);
     return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
   };
