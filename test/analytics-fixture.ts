@@ -2,7 +2,6 @@
 // answers through the real write path (storeAnswers), so every expected figure can be
 // worked out by hand, independent of the text analyser.
 import { expect } from 'vitest';
-import { chatPreview } from '../src/analysis/preview.js';
 import type { Analysis, Citation } from '../src/analysis/types.js';
 import { OWN_BRAND_ID } from '../src/modules/projects/brands.js';
 import { storeAnswers, type AnalysedAnswer } from '../src/modules/answers/store-answers.js';
@@ -74,7 +73,6 @@ export function analysisOf(s: AnswerSpec, ownDomain: string, owners: Record<stri
     brands: Object.fromEntries(Object.entries(named).map(([id, [position, count, sentiment]]) => [id, { position, count, sentiment }])),
     citations,
     citesOwn: citations.some((c) => c.isOwn),
-    preview: chatPreview(textOf(s)),
     otherBrands: [],
   };
 }

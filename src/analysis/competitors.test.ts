@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CRM_BRANDS } from './fixtures/brands.js';
 import { ANSWERS } from './fixtures/answers.js';
-import { analyzeAnswer, createAnalyzer, detectCompetitors } from './index.js';
+import { analyzeAnswer, chatPreview, createAnalyzer, detectCompetitors } from './index.js';
 import { cleanName } from './competitors.js';
 
 const own = CRM_BRANDS[0];
@@ -75,7 +75,7 @@ describe('analysis never fails and keeps its invariants', () => {
     fc.assert(
       fc.property(text, (t) => {
         const a = analyze(t, []);
-        expect([...a.preview].length).toBeLessThanOrEqual(150);
+        expect([...chatPreview(t)].length).toBeLessThanOrEqual(150);
         const positions = Object.values(a.brands).map((b) => b.position).sort((x, y) => x - y);
         expect(positions).toEqual(positions.map((_, i) => i + 1));
         for (const b of Object.values(a.brands)) {

@@ -41,7 +41,7 @@ describe('scoreCorpus', () => {
   it('counts a false mention, a missed citation and a wrong band', () => {
     const a = loadCorpus()[0];
     const own = a.brands[0].id;
-    const s = scoreCorpus([a], [{ mentioned: false, position: null, sentiment: null, brands: {}, citations: [], citesOwn: false, preview: '', otherBrands: [] }]);
+    const s = scoreCorpus([a], [{ mentioned: false, position: null, sentiment: null, brands: {}, citations: [], citesOwn: false, otherBrands: [] }]);
     const named = Object.keys(a.expected.brands).length;
     expect(s.competitorMention.fn + s.ownMention.fn).toBe(named);
     expect(s.citations.fn).toBe(a.expected.citations.length);

@@ -4,7 +4,6 @@ import { buildCitations } from './citations.js';
 import { extractCandidates, rankCandidates, tallyCandidates, type CandidateTally } from './competitors.js';
 import { parseDoc } from './doc.js';
 import { findMentions } from './mentions.js';
-import { chatPreview } from './preview.js';
 import { brandSentiments } from './sentiment.js';
 import { brandThemes, type BrandUnit } from './themes.js';
 import type { Analysis, AnalysisInput, BrandResult, BrandSpec, Citation } from './types.js';
@@ -78,7 +77,6 @@ function analyze(cb: CompiledBrands, text: string, references: readonly Referenc
     brands,
     citations,
     citesOwn: citations.some((c) => c.isOwn),
-    preview: chatPreview(text),
     otherBrands: extractCandidates(doc, cb, drafts).map(({ name, count, domain }) => ({ name, count, domain })),
     themes,
   };

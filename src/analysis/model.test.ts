@@ -64,7 +64,7 @@ describe('merging the model\'s bands', () => {
     expect(merged.sentiment).toBe(75);
     const { brands: _a, sentiment: _b, ...rest } = merged;
     const { brands: _c, sentiment: _d, ...lexRest } = LEXICON;
-    expect(rest).toEqual(lexRest); // mentions, citations, themes, preview: the lexicon's
+    expect(rest).toEqual(lexRest); // mentions, citations, themes: the lexicon's
     expect(mergeBands(LEXICON, {}, OWN)).toEqual(LEXICON);
   });
 

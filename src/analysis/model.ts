@@ -6,7 +6,7 @@ import { bandOf } from './themes.js';
 import type { Analysis, Band, BrandSpec } from './types.js';
 
 // The model-based analysis (README.md here, "Model-based analysis"): the lexicon reads the
-// answer as always (mentions, positions, counts, citations, themes, preview); a model
+// answer as always (mentions, positions, counts, citations, themes); a model
 // (ANALYSIS_MODEL, src/ports/analysis-model) judges the sentiment toward each brand the lexicon
 // found, and its band replaces the lexicon's where they disagree. Any failure of the model
 // leaves the lexicon's figures for that answer. The only asynchronous part of src/analysis: the
@@ -28,7 +28,7 @@ export const BAND_SCORE: Readonly<Record<Band, number>> = { positive: 75, neutra
 /**
  * The analysis with the model's bands merged: a brand whose lexicon score is in the model's
  * band keeps it (its finer grain); any other takes BAND_SCORE of the model's band. Mentions,
- * positions, counts, citations, themes and the preview stay the lexicon's.
+ * positions, counts, citations and themes stay the lexicon's.
  */
 export function mergeBands(analysis: Analysis, bands: Readonly<Record<string, Band>>, ownId: string | null): Analysis {
   const brands = { ...analysis.brands };

@@ -97,8 +97,6 @@ export interface Analysis {
   citations: Citation[];
   /** At least one citation is on the own brand's domain. */
   citesOwn: boolean;
-  /** First sentence, at most 150 characters. */
-  preview: string;
   /** Brand-like names that are not tracked, with how often they appear (for competitor detection). */
   otherBrands: Array<{ name: string; count: number; domain: string | null }>;
   /** Per tracked brand named and theme its clauses speak of (themes.ts): once per answer, with the band and an excerpt. */
