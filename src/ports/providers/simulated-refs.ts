@@ -34,7 +34,16 @@ export function slugify(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-const titleCase = (s: string) => s.replace(/\b([a-z])/g, (c) => c.toUpperCase());
+// the few nouns and features of the markets, title-cased once each
+const titleCased = new Map<string, string>();
+function titleCase(s: string): string {
+  let t = titleCased.get(s);
+  if (t === undefined) {
+    t = s.replace(/\b([a-z])/g, (c) => c.toUpperCase());
+    if (titleCased.size < 1_000) titleCased.set(s, t);
+  }
+  return t;
+}
 
 /** The market a prompt is about, from its wording (and the brands' names); a generic one otherwise. */
 export function findMarket(text: string): Market {
@@ -75,15 +84,18 @@ function sitePage(rng: Rng, market: Market, year: string, b: SimBrand, listed: S
   const host = `https://${b.domain}`;
   const other = pick(rng, listed.filter((x) => x !== b).concat(listed.length > 1 ? [] : [b]));
   const feature = pick(rng, market.features);
-  const pages: Array<[string, string, string]> = [
-    ['/', `${b.name} | ${titleCase(market.noun)} for Growing Teams`, `${b.name} helps teams with ${feature} in one place.`],
-    ['/pricing', `${b.name} Pricing: Plans and Features`, `Compare ${b.name} plans, from a free starter tier to enterprise.`],
-    [`/compare/${b.slug}-vs-${other.slug}`, `${b.name} vs ${other.name}: Side-by-Side Comparison`, `See how ${b.name} compares with ${other.name} on ${feature}.`],
-    [`/features/${slugify(feature)}`, `${titleCase(feature)} | ${b.name}`, `${titleCase(feature)} built for busy teams.`],
-    [`/blog/best-${market.slug}-${year}`, `The Best ${titleCase(market.noun)} in ${year} - ${b.name} Blog`, `A buyer's guide to ${market.noun} in ${year}.`],
-    ['/customers', `Customer Stories | ${b.name}`, `How teams use ${b.name} for ${feature}.`],
-  ];
-  const [path, title, snippet] = pick(rng, pages);
+  // one of six pages, the one drawn made alone
+  const page = (which: number): [string, string, string] => {
+    switch (which) {
+      case 0: return ['/', `${b.name} | ${titleCase(market.noun)} for Growing Teams`, `${b.name} helps teams with ${feature} in one place.`];
+      case 1: return ['/pricing', `${b.name} Pricing: Plans and Features`, `Compare ${b.name} plans, from a free starter tier to enterprise.`];
+      case 2: return [`/compare/${b.slug}-vs-${other.slug}`, `${b.name} vs ${other.name}: Side-by-Side Comparison`, `See how ${b.name} compares with ${other.name} on ${feature}.`];
+      case 3: return [`/features/${slugify(feature)}`, `${titleCase(feature)} | ${b.name}`, `${titleCase(feature)} built for busy teams.`];
+      case 4: return [`/blog/best-${market.slug}-${year}`, `The Best ${titleCase(market.noun)} in ${year} - ${b.name} Blog`, `A buyer's guide to ${market.noun} in ${year}.`];
+      default: return ['/customers', `Customer Stories | ${b.name}`, `How teams use ${b.name} for ${feature}.`];
+    }
+  };
+  const [path, title, snippet] = page(Math.floor(rng() * 6));
   return { link: host + path, title, snippet, kind: b.kind };
 }
 

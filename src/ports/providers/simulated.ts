@@ -134,9 +134,20 @@ function ownBrandRate(prompt: string, brand: string, provider: ProviderName): nu
   return Math.min(0.7, Math.max(0.4, base + tilt));
 }
 
+// every answer names brands of the same few: each made once (read only once made)
+const simBrands = new Map<string, SimBrand>();
 function brandOf(name: string, domain: string | null, kind: SimBrand['kind']): SimBrand {
-  return { name, slug: slugify(name), domain: domain ? domain.replace(/^https?:\/\//, '').replace(/\/.*$/, '') : null, kind };
+  const key = `${kind}|${name}|${domain ?? ''}`;
+  let brand = simBrands.get(key);
+  if (!brand) {
+    brand = { name, slug: slugify(name), domain: domain ? domain.replace(/^https?:\/\//, '').replace(/\/.*$/, '') : null, kind };
+    if (simBrands.size < 10_000) simBrands.set(key, brand);
+  }
+  return brand;
 }
+
+/** A brand of the market that no project tracks, with a made-up domain. */
+const otherBrand = (name: string) => brandOf(name, `${slugify(name).replace(/-/g, '')}.${hash32(name) % 3 ? 'com' : 'io'}`, 'brand');
 
 function shuffle<T>(rng: Rng, list: T[]): T[] {
   for (let i = list.length - 1; i > 0; i--) {
@@ -151,7 +162,7 @@ function chooseBrands(rng: Rng, style: Style, market: Market, ctx: MarketContext
   const taken = new Set([own?.name.toLowerCase(), ...(ctx?.competitors.map((c) => c.name.toLowerCase()) ?? [])]);
   const others = shuffle(
     rng,
-    market.others.filter((n) => !taken.has(n.toLowerCase())).map((n) => brandOf(n, `${slugify(n).replace(/-/g, '')}.${hash32(n) % 3 ? 'com' : 'io'}`, 'brand')),
+    market.others.filter((n) => !taken.has(n.toLowerCase())).map(otherBrand),
   );
   const slots = total - (includeOwn ? 1 : 0);
   const wantOthers = 1 + Math.floor(rng() * 2);
