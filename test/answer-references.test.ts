@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../src/analysis/index.js';
 import type { Analysis } from '../src/analysis/types.js';
 import { reanalyseProject } from '../src/collection/reanalyse.js';
-import { unpackJson } from '../src/lib/packed-json.js';
+import { unpackBytes } from '../src/lib/packed-json.js';
 import { decodeAnswerBody, encodeAnswerBody } from '../src/modules/answers/answer-body.js';
 import { storeAnswers } from '../src/modules/answers/store-answers.js';
 import { loadBrandSpecs } from '../src/modules/projects/brands.js';
@@ -17,6 +17,9 @@ import { startTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
 
 const ref = (link: string, title: string, n: number): Reference => ({ title, link, snippet: `Snippet ${n}`, reference_index: n });
+/** The references of a body as stored: the second of its lines (answer-body.ts). */
+const storedReferences = (body: Uint8Array) => (JSON.parse(unpackBytes(body).toString('utf8').split('\n')[1]) as [string, Array<Record<string, unknown>>])[1];
+const bodyOf = (text: string, references: Reference[], raw: unknown) => ({ text, references, searchQueries: [], raw });
 
 describe('encoding', () => {
   const pages = [
@@ -31,24 +34,24 @@ describe('encoding', () => {
   ];
 
   it('names a page by its place, keeps a title of its own, keeps the others whole', () => {
-    const body = encodeAnswerBody('text', refs, { raw: true }, pages);
-    const [, stored] = unpackJson(body) as [string, Array<Record<string, unknown>>];
+    const body = encodeAnswerBody(bodyOf('text', refs, { raw: true }), pages);
+    const stored = storedReferences(body);
     expect(stored).toEqual([
       { c: 1, snippet: 'Snippet 1', reference_index: 1 },
       { c: 0, title: 'One, as this reference titles it', snippet: 'Snippet 2', reference_index: 2 },
       refs[2],
       refs[3],
     ]);
-    expect(decodeAnswerBody(body, pages)).toEqual({ text: 'text', references: refs, raw: { raw: true } });
+    expect(decodeAnswerBody(body, pages, 'chatgpt')).toEqual({ text: 'text', references: refs, searchQueries: [], raw: { raw: true } });
     // smaller than the references whole
-    expect(body.length).toBeLessThan(encodeAnswerBody('text', refs, { raw: true }).length);
+    expect(body.length).toBeLessThan(encodeAnswerBody(bodyOf('text', refs, { raw: true })).length);
   });
 
   it('refuses to read a reference without the page it names', () => {
-    const body = encodeAnswerBody('text', refs, null, pages);
-    expect(() => decodeAnswerBody(body, pages.slice(0, 1))).toThrow(/cited page 1 of 1/);
+    const body = encodeAnswerBody(bodyOf('text', refs, null), pages);
+    expect(() => decodeAnswerBody(body, pages.slice(0, 1), 'chatgpt')).toThrow(/cited page 1 of 1/);
     // a body stored with no pages keeps every reference whole and needs none
-    expect(decodeAnswerBody(encodeAnswerBody('text', refs, null), []).references).toEqual(refs);
+    expect(decodeAnswerBody(encodeAnswerBody(bodyOf('text', refs, null)), [], 'chatgpt').references).toEqual(refs);
   });
 });
 
@@ -104,7 +107,7 @@ describe('stored and read back', () => {
     expect(before).toHaveLength(2);
     for (const chat of before) expect(chat.references).toEqual(asSent);
     // the first reference is stored as its page's place, not its link
-    const stored = (await bodies()).map((b) => (unpackJson(b.body) as [string, Array<Record<string, unknown>>])[1]);
+    const stored = (await bodies()).map((b) => storedReferences(b.body));
     expect(stored[0][0]).toEqual({ c: 0, snippet: 'Snippet 1', reference_index: 1 });
     expect(stored[1][0]).toEqual({ c: 3, snippet: 'Snippet 1', reference_index: 1 });
     expect(stored[0][2]).toEqual(sent[2]);
@@ -117,7 +120,7 @@ describe('stored and read back', () => {
     expect(await reanalyseProject(t.runtime.ctx, f.projectId)).toBe(2);
     const after = await bodies();
     expect(Buffer.from(after[0].body).equals(Buffer.from(chatgptBody))).toBe(true); // its citations did not change
-    expect((unpackJson(after[1].body) as [string, Array<Record<string, unknown>>])[1][0]).toEqual({ c: 0, snippet: 'Snippet 1', reference_index: 1 });
+    expect(storedReferences(after[1].body)[0]).toEqual({ c: 0, snippet: 'Snippet 1', reference_index: 1 });
     for (const chat of await chats()) expect(chat.references).toEqual(asSent);
     // no page is left that no answer cites, and every cited id is a page
     const orphans = await t.runtime.ctx.store.query(

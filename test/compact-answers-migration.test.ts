@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatPreview } from '../src/analysis/preview.js';
 import { seedProject, type SeedResult } from '../src/collection/seed.js';
-import { readAnswerBodies } from '../src/modules/answers/cited-pages.js';
+import { decodeAnswerBody } from '../src/modules/answers/answer-body.js';
+import { citedPagesById, pagesOf } from '../src/modules/answers/cited-pages.js';
 import { BROTLI } from '../src/lib/packed-json.js';
 import { PROVIDERS } from '../src/ports/providers/types.js';
 import { client, startRestartableTestApp, type TestApp } from './helpers.js';
@@ -36,10 +37,11 @@ async function toFormat0012(projectId: string): Promise<void> {
   const store = t.runtime.ctx.store;
   await undoThrough(store, '0014_project_brand_arrays'); // 0013 is applied again only with every later migration undone
   await store.query(`alter table responses add column "text" text, add column "references" jsonb, add column "raw" jsonb, add column "preview" text, add column "brands" jsonb`);
-  const { rows } = await store.query<{ id: string; body: Uint8Array; cited: number[]; brand_ids: string[]; brand_stats: number[] }>(
-    `select id, body, cited, brand_ids, brand_stats from responses`,
+  const { rows } = await store.query<{ id: string; provider: string; body: Uint8Array; cited: number[]; brand_ids: string[]; brand_stats: number[] }>(
+    `select id, provider, body, cited, brand_ids, brand_stats from responses`,
   );
-  const decoded = await readAnswerBodies(store, rows);
+  const pages = await citedPagesById(store, rows.flatMap((r) => r.cited));
+  const decoded = rows.map((r) => decodeAnswerBody(r.body, pagesOf(r.cited, pages), r.provider));
   const ids: string[] = [];
   const cols: string[][] = [[], [], [], [], []];
   for (const [i, r] of rows.entries()) {

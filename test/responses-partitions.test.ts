@@ -74,7 +74,7 @@ it('the first answers of a new month, from two transactions at once: one partiti
   const { rows: prompts } = await store.query<{ id: string }>(`select id from prompts where project_id = $1 order by id`, [seeded.projectId]);
   const version = async () => (await store.query<{ v: string }>(`select version::text as v from analytics_versions where project_id = $1`, [seeded.projectId])).rows[0]?.v;
   const versionBefore = await version();
-  const body = encodeAnswerBody('answer', [], null).toString('base64');
+  const body = encodeAnswerBody({ text: 'answer', references: [], searchQueries: [], raw: null }).toString('base64');
   let made!: () => void;
   const aMade = new Promise<void>((resolve) => {
     made = resolve;
@@ -134,7 +134,7 @@ it('known months skip the lookup; a month dropped by another process is looked u
   await store.tx((tx) => storeAnswers(tx, seeded.projectId, [answer('2033-02-04'), other]));
   expect(store.answerMonths?.has('2033-02-01')).toBe(true);
   const bodies = await store.query<{ provider: string; body: Uint8Array }>(`select provider, body from responses where day = '2033-02-04' order by provider`);
-  expect(bodies.rows.map((r) => [r.provider, decodeAnswerBody(r.body).text])).toEqual([
+  expect(bodies.rows.map((r) => [r.provider, decodeAnswerBody(r.body, [], r.provider).text])).toEqual([
     ['chatgpt', 'Acme CRM is fine.'],
     ['claude', 'Another answer, longer than the first one.'],
   ]);

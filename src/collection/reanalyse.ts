@@ -48,9 +48,9 @@ export async function reanalyseProject(ctx: ServiceContext, projectId: string): 
       const batch: Array<RollupInput & { judgement: ModelJudgement | null; body: Buffer | null }> = [];
       for (const r of rows) {
         const stored = pagesOf(r.cited, pages);
-        const { text, references, raw } = decodeAnswerBody(r.body, stored);
-        const { analysis, judgement } = await analyse(text, references, judged.get(r.id) ?? r.model_judgement);
-        const body = samePages(stored, analysis.citations) ? null : encodeAnswerBody(text, references, raw, analysis.citations);
+        const answer = decodeAnswerBody(r.body, stored, r.provider);
+        const { analysis, judgement } = await analyse(answer.text, answer.references, judged.get(r.id) ?? r.model_judgement);
+        const body = samePages(stored, analysis.citations) ? null : encodeAnswerBody(answer, analysis.citations);
         batch.push({ responseId: r.id, promptId: r.prompt_id, provider: r.provider, day: r.day, market: r.market, analysis, judgement, body });
       }
       // The categories and page types depend on the brands tracked: a citation whose page

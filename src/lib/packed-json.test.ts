@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { expect, it, vi } from 'vitest';
-import { BROTLI, packJson, packJsonBatch, unpackJson } from './packed-json.js';
+import { BROTLI, PLAIN, packJson, packJsonBatch, packText, unpackBytes, unpackJson } from './packed-json.js';
 
 const values = Array.from({ length: 40 }, (_, i) => [
   `Answer ${i}: ${'the best CRM for a small team is one that fits its pipeline. '.repeat(1 + (i % 7))}`,
@@ -67,4 +67,10 @@ it('a damaged body throws zlib\'s error, and the bodies after it unpack', () => 
     expect(() => unpackJson(bad)).toThrow(zlibError);
     expect(unpackJson(good)).toEqual(values[5]);
   }
+});
+
+it('unpacks any text as bytes, a view read before the next unpack', () => {
+  const text = 'first line\n["second", 2]\n{"third": "ünï 😀"}';
+  expect(unpackBytes(packText(text)).toString('utf8')).toBe(text);
+  expect(unpackBytes(Buffer.concat([Buffer.from([PLAIN]), Buffer.from(text)])).toString('utf8')).toBe(text);
 });

@@ -2,8 +2,8 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 
 /**
- * A JSON value kept as bytes: one format byte, then the JSON text, plain (PLAIN, what a SQL
- * migration can write) or brotli-compressed (BROTLI, what the application writes). Quality 5
+ * A JSON value (or any text, `packText`) kept as bytes: one format byte, then the text, plain
+ * (PLAIN, what a SQL migration can write) or brotli-compressed (BROTLI, what the application writes). Quality 5
  * with a 64 KB window: on stored answers it compresses markedly better than quality 1 for
  * little more time, and 6 and above are no smaller and slower.
  */
@@ -17,7 +17,7 @@ const PARAMS = {
 };
 const OPTIONS = (size: number): zlib.BrotliOptions => ({ params: { ...PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } });
 
-function packText(json: Buffer): Buffer {
+function packBytes(json: Buffer): Buffer {
   const packed = zlib.brotliCompressSync(json, OPTIONS(json.length));
   const out = Buffer.allocUnsafe(packed.length + 1);
   out[0] = BROTLI;
@@ -26,10 +26,15 @@ function packText(json: Buffer): Buffer {
 }
 
 export function packJson(value: unknown): Buffer {
-  return packText(Buffer.from(JSON.stringify(value), 'utf8'));
+  return packText(JSON.stringify(value));
 }
 
-// packJsonBatch's compressor: a worker thread running packText's code on JSON texts, a batch
+/** A text kept as bytes (BROTLI), read back with unpackBytes. */
+export function packText(text: string): Buffer {
+  return packBytes(Buffer.from(text, 'utf8'));
+}
+
+// packTexts' compressor: a worker thread running packBytes' code on texts, a batch
 // per message (what it sends back are new buffers, handed over rather than copied).
 const PACKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -91,8 +96,12 @@ function startPacker(): NonNullable<typeof packer> {
  * (storeAnswers looks up the cited pages meanwhile).
  */
 export function packJsonBatch(values: unknown[]): Promise<Buffer[]> {
-  const texts = values.map((v) => JSON.stringify(v));
-  if (texts.length < INLINE_BATCH) return Promise.resolve(texts.map((t) => packText(Buffer.from(t, 'utf8'))));
+  return packTexts(values.map((v) => JSON.stringify(v)));
+}
+
+/** packText of each text, the same bytes, a large batch compressed on a worker thread (as packJsonBatch). */
+export function packTexts(texts: string[]): Promise<Buffer[]> {
+  if (texts.length < INLINE_BATCH) return Promise.resolve(texts.map(packText));
   const { worker, pending } = startPacker();
   const id = nextBatch++;
   return new Promise((resolve, reject) => {
@@ -131,9 +140,9 @@ class BrotliUnpacker {
   private failure: string | null = null;
   private usable = true;
 
-  /** The JSON text of one brotli stream. */
-  text(packed: Buffer): string {
-    if (!this.usable || !this.open()) return zlib.brotliDecompressSync(packed).toString('utf8');
+  /** The bytes of one brotli stream: a view of the kept buffer, valid until the next call. */
+  bytes(packed: Buffer): Buffer {
+    if (!this.usable || !this.open()) return zlib.brotliDecompressSync(packed);
     const handle = this.handle!;
     const state = this.state!;
     let inOffset = 0;
@@ -158,11 +167,12 @@ class BrotliUnpacker {
       // a body this path cannot read (or a handle left in an unknown state): a new decoder next
       // time, and zlib's own path for this body, which throws its error if the body is bad
       this.drop();
-      return zlib.brotliDecompressSync(packed).toString('utf8');
+      return zlib.brotliDecompressSync(packed);
     }
-    const text = this.output.toString('utf8', 0, outOffset);
+    const view = this.output.subarray(0, outOffset);
+    // a buffer grown past the largest kept is let go after this unpack (the view keeps it until read)
     if (this.output.length > UNPACK_BUFFER_KEPT) this.output = Buffer.allocUnsafe(UNPACK_BUFFER);
-    return text;
+    return view;
   }
 
   private open(): boolean {
@@ -198,14 +208,22 @@ class BrotliUnpacker {
 const unpacker = new BrotliUnpacker();
 
 export function unpackJson(bytes: Uint8Array): unknown {
+  return JSON.parse(unpackBytes(bytes).toString('utf8'));
+}
+
+/**
+ * The text of packed bytes as UTF-8 bytes, for a reader that parses only part of it: a view
+ * of this thread's decoder buffer (or of `bytes`), valid only until the next unpack.
+ */
+export function unpackBytes(bytes: Uint8Array): Buffer {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset + 1, bytes.byteLength - 1);
-  if (bytes[0] === BROTLI) return JSON.parse(unpacker.text(body));
-  if (bytes[0] === PLAIN) return JSON.parse(body.toString('utf8'));
+  if (bytes[0] === BROTLI) return unpacker.bytes(body);
+  if (bytes[0] === PLAIN) return body;
   throw new Error(`packed JSON of unknown format ${bytes[0]}`);
 }
 
 /** PLAIN bytes compressed (the JSON text itself unchanged); null when already compressed. */
 export function repackPlain(bytes: Uint8Array): Buffer | null {
   if (bytes[0] !== PLAIN) return null;
-  return packText(Buffer.from(bytes.buffer, bytes.byteOffset + 1, bytes.byteLength - 1));
+  return packBytes(Buffer.from(bytes.buffer, bytes.byteOffset + 1, bytes.byteLength - 1));
 }

@@ -155,7 +155,7 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
     const payload = '<img src=x onerror=alert(1)> and <script>alert(2)</script> for Acme CRM';
     const { rows } = await b.t.runtime.ctx.store.query<{ id: string; prompt_id: string }>(
       `update responses set body = decode($2, 'base64') where id = (select id from responses where project_id = $1 order by collected_at desc limit 1) returning id, prompt_id`,
-      [seed.projectId, encodeAnswerBody(payload, [], null).toString('base64')],
+      [seed.projectId, encodeAnswerBody({ text: payload, references: [], searchQueries: [], raw: null }).toString('base64')],
     );
     const { page, context, errors, dialogs } = await newPage(b);
     await signIn(page, seed.email, seed.password);

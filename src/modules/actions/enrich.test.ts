@@ -196,7 +196,7 @@ describe('POST /actions/{id}/enrich-forum', { timeout: 20_000 }, () => {
     await store.query(
       `insert into responses (project_id, prompt_id, provider, day, market, model, simulated, body, mentioned, cites_own, citation_count, cited)
        values ($1, $2, 'perplexity', '2020-01-01', 'US-en', 'sonar', true, decode($3, 'base64'), false, false, 1, $4::int[])`,
-      [projectId, rows[0].id, encodeAnswerBody('answer', [], null).toString('base64'), [page.rows[0].id]],
+      [projectId, rows[0].id, encodeAnswerBody({ text: 'answer', references: [], searchQueries: [], raw: null }).toString('base64'), [page.rows[0].id]],
     );
     const id = await insertAction('forum_engagement', [{ type: 'url', value: url }]);
     const res = await client(t.app, acct.key).post(`/projects/${projectId}/actions/${id}/enrich-forum`);

@@ -1,7 +1,6 @@
 import { chatPreview } from '../../analysis/preview.js';
-import { searchQueriesOf } from '../../ports/providers/search-queries.js';
 import { PROVIDER_SURFACE, type ProviderName } from '../../ports/providers/types.js';
-import { decodeAnswerBody } from '../answers/answer-body.js';
+import { decodeShownAnswer } from '../answers/answer-body.js';
 import { brandsOfColumns } from '../answers/answer-brands.js';
 import { citedList, citedPagesById, pagesOf, type CitedPage } from '../answers/cited-pages.js';
 import type { RequestContext } from '../../context.js';
@@ -47,7 +46,7 @@ export function chatPages(ctx: RequestContext, rows: ReadonlyArray<Pick<ChatRow,
  * the project's by number (brandInfoByNumber); `pages`: chatPages of the rows.
  */
 export function chatItem(r: ChatRow, brands: Map<number, BrandInfo>, promptContent: string, pages: Map<number, CitedPage>) {
-  const { text, references, raw } = decodeAnswerBody(r.body, pagesOf(r.cited, pages));
+  const { text, references, searchQueries } = decodeShownAnswer(r.body, pagesOf(r.cited, pages), r.provider);
   const provider = r.provider as ProviderName;
   const named = [...brandsOfColumns(listOf(r.brand_nos).map(Number), listOf(r.brand_stats).map(Number))]
     .map(([no, b]) => ({ info: brands.get(no), ...b }))
@@ -70,7 +69,7 @@ export function chatItem(r: ChatRow, brands: Map<number, BrandInfo>, promptConte
     brands_mentioned: Object.fromEntries(named.map((b) => [b.info.name, { position: b.position, count: b.count }])),
     sentiment: r.sentiment,
     sentiment_by_brands: Object.fromEntries(named.map((b) => [b.info.name, b.sentiment])),
-    search_queries: searchQueriesOf(provider, raw),
+    search_queries: searchQueries,
     surface: PROVIDER_SURFACE[provider],
     market: r.market,
     // only where a model judged: without ANALYSIS_MODEL every chat is as it always was

@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../context.js';
-import { searchQueriesOf } from '../../ports/providers/search-queries.js';
 import type { ProviderName } from '../../ports/providers/types.js';
-import { decodeAnswerRaw } from '../answers/answer-body.js';
+import { decodeSearchQueries } from '../answers/answer-body.js';
 import { realProviders, requirePrompt } from './prompt-analytics.js';
 import type { Window } from './window.js';
 import { marketSql } from '../../lib/markets.js';
@@ -15,8 +14,8 @@ export interface SearchQueryCount {
 /**
  * The web searches the engines ran for a prompt over the window ("query fan-out"), most run
  * first: each with the number of answers whose engine ran it and the engines that did. Read
- * from each stored answer's own provider body, so answers collected before this read existed
- * count too.
+ * from each stored answer's body (the first of its lines; an answer stored before the body kept
+ * them apart, from its provider body), so answers collected before this read existed count too.
  */
 export async function promptSearchQueries(ctx: RequestContext, projectId: string, promptId: string, w: Window): Promise<SearchQueryCount[]> {
   const [, { rows }] = await Promise.all([
@@ -29,7 +28,7 @@ export async function promptSearchQueries(ctx: RequestContext, projectId: string
   ]);
   const byQuery = new Map<string, Map<string, number>>();
   for (const row of rows) {
-    for (const query of searchQueriesOf(row.provider, decodeAnswerRaw(row.body))) {
+    for (const query of decodeSearchQueries(row.body, row.provider)) {
       const runs = byQuery.get(query) ?? new Map<string, number>();
       runs.set(row.provider, (runs.get(row.provider) ?? 0) + 1);
       byQuery.set(query, runs);

@@ -1,12 +1,30 @@
-import { packJson, packJsonBatch, unpackJson } from '../../lib/packed-json.js';
-import type { Reference } from '../../ports/providers/types.js';
+import { packText, packTexts, unpackBytes } from '../../lib/packed-json.js';
+import { searchQueriesOf } from '../../ports/providers/search-queries.js';
+import type { ProviderName, Reference } from '../../ports/providers/types.js';
 
 /** What responses.body holds: everything of a stored answer that only a reader of the whole answer needs. */
 export interface AnswerBody {
   text: string;
   references: Reference[];
+  /** The searches the engine ran (searchQueriesOf its raw body), kept apart so a reader need not parse `raw`. */
+  searchQueries: string[];
   raw: unknown;
 }
+
+/** An answer as it is shown (a chat): its body without the provider's raw response. */
+export type ShownAnswer = Omit<AnswerBody, 'raw'>;
+
+// The body's text (lib/packed-json.ts, brotli) is three lines of JSON:
+//   the search queries
+//   [text, references as stored]
+//   the provider's raw body
+// JSON.stringify never writes a line break outside a string's escapes, so a reader parses the
+// lines it needs and no more: a chat is shown without parsing the raw body (a provider's
+// response is often several times the answer: its text again, search results, annotations),
+// and a prompt's searches are read from the first line alone. A body stored before this
+// layout is one JSON array, [text, references, raw], with no line break: its searches are
+// read from the raw body, as they were.
+const LINE_BREAK = 0x0a;
 
 /**
  * A page of the answer's `responses.cited`, in that array's order: what a stored reference
@@ -44,45 +62,102 @@ function storedReference(ref: Reference, pageAt: Map<string, number>, pages: rea
   return jsonbOrder(title === pages[k].title ? { ...rest, c: k } : { ...rest, title, c: k });
 }
 
-function bodyValue(b: AnswerBody, pages: readonly PageText[]) {
+function bodyText(b: AnswerBody, pages: readonly PageText[]): string {
   const pageAt = new Map<string, number>();
   for (const [k, p] of pages.entries()) if (!pageAt.has(p.url)) pageAt.set(p.url, k);
-  return [b.text, b.references.map((ref) => storedReference(ref, pageAt, pages)), b.raw ?? null];
+  const shown = [b.text, b.references.map((ref) => storedReference(ref, pageAt, pages))];
+  return `${JSON.stringify(b.searchQueries)}\n${JSON.stringify(shown)}\n${JSON.stringify(b.raw ?? null)}`;
 }
 
 /**
  * A stored answer's body as responses.body bytes; `pages`: the answer's cited pages in the
  * order of its `cited` (its analysis's citations), [] where it stores none.
  */
-export function encodeAnswerBody(text: string, references: Reference[], raw: unknown, pages: readonly PageText[] = []): Buffer {
-  return packJson(bodyValue({ text, references, raw }, pages));
+export function encodeAnswerBody(body: AnswerBody, pages: readonly PageText[] = []): Buffer {
+  return packText(bodyText(body, pages));
 }
 
-/** encodeAnswerBody of each body, the same bytes, a large batch compressed on a worker thread (packJsonBatch). */
+/** encodeAnswerBody of each body, the same bytes, a large batch compressed on a worker thread (packTexts). */
 export function encodeAnswerBodies(bodies: Array<AnswerBody & { pages: readonly PageText[] }>): Promise<Buffer[]> {
-  return packJsonBatch(bodies.map((b) => bodyValue(b, b.pages)));
+  return packTexts(bodies.map((b) => bodyText(b, b.pages)));
+}
+
+/** The body of a provider's answer as stored: its searches read from its raw body once, here. */
+export function answerBody(provider: string, answer: { text: string; references: Reference[]; raw: unknown }): AnswerBody {
+  return { text: answer.text, references: answer.references, searchQueries: searchQueriesOf(provider as ProviderName, answer.raw), raw: answer.raw };
 }
 
 type StoredReference = Partial<Reference> & { c?: number };
 
-/**
- * The one reader of responses.body (PLAIN or BROTLI, lib/packed-json.ts); `pages`: the
- * answer's cited pages in the order of its `cited` (answers/cited-pages.ts reads them). A
- * reference naming a page it is not given is an error, never a reference without its link.
- */
-export function decodeAnswerBody(body: Uint8Array, pages: readonly PageText[] = []): AnswerBody {
-  const [text, stored, raw] = unpackJson(body) as [string, StoredReference[] | null, unknown];
-  const references = (stored ?? []).map((ref): Reference => {
+/** A body's parts as stored; `raw` parsed only when asked (the older layout has it parsed with the rest). */
+interface StoredParts {
+  text: string;
+  stored: StoredReference[] | null;
+  /** null in the older layout: read from `raw`. */
+  searchQueries: string[] | null;
+  raw?: unknown;
+}
+
+/** The body's lines, as far as `upTo` (1: the searches, 2: the shown answer, 3: the raw body). */
+function storedParts(body: Uint8Array, upTo: 1 | 2 | 3): StoredParts {
+  const bytes = unpackBytes(body); // a view, valid until the next unpack: read here, at once
+  const first = bytes.indexOf(LINE_BREAK);
+  if (first === -1) {
+    const [text, stored, raw] = JSON.parse(bytes.toString('utf8')) as [string, StoredReference[] | null, unknown];
+    return { text, stored, searchQueries: null, raw };
+  }
+  const searchQueries = JSON.parse(bytes.toString('utf8', 0, first)) as string[];
+  if (upTo === 1) return { text: '', stored: null, searchQueries };
+  const second = bytes.indexOf(LINE_BREAK, first + 1);
+  const [text, stored] = JSON.parse(bytes.toString('utf8', first + 1, second)) as [string, StoredReference[] | null];
+  if (upTo === 2) return { text, stored, searchQueries };
+  return { text, stored, searchQueries, raw: JSON.parse(bytes.toString('utf8', second + 1)) };
+}
+
+function references(stored: StoredReference[] | null, pages: readonly PageText[]): Reference[] {
+  return (stored ?? []).map((ref): Reference => {
     if (typeof ref.c !== 'number' || ref.link !== undefined) return ref as Reference;
     const page = pages[ref.c];
     if (!page) throw new Error(`a stored answer's reference names cited page ${ref.c} of ${pages.length}`);
     const { c: _c, ...rest } = ref;
     return jsonbOrder({ ...rest, link: page.url, title: ref.title ?? page.title } as Reference);
   });
-  return { text, references, raw };
 }
 
-/** The raw provider body of a stored answer alone (its references need no cited pages). */
-export function decodeAnswerRaw(body: Uint8Array): unknown {
-  return (unpackJson(body) as [string, unknown, unknown])[2];
+/**
+ * The one reader of responses.body (PLAIN or BROTLI, lib/packed-json.ts); `pages`: the
+ * answer's cited pages in the order of its `cited` (answers/cited-pages.ts reads them);
+ * `provider`: the answer's, whose raw body a body of the older layout reads its searches from.
+ * A reference naming a page it is not given is an error, never a reference without its link.
+ */
+export function decodeAnswerBody(body: Uint8Array, pages: readonly PageText[], provider: string): AnswerBody {
+  const parts = storedParts(body, 3);
+  return {
+    text: parts.text,
+    references: references(parts.stored, pages),
+    searchQueries: parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw),
+    raw: parts.raw,
+  };
+}
+
+/** An answer's text and references alone (the raw body not parsed where the layout allows). */
+export function decodeAnswerText(body: Uint8Array, pages: readonly PageText[]): Pick<AnswerBody, 'text' | 'references'> {
+  const parts = storedParts(body, 2);
+  return { text: parts.text, references: references(parts.stored, pages) };
+}
+
+/** decodeAnswerBody without the raw body, which is not parsed: a chat as shown. */
+export function decodeShownAnswer(body: Uint8Array, pages: readonly PageText[], provider: string): ShownAnswer {
+  const parts = storedParts(body, 2);
+  return {
+    text: parts.text,
+    references: references(parts.stored, pages),
+    searchQueries: parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw),
+  };
+}
+
+/** The searches the engine ran for a stored answer alone (its first line; needs no cited pages). */
+export function decodeSearchQueries(body: Uint8Array, provider: string): string[] {
+  const parts = storedParts(body, 1);
+  return parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw);
 }

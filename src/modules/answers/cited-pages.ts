@@ -1,6 +1,6 @@
 import type { Analysis, Citation } from '../../analysis/types.js';
 import type { Tx } from '../../store/index.js';
-import { decodeAnswerBody, type AnswerBody } from './answer-body.js';
+import { decodeAnswerText, type AnswerBody } from './answer-body.js';
 
 // JSON, not the fields joined with a separator: a title and URL holding it could join into another page's text
 const keyOf = (c: { url: string; title: string; category: number; urlType: number | null }) => JSON.stringify([c.category, c.urlType, c.title, c.url]);
@@ -136,7 +136,11 @@ export const pagesOf = (cited: CitedColumn, pages: Map<number, CitedPage>): Cite
  * The bodies of stored answers (their `body` and `cited` columns), their references' links
  * and titles read from cited_pages: one query for the pages of them all.
  */
-export async function readAnswerBodies(db: Pick<Tx, 'query'>, rows: ReadonlyArray<{ body: Uint8Array; cited: CitedColumn }>, cacheOwner: object = db): Promise<AnswerBody[]> {
+export async function readAnswerBodies(
+  db: Pick<Tx, 'query'>,
+  rows: ReadonlyArray<{ body: Uint8Array; cited: CitedColumn }>,
+  cacheOwner: object = db,
+): Promise<Array<Pick<AnswerBody, 'text' | 'references'>>> {
   const pages = await citedPagesById(db, rows.flatMap((r) => citedList(r.cited)), cacheOwner);
-  return rows.map((r) => decodeAnswerBody(r.body, pagesOf(r.cited, pages)));
+  return rows.map((r) => decodeAnswerText(r.body, pagesOf(r.cited, pages)));
 }

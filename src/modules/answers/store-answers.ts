@@ -2,7 +2,7 @@ import type { Analysis } from '../../analysis/types.js';
 import type { ModelJudgement } from '../../analysis/model.js';
 import type { ProviderAnswer } from '../../ports/providers/types.js';
 import type { Tx } from '../../store/index.js';
-import { encodeAnswerBodies } from './answer-body.js';
+import { answerBody, encodeAnswerBodies } from './answer-body.js';
 import { brandColumns } from './answer-brands.js';
 import { citedIds, pgArray } from './cited-pages.js';
 import { loadBrandNumbers } from '../projects/brands.js';
@@ -32,7 +32,7 @@ export async function storeAnswers(tx: Tx, projectId: string, items: AnalysedAns
   if (items.length === 0) return [];
   // the bodies compressed on a worker thread while the cited pages are looked up; a
   // reference to one of the answer's citations names it by its place in `cited`
-  const packing = encodeAnswerBodies(items.map(({ answer, analysis }) => ({ text: answer.text, references: answer.references, raw: answer.raw, pages: analysis.citations })));
+  const packing = encodeAnswerBodies(items.map(({ provider, answer, analysis }) => ({ ...answerBody(provider, answer), pages: analysis.citations })));
   packing.catch(() => {}); // awaited below; a failed lookup first must not leave it unhandled
   const cited = await citedIds(
     tx,
