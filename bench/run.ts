@@ -1,5 +1,6 @@
 import { alertsSuite } from './alerts.js';
 import { analysisSuite } from './analysis.js';
+import { answerBodiesSuite } from './answer-bodies.js';
 import { analyticsSuite } from './analytics.js';
 import { crawlersSuite } from './crawlers.js';
 import { deliverySuite } from './delivery.js';
@@ -20,7 +21,7 @@ import type { Suite, SuiteOptions } from './lib/suite.js';
 // runs the named ones. A missed goal is reported, never an exit code: only real errors
 // (a server that does not start, a failed request while seeding) exit non-zero.
 // A new benchmark is a file exporting a Suite, added to this list.
-const SUITES: Suite[] = [httpAuth, analysisSuite, heldoutSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite, themesSuite, samplingSuite, marketsSuite, scaleSuite, startupSuite];
+const SUITES: Suite[] = [httpAuth, analysisSuite, heldoutSuite, analyticsSuite, loadSuite, deliverySuite, mcpSuite, dashboardSuite, screenshotSuite, crawlersSuite, alertsSuite, themesSuite, samplingSuite, marketsSuite, scaleSuite, startupSuite, answerBodiesSuite];
 
 function parseArgs(argv: string[]): { names: string[]; opts: SuiteOptions } {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
