@@ -52,10 +52,10 @@ export const answerBodiesSuite: Suite = {
       const shown = { before: [] as number[], after: [] as number[] };
       const searches = { before: [] as number[], after: [] as number[] };
       for (let round = 0; round < ROUNDS; round++) {
-        shown.before.push(time(() => before.forEach((b) => decodeShownAnswer(b, [], provider))));
-        shown.after.push(time(() => after.forEach((b) => decodeShownAnswer(b, [], provider))));
-        searches.before.push(time(() => before.forEach((b) => decodeSearchQueries(b, provider))));
-        searches.after.push(time(() => after.forEach((b) => decodeSearchQueries(b, provider))));
+        shown.before.push(time(() => before.map((b) => decodeShownAnswer(b, [], provider))));
+        shown.after.push(time(() => after.map((b) => decodeShownAnswer(b, [], provider))));
+        searches.before.push(time(() => before.map((b) => decodeSearchQueries(b, provider))));
+        searches.after.push(time(() => after.map((b) => decodeSearchQueries(b, provider))));
       }
       const bytes = (bodies: Buffer[]) => fmt.int(bodies.reduce((sum, b) => sum + b.length, 0) / bodies.length);
       const [s0, s1, q0, q1] = [median(shown.before), median(shown.after), median(searches.before), median(searches.after)];

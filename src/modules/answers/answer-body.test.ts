@@ -27,7 +27,7 @@ describe('the body of an answer', () => {
   it('is the same bytes one at a time and in a batch packed on a worker thread', async () => {
     const bodies = Array.from({ length: 40 }, (_, i) => ({ ...answerBody('chatgpt', { text: `${text} ${i}`, references, raw: openaiRaw }), pages: [] }));
     const batch = await encodeAnswerBodies(bodies);
-    batch.forEach((bytes, i) => expect(bytes.equals(encodeAnswerBody(bodies[i]))).toBe(true));
+    for (const [i, bytes] of batch.entries()) expect(bytes.equals(encodeAnswerBody(bodies[i]))).toBe(true);
   });
 
   it('is shown, and its searches read, without parsing the raw body', () => {
