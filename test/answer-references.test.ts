@@ -17,6 +17,8 @@ import { startTestApp, type TestApp } from './helpers.js';
 import { expectConsistentRollups } from './rollup-invariants.js';
 
 const ref = (link: string, title: string, n: number): Reference => ({ title, link, snippet: `Snippet ${n}`, reference_index: n });
+/** A reference as stored when its reference_index is its place in the list. */
+const unnumbered = ({ reference_index: _n, ...rest }: Reference) => rest;
 /** The references of a body as stored: the second of its lines (answer-body.ts). */
 const storedReferences = (body: Uint8Array) => (JSON.parse(unpackBytes(body).toString('utf8').split('\n')[1]) as [string, Array<Record<string, unknown>>])[1];
 const bodyOf = (text: string, references: Reference[], raw: unknown) => ({ text, references, searchQueries: [], raw });
@@ -33,18 +35,29 @@ describe('encoding', () => {
     ref('https://c.example/', 'Not among the pages', 4),
   ];
 
-  it('names a page by its place, keeps a title of its own, keeps the others whole', () => {
+
+  it('names a page by its place, keeps a title of its own, keeps the others whole, each numbered by its place', () => {
     const body = encodeAnswerBody(bodyOf('text', refs, { raw: true }), pages);
     const stored = storedReferences(body);
     expect(stored).toEqual([
-      { c: 1, snippet: 'Snippet 1', reference_index: 1 },
-      { c: 0, title: 'One, as this reference titles it', snippet: 'Snippet 2', reference_index: 2 },
-      refs[2],
-      refs[3],
+      { c: 1, snippet: 'Snippet 1' },
+      { c: 0, title: 'One, as this reference titles it', snippet: 'Snippet 2' },
+      unnumbered(refs[2]),
+      unnumbered(refs[3]),
     ]);
-    expect(decodeAnswerBody(body, pages, 'chatgpt')).toEqual({ text: 'text', references: refs, searchQueries: [], raw: { raw: true } });
+    const decoded = decodeAnswerBody(body, pages, 'chatgpt');
+    expect(decoded).toEqual({ text: 'text', references: refs, searchQueries: [], raw: { raw: true } });
+    // in the order of keys they always had
+    expect(decoded.references.map((r) => Object.keys(r))).toEqual(refs.map(() => ['link', 'title', 'snippet', 'reference_index']));
     // smaller than the references whole
     expect(body.length).toBeLessThan(encodeAnswerBody(bodyOf('text', refs, { raw: true })).length);
+  });
+
+  it('keeps a reference_index other than the place of its reference', () => {
+    const renumbered = [ref('https://b.example/two', 'Two', 3), ref('https://c.example/', 'C', 5), ref('https://d.example/', 'D', 3)];
+    const body = encodeAnswerBody(bodyOf('text', renumbered, null), pages);
+    expect(storedReferences(body)).toEqual([{ c: 1, snippet: 'Snippet 3', reference_index: 3 }, renumbered[1], unnumbered(renumbered[2])]);
+    expect(decodeAnswerBody(body, pages, 'chatgpt').references).toEqual(renumbered);
   });
 
   it('refuses to read a reference without the page it names', () => {
@@ -108,10 +121,10 @@ describe('stored and read back', () => {
     for (const chat of before) expect(chat.references).toEqual(asSent);
     // the first reference is stored as its page's place, not its link
     const stored = (await bodies()).map((b) => storedReferences(b.body));
-    expect(stored[0][0]).toEqual({ c: 0, snippet: 'Snippet 1', reference_index: 1 });
-    expect(stored[1][0]).toEqual({ c: 3, snippet: 'Snippet 1', reference_index: 1 });
-    expect(stored[0][2]).toEqual(sent[2]);
-    expect(stored[0][4]).toEqual(sent[4]);
+    expect(stored[0][0]).toEqual({ c: 0, snippet: 'Snippet 1' });
+    expect(stored[1][0]).toEqual({ c: 3, snippet: 'Snippet 1' });
+    expect(stored[0][2]).toEqual(unnumbered(sent[2]));
+    expect(stored[0][4]).toEqual(unnumbered(sent[4]));
 
     // a competitor on a cited domain changes that page's category: a new page row
     const added = await f.api.post(`/projects/${f.projectId}/competitors`, { competitors: [{ name: 'Other', website: 'https://otherpage.com' }] });
@@ -120,7 +133,7 @@ describe('stored and read back', () => {
     expect(await reanalyseProject(t.runtime.ctx, f.projectId)).toBe(2);
     const after = await bodies();
     expect(Buffer.from(after[0].body).equals(Buffer.from(chatgptBody))).toBe(true); // its citations did not change
-    expect(storedReferences(after[1].body)[0]).toEqual({ c: 0, snippet: 'Snippet 1', reference_index: 1 });
+    expect(storedReferences(after[1].body)[0]).toEqual({ c: 0, snippet: 'Snippet 1' });
     for (const chat of await chats()) expect(chat.references).toEqual(asSent);
     // no page is left that no answer cites, and every cited id is a page
     const orphans = await t.runtime.ctx.store.query(

@@ -53,19 +53,22 @@ function jsonbOrder<T extends object>(o: T): T {
  * where it differs from the page's (the page keeps the best title of the URL's references):
  * the link and title are then stored once per project in cited_pages, not in every answer
  * citing them (docs/analytics.md, "How answers are stored"). Any other reference (a link the analysis normalised, or
- * dropped) is kept whole.
+ * dropped) is kept whole. A reference whose `reference_index` is its place in the list (the
+ * `at`-th, counted from 1, as engines number them) leaves it out.
  */
-function storedReference(ref: Reference, pageAt: Map<string, number>, pages: readonly PageText[]): object {
+function storedReference(ref: Reference, at: number, pageAt: Map<string, number>, pages: readonly PageText[]): object {
+  const { reference_index, ...kept } = ref;
+  const numbered = reference_index === at ? kept : ref;
   const k = pageAt.get(ref.link);
-  if (k === undefined) return jsonbOrder(ref);
-  const { link: _link, title, ...rest } = ref;
+  if (k === undefined) return jsonbOrder(numbered);
+  const { link: _link, title, ...rest } = numbered;
   return jsonbOrder(title === pages[k].title ? { ...rest, c: k } : { ...rest, title, c: k });
 }
 
 function bodyText(b: AnswerBody, pages: readonly PageText[]): string {
   const pageAt = new Map<string, number>();
   for (const [k, p] of pages.entries()) if (!pageAt.has(p.url)) pageAt.set(p.url, k);
-  const shown = [b.text, b.references.map((ref) => storedReference(ref, pageAt, pages))];
+  const shown = [b.text, b.references.map((ref, i) => storedReference(ref, i + 1, pageAt, pages))];
   return `${JSON.stringify(b.searchQueries)}\n${JSON.stringify(shown)}\n${JSON.stringify(b.raw ?? null)}`;
 }
 
@@ -98,6 +101,9 @@ interface StoredParts {
   raw?: unknown;
 }
 
+/** The layout before the searches were kept apart: references always carry their reference_index. */
+const numbered = (parts: StoredParts) => parts.searchQueries === null;
+
 /** The body's lines, as far as `upTo` (1: the searches, 2: the shown answer, 3: the raw body). */
 function storedParts(body: Uint8Array, upTo: 1 | 2 | 3): StoredParts {
   const bytes = unpackBytes(body); // a view, valid until the next unpack: read here, at once
@@ -114,8 +120,11 @@ function storedParts(body: Uint8Array, upTo: 1 | 2 | 3): StoredParts {
   return { text, stored, searchQueries, raw: JSON.parse(bytes.toString('utf8', second + 1)) };
 }
 
-function references(stored: StoredReference[] | null, pages: readonly PageText[]): Reference[] {
-  return (stored ?? []).map((ref): Reference => {
+function references(parts: StoredParts, pages: readonly PageText[]): Reference[] {
+  const everyNumbered = numbered(parts);
+  return (parts.stored ?? []).map((stored, i): Reference => {
+    // a reference without its reference_index is the (i + 1)-th of the list (storedReference)
+    const ref = everyNumbered || stored.reference_index !== undefined ? stored : jsonbOrder({ ...stored, reference_index: i + 1 });
     if (typeof ref.c !== 'number' || ref.link !== undefined) return ref as Reference;
     const page = pages[ref.c];
     if (!page) throw new Error(`a stored answer's reference names cited page ${ref.c} of ${pages.length}`);
@@ -134,7 +143,7 @@ export function decodeAnswerBody(body: Uint8Array, pages: readonly PageText[], p
   const parts = storedParts(body, 3);
   return {
     text: parts.text,
-    references: references(parts.stored, pages),
+    references: references(parts, pages),
     searchQueries: parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw),
     raw: parts.raw,
   };
@@ -143,7 +152,7 @@ export function decodeAnswerBody(body: Uint8Array, pages: readonly PageText[], p
 /** An answer's text and references alone (the raw body not parsed where the layout allows). */
 export function decodeAnswerText(body: Uint8Array, pages: readonly PageText[]): Pick<AnswerBody, 'text' | 'references'> {
   const parts = storedParts(body, 2);
-  return { text: parts.text, references: references(parts.stored, pages) };
+  return { text: parts.text, references: references(parts, pages) };
 }
 
 /** decodeAnswerBody without the raw body, which is not parsed: a chat as shown. */
@@ -151,7 +160,7 @@ export function decodeShownAnswer(body: Uint8Array, pages: readonly PageText[], 
   const parts = storedParts(body, 2);
   return {
     text: parts.text,
-    references: references(parts.stored, pages),
+    references: references(parts, pages),
     searchQueries: parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw),
   };
 }
