@@ -101,9 +101,6 @@ interface StoredParts {
   raw?: unknown;
 }
 
-/** The layout before the searches were kept apart: references always carry their reference_index. */
-const numbered = (parts: StoredParts) => parts.searchQueries === null;
-
 /** The body's lines, as far as `upTo` (1: the searches, 2: the shown answer, 3: the raw body). */
 function storedParts(body: Uint8Array, upTo: 1 | 2 | 3): StoredParts {
   const bytes = unpackBytes(body); // a view, valid until the next unpack: read here, at once
@@ -121,10 +118,11 @@ function storedParts(body: Uint8Array, upTo: 1 | 2 | 3): StoredParts {
 }
 
 function references(parts: StoredParts, pages: readonly PageText[]): Reference[] {
-  const everyNumbered = numbered(parts);
+  // the layout before the searches were kept apart numbers every reference
+  const older = parts.searchQueries === null;
   return (parts.stored ?? []).map((stored, i): Reference => {
     // a reference without its reference_index is the (i + 1)-th of the list (storedReference)
-    const ref = everyNumbered || stored.reference_index !== undefined ? stored : jsonbOrder({ ...stored, reference_index: i + 1 });
+    const ref = older || stored.reference_index !== undefined ? stored : jsonbOrder({ ...stored, reference_index: i + 1 });
     if (typeof ref.c !== 'number' || ref.link !== undefined) return ref as Reference;
     const page = pages[ref.c];
     if (!page) throw new Error(`a stored answer's reference names cited page ${ref.c} of ${pages.length}`);
@@ -141,12 +139,7 @@ function references(parts: StoredParts, pages: readonly PageText[]): Reference[]
  */
 export function decodeAnswerBody(body: Uint8Array, pages: readonly PageText[], provider: string): AnswerBody {
   const parts = storedParts(body, 3);
-  return {
-    text: parts.text,
-    references: references(parts, pages),
-    searchQueries: parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw),
-    raw: parts.raw,
-  };
+  return { text: parts.text, references: references(parts, pages), searchQueries: searchesOf(parts, provider), raw: parts.raw };
 }
 
 /** An answer's text and references alone (the raw body not parsed where the layout allows). */
@@ -158,15 +151,15 @@ export function decodeAnswerText(body: Uint8Array, pages: readonly PageText[]): 
 /** decodeAnswerBody without the raw body, which is not parsed: a chat as shown. */
 export function decodeShownAnswer(body: Uint8Array, pages: readonly PageText[], provider: string): ShownAnswer {
   const parts = storedParts(body, 2);
-  return {
-    text: parts.text,
-    references: references(parts, pages),
-    searchQueries: parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw),
-  };
+  return { text: parts.text, references: references(parts, pages), searchQueries: searchesOf(parts, provider) };
 }
 
 /** The searches the engine ran for a stored answer alone (its first line; needs no cited pages). */
 export function decodeSearchQueries(body: Uint8Array, provider: string): string[] {
-  const parts = storedParts(body, 1);
+  return searchesOf(storedParts(body, 1), provider);
+}
+
+/** The stored searches, or, in the older layout, those of the raw body (parsed with the rest there). */
+function searchesOf(parts: StoredParts, provider: string): string[] {
   return parts.searchQueries ?? searchQueriesOf(provider as ProviderName, parts.raw);
 }
