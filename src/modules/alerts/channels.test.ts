@@ -40,8 +40,23 @@ async function receiver(opts: Parameters<typeof startReceiver>[0] = {}) {
   return r;
 }
 
+/**
+ * Until no job of the project waits or runs. Adding prompts starts a run for them at once
+ * (the workers run here), and that run's own alert evaluation, on today's simulated
+ * answers, would set a rule created meanwhile to "holds" before the test evaluates it.
+ */
+const settled = (projectId: string) =>
+  until(async () => {
+    const { rows } = await t.runtime.ctx.store.query(
+      `select 1 from pgboss.job where data->>'projectId' = $1 and state in ('created', 'retry', 'active') limit 1`,
+      [projectId],
+    );
+    return rows.length === 0;
+  }, 30_000);
+
 async function setup(slackReplies: Parameters<typeof startReceiver>[0] = {}) {
   const f = await fixtureProject(t, { brand: 'Globex', url: 'https://globex.com', prompts: ['Which CRM should I pick?'] });
+  await settled(f.projectId);
   const slack = await receiver(slackReplies);
   const hook = await receiver();
   const wh = await f.api.post('/webhooks', { url: hook.url, events: ['alert.triggered'] });
