@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { packJson } from '../src/lib/packed-json.js';
+import { packText } from '../src/lib/packed-json.js';
 import { answerBody, decodeSearchQueries, decodeShownAnswer, encodeAnswerBody } from '../src/modules/answers/answer-body.js';
 import { simulateAnswer } from '../src/ports/providers/simulated.js';
 import type { ProviderName } from '../src/ports/providers/types.js';
@@ -42,7 +42,7 @@ export const answerBodiesSuite: Suite = {
     for (const [provider, file] of RAW) {
       const raw = recording(file);
       const answers = Array.from({ length: PAGE }, (_, i) => simulateAnswer('chatgpt', { prompt: `What is the best CRM for team ${i}?`, day: '2026-05-01', country: 'US', language: 'en', context }));
-      const before = answers.map((a) => packJson([a.text, a.references, raw]));
+      const before = answers.map((a) => packText(JSON.stringify([a.text, a.references, raw])));
       const after = answers.map((a) => encodeAnswerBody(answerBody(provider, { text: a.text, references: a.references, raw })));
       const time = (read: () => void): number => {
         const started = performance.now();

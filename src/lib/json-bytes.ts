@@ -6,8 +6,9 @@
  * answer of a few hundred kilobytes left one such string per request, which made every
  * collection several milliseconds long (the collection a request met was its p99). Here the
  * value is walked down its objects and arrays, each part small enough is stringified whole
- * by JSON.stringify, the parts are gathered into strings of at most PENDING_CHARS and those
- * are written into buffers outside the JavaScript heap. jsonPayload leaves a short text a string.
+ * by JSON.stringify, and the parts are written into buffers outside the JavaScript heap: a long
+ * part on its own, short ones (keys, commas) gathered into strings of at most PENDING_CHARS
+ * first. jsonPayload leaves a short text a string.
  *
  * The bytes are exactly Buffer.from(JSON.stringify(value)): keys in Object.keys order,
  * toJSON honoured, undefined, functions and symbols dropped from objects and null in arrays.
@@ -21,6 +22,11 @@ const SLICE_CHARS = 16 * 1024;
 const SLICE_MEMBERS = 4096;
 /** Parts are joined up to this many characters before being written out (well under 128 KB). */
 const PENDING_CHARS = 32 * 1024;
+/**
+ * A part this long is written out on its own, never joined: joined parts are a rope that V8
+ * copies into one flat string to write it, and a page of chats is mostly long parts.
+ */
+const DIRECT_CHARS = 1024;
 /** The size of each buffer written into: several flushes (a flush longer than that gets a buffer of its own size). */
 const CHUNK_BYTES = 256 * 1024;
 
@@ -31,18 +37,30 @@ class ByteChunks {
   private pending = '';
 
   add(part: string): void {
-    this.pending += part;
-    if (this.pending.length >= PENDING_CHARS) this.flush();
+    if (part.length < DIRECT_CHARS) {
+      this.pending += part;
+      if (this.pending.length >= PENDING_CHARS) this.flush();
+      return;
+    }
+    if (this.pending) this.flush();
+    this.writeOut(part);
   }
 
   private flush(): void {
     const text = this.pending;
     this.pending = '';
-    const bytes = Buffer.byteLength(text, 'utf8');
-    if (!this.current || this.current.length - this.offset < bytes) {
-      if (this.current) this.chunks.push(this.current.subarray(0, this.offset));
-      this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
-      this.offset = 0;
+    this.writeOut(text);
+  }
+
+  private writeOut(text: string): void {
+    // a UTF-16 code unit is at most 3 bytes of UTF-8: the exact count only when that may not fit
+    if (!this.current || this.current.length - this.offset < text.length * 3) {
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (!this.current || this.current.length - this.offset < bytes) {
+        if (this.current) this.chunks.push(this.current.subarray(0, this.offset));
+        this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
+        this.offset = 0;
+      }
     }
     this.offset += this.current.write(text, this.offset, 'utf8');
   }
@@ -139,7 +157,9 @@ function writeSlices(value: unknown[], out: ByteChunks): void {
   for (let i = 0; i < value.length; ) {
     const taken = Math.min(take, value.length - i);
     const text = JSON.stringify(taken === value.length ? value : value.slice(i, i + taken));
-    out.add(i > 0 ? `,${text.slice(1, -1)}` : text.slice(1, -1));
+    // the comma apart: joined to the slice, the two would be a rope to copy
+    if (i > 0) out.add(',');
+    out.add(text.slice(1, -1));
     i += taken;
     take = nextTake(taken, text.length);
   }
@@ -164,7 +184,8 @@ function writeMemberSlices(value: Record<string, unknown>, out: ByteChunks): voi
     const text = JSON.stringify(slice);
     // members JSON leaves out (undefined, functions) may leave a slice empty
     if (text.length > 2) {
-      out.add(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
+      if (!first) out.add(',');
+      out.add(text.slice(1, -1));
       first = false;
     }
     i += taken;

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 
 /**
- * A JSON value (or any text, `packText`) kept as bytes: one format byte, then the text, plain
+ * A text (a stored answer's JSON lines, `packText`) kept as bytes: one format byte, then the text, plain
  * (PLAIN, what a SQL migration can write) or brotli-compressed (BROTLI, what the application writes). Quality 5
  * with a 64 KB window: on stored answers it compresses markedly better than quality 1 for
  * little more time, and 6 and above are no smaller and slower.
@@ -17,16 +17,12 @@ const PARAMS = {
 };
 const OPTIONS = (size: number): zlib.BrotliOptions => ({ params: { ...PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } });
 
-function packBytes(json: Buffer): Buffer {
-  const packed = zlib.brotliCompressSync(json, OPTIONS(json.length));
+function packBytes(text: Buffer): Buffer {
+  const packed = zlib.brotliCompressSync(text, OPTIONS(text.length));
   const out = Buffer.allocUnsafe(packed.length + 1);
   out[0] = BROTLI;
   packed.copy(out, 1);
   return out;
-}
-
-export function packJson(value: unknown): Buffer {
-  return packText(JSON.stringify(value));
 }
 
 /** A text kept as bytes (BROTLI), read back with unpackBytes. */
@@ -42,8 +38,8 @@ const zlib = require('node:zlib');
 parentPort.on('message', ({ id, texts }) => {
   try {
     const out = texts.map((text) => {
-      const json = Buffer.from(text, 'utf8');
-      const packed = zlib.brotliCompressSync(json, { params: { ...workerData.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
+      const bytes = Buffer.from(text, 'utf8');
+      const packed = zlib.brotliCompressSync(bytes, { params: { ...workerData.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
       const framed = new Uint8Array(packed.length + 1);
       framed[0] = ${BROTLI};
       framed.set(packed, 1);
@@ -90,16 +86,11 @@ function startPacker(): NonNullable<typeof packer> {
 }
 
 /**
- * packJson of each value, the same bytes, compressed on a worker thread: a batch of answers
- * (hundreds a day) then holds neither the event loop nor the
- * writer's transaction, and the compression runs on another core while the caller goes on
+ * packText of each text, the same bytes; a large batch is compressed on a worker thread: a
+ * batch of answers (hundreds a day) then holds neither the event loop nor the writer's
+ * transaction, and the compression runs on another core while the caller goes on
  * (storeAnswers looks up the cited pages meanwhile).
  */
-export function packJsonBatch(values: unknown[]): Promise<Buffer[]> {
-  return packTexts(values.map((v) => JSON.stringify(v)));
-}
-
-/** packText of each text, the same bytes, a large batch compressed on a worker thread (as packJsonBatch). */
 export function packTexts(texts: string[]): Promise<Buffer[]> {
   if (texts.length < INLINE_BATCH) return Promise.resolve(texts.map(packText));
   const { worker, pending } = startPacker();
@@ -206,10 +197,6 @@ class BrotliUnpacker {
 }
 
 const unpacker = new BrotliUnpacker();
-
-export function unpackJson(bytes: Uint8Array): unknown {
-  return JSON.parse(unpackBytes(bytes).toString('utf8'));
-}
 
 /**
  * The text of packed bytes as UTF-8 bytes, for a reader that parses only part of it: a view

@@ -2,7 +2,7 @@
 // raw body, one line each, so a reader parses only what it shows.
 import { describe, expect, it } from 'vitest';
 import { recording } from '../../../test/fixtures/providers/index.js';
-import { PLAIN, packJson, packText } from '../../lib/packed-json.js';
+import { PLAIN, packText } from '../../lib/packed-json.js';
 import { searchQueriesOf } from '../../ports/providers/search-queries.js';
 import type { Reference } from '../../ports/providers/types.js';
 import { answerBody, decodeAnswerBody, decodeAnswerText, decodeSearchQueries, decodeShownAnswer, encodeAnswerBodies, encodeAnswerBody } from './answer-body.js';
@@ -40,7 +40,7 @@ describe('the body of an answer', () => {
 
   it('reads a body stored before the searches were kept apart, its searches from its raw body', () => {
     const searches = searchQueriesOf('chatgpt', openaiRaw);
-    for (const bytes of [packJson([text, references, openaiRaw]), Buffer.concat([Buffer.from([PLAIN]), Buffer.from(JSON.stringify([text, references, openaiRaw]))])]) {
+    for (const bytes of [packText(JSON.stringify([text, references, openaiRaw])), Buffer.concat([Buffer.from([PLAIN]), Buffer.from(JSON.stringify([text, references, openaiRaw]))])]) {
       expect(decodeAnswerBody(bytes, [], 'chatgpt')).toEqual({ text, references, searchQueries: searches, raw: openaiRaw });
       expect(decodeShownAnswer(bytes, [], 'chatgpt')).toEqual({ text, references, searchQueries: searches });
       expect(decodeSearchQueries(bytes, 'chatgpt')).toEqual(searches);

@@ -35,13 +35,24 @@ export interface PageText {
   title: string;
 }
 
+/** `a` comes after `b` in jsonb's key order: longer, or as long and greater by code unit. */
+const jsonbKeyAfter = (a: string, b: string) => a.length > b.length || (a.length === b.length && a > b);
+
 /**
  * An object with its keys in jsonb's order (shorter keys first, then by bytes): the
  * references were kept as jsonb before migration 0013, and every reader since has seen
  * their keys in that order, so new answers keep it.
  */
 function jsonbOrder<T extends object>(o: T): T {
-  const keys = Object.keys(o).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const keys = Object.keys(o);
+  // an insertion sort in place: a reference has a handful of keys, and Array.prototype.sort
+  // copies its array on every call (a page of chats sorts the keys of every reference)
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && jsonbKeyAfter(keys[j], key); j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = (o as Record<string, unknown>)[k];
   return out as T;
