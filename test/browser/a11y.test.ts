@@ -175,7 +175,7 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
     // The next Tab goes into the page's content, past the header and the tabs.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
     // Every focusable control shows a ring when reached by keyboard.
     for (let i = 0; i < 8; i++) {
       const r = await page.evaluate(() => {
@@ -235,12 +235,12 @@ describe.skipIf(browserTestsOff)('dashboard accessibility (axe-core) at 1280 and
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     // Focus goes into the menu; Esc closes it and focus is back on the button.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => !!document.activeElement?.closest('#site-menu'))).toBe(true);
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('#site-menu'))).toBe(true);
     await page.keyboard.press('Escape');
     // the state change renders on the next frame: wait for it (bounded), then check it
     await page.waitForFunction(() => document.querySelector('[aria-controls="site-menu"]')?.getAttribute('aria-expanded') === 'false', undefined, { timeout: 5000 }).catch(() => {});
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
     expect(await page.getByRole('link', { name: 'Competitors' }).isVisible()).toBe(false);
     // Following a link from the menu closes it.
     await menu.click();

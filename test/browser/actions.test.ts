@@ -175,7 +175,7 @@ describe.skipIf(browserTestsOff)('actions page in Chromium', () => {
     await page.locator(`[data-action="${id}"]`).getByRole('link', { name: 'Refresh the CRM guide' }).click();
     expect(new URL(page.url()).searchParams.get('action')).toBe(id);
     const detail = page.locator(`[data-detail="${id}"]`);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-detail-title');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('action-detail-title');
     await detail.getByRole('button', { name: 'Suggest edits' }).click();
     await detail.locator('[data-edit]').first().waitFor({ timeout: 30_000 });
     const edits = (await api(acct.key, `/projects/${projectId}/actions/${id}/enrich-content`, { method: 'POST' })).json.data as Array<{ type: string; before: string | null; after: string | null; signal: string }>;
@@ -198,7 +198,7 @@ describe.skipIf(browserTestsOff)('actions page in Chromium', () => {
     // Escape closes the panel and gives the focus back to the card.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-detail]').count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.closest('[data-action]')?.getAttribute('data-action'))).toBe(id);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-action]')?.getAttribute('data-action'))).toBe(id);
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

@@ -46,16 +46,18 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     // Focus starts on the current project, which is checked; "New project" comes last.
     const current = menu.locator('[aria-checked="true"]');
     expect(await current.getAttribute('data-project')).toBe(seed.projectId);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-checked'))).toBe('true');
+    // Focus moves there once the list is in (an effect after the render).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-project'))).toBe(seed.projectId);
     expect(await menu.locator('[role^="menuitem"]').last().innerText()).toBe('New project');
     // Esc closes it and gives focus back to the button.
     await page.keyboard.press('Escape');
     expect(await menu.count()).toBe(0);
     expect(await button.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.evaluate(() => document.activeElement?.classList.contains('switcher-button'))).toBe(true);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('switcher-button'))).toBe(true);
     // Down arrow opens it again; move to the other project and press Enter.
     await page.keyboard.press('ArrowDown');
     await menu.locator(`[data-project="${second}"]`).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-project'))).toBe(seed.projectId);
     while ((await page.evaluate(() => document.activeElement?.getAttribute('data-project'))) !== second) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/projects/${second}`);
@@ -81,10 +83,10 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     };
     await expect.poll(() => page.locator('[data-kpi="Visibility"] .kpi-value').getAttribute('data-value'), { timeout: 20_000 }).toBe(String(await figure(7)));
     // Arrow keys move the choice (radio-group semantics): 7 → 30 days.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-window'))).toBe('7');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-window'))).toBe('7');
     await page.keyboard.press('ArrowRight');
     await page.waitForURL((url) => url.searchParams.get('days') === '30');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-window'))).toBe('30');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-window'))).toBe('30');
     await expect.poll(() => page.locator('[data-kpi="Visibility"] .kpi-value').getAttribute('data-value'), { timeout: 20_000 }).toBe(String(await figure(30)));
     // Custom shows the from / to inputs, the dates in the URL.
     await windowGroup.getByRole('radio', { name: 'Custom dates' }).click();
@@ -152,12 +154,12 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     // Focus moved into the drawer and Tab, forwards or back, never leaves it.
     for (let i = 0; i < 20; i++) {
       await page.keyboard.press(i < 14 ? 'Tab' : 'Shift+Tab');
-      expect(await page.evaluate(() => !!document.activeElement?.closest('#site-menu'))).toBe(true);
+      await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('#site-menu'))).toBe(true);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
     await expect.poll(() => sidebar.isVisible()).toBe(false);
     // Opened again, a link is followed by keyboard and the drawer closes.
     await page.keyboard.press('Enter');

@@ -145,7 +145,7 @@ describe.skipIf(browserTestsOff)('list tables (ListTable) in Chromium', () => {
     const names = await prompts();
     expect(names).toEqual([...names].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
     // The focus stays on the header after sorting.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-sort'))).toBe('content');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-sort'))).toBe('content');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './icons';
 import { useLocation } from './router';
 import { Sidebar } from './sidebar';
@@ -36,7 +36,9 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
     if (first.current) first.current = false;
     else main.current?.focus({ preventScroll: true });
   }, [loc.path]);
-  useEffect(() => {
+  // A layout effect: focus is inside the drawer, and Tab held there, in the same commit that
+  // shows it, so a key pressed at once never lands behind it.
+  useLayoutEffect(() => {
     if (!open) return;
     const drawer = document.getElementById('site-menu');
     const focusables = () => [...(drawer?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])].filter((element) => element.offsetParent !== null);

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { get } from './api';
 import { Icon, type IconName } from './icons';
 import type { Project, ProjectDetail } from './pages/projects';
@@ -146,12 +146,21 @@ function ProjectSwitcher({ projectId }: { projectId: string | null }) {
   const [wanted, setWanted] = useState(false);
   const list = useQuery({ queryKey: ['projects'], queryFn: () => get<Project[]>('/projects'), enabled: wanted || open });
   const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
-  useEffect(() => {
+  // Focus goes to the current project (or the last item) once the list is there; while it
+  // loads, the menu itself holds focus, and a key pressed meanwhile is not overruled later.
+  // A layout effect, so focus moves in the commit that draws the menu.
+  useLayoutEffect(() => {
     if (!open || !focusOnOpen.current) return;
+    if (list.isPending) {
+      menu.current?.focus();
+      return;
+    }
     const all = items();
     const target = focusOnOpen.current === 'last' ? all[all.length - 1] : (all.find((item) => item.getAttribute('aria-checked') === 'true') ?? all[0]);
-    target?.focus();
-  }, [open, list.data]);
+    const untouched = document.activeElement === menu.current || !menu.current?.contains(document.activeElement);
+    if (untouched) target?.focus();
+    focusOnOpen.current = null;
+  }, [open, list.isPending]);
   useEffect(() => {
     if (!open) return;
     const away = (event: MouseEvent) => {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { data } from '../api';
 import type { Data, Schemas } from '../api-types';
 import { CsvButton } from '../csv';
@@ -33,7 +33,7 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 export function ActionDetail(props: { projectId: string; action: Action; all: Action[]; onClose: () => void }) {
   const action = props.action;
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [action.id]);
+  useLayoutEffect(() => heading.current?.focus(), [action.id]);
   // Escape closes the panel, unless a field or an open form takes it first.
   const { onClose } = props;
   useEffect(() => {

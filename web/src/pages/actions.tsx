@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { data, get } from '../api';
 import type { Data } from '../api-types';
 import { CsvButton } from '../csv';
@@ -66,10 +66,17 @@ export function Actions({ projectId }: { projectId: string }) {
     const encoded = params.toString();
     return `/projects/${projectId}/actions${encoded ? `?${encoded}` : ''}`;
   };
-  const setOpen = (id: string | null) => {
-    navigate(hrefOf(id));
-    if (!id && openId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="${openId}"] .open-action`)?.focus());
-  };
+  const setOpen = (id: string | null) => navigate(hrefOf(id));
+  // Closing the panel (Escape, its button, the browser's back) gives the focus back to the
+  // action's card, in the commit that removes the panel, unless something else took it.
+  const lastOpenId = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const closed = lastOpenId.current;
+    lastOpenId.current = openId;
+    if (openId || !closed) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    document.querySelector<HTMLElement>(`[data-action="${closed}"] .open-action`)?.focus();
+  }, [openId]);
   return (
     <>
       <TopBar title="Actions" />
