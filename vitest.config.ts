@@ -23,6 +23,9 @@ export default defineConfig({
     exclude: process.env.TEST_STORE === 'postgres' ? [...configDefaults.exclude, ...STORE_FREE_TESTS] : configDefaults.exclude,
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
+    // expect.poll waits for what follows a redraw, a fetch or a job: a second (vitest's
+    // default) is short on a loaded 2-core machine; a poll that fails still fails.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,

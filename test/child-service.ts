@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,16 +30,46 @@ export function ensureBuilt(): void {
   built = true;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The first port of the kernel's ephemeral range: the local ports it gives outgoing
+ * connections (to PostgreSQL, Redis, the fakes) come from there.
+ */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 2_048 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+const PORT_FLOOR = 1_024;
+
+function bindsOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
+
+/**
+ * A port free on 127.0.0.1 for a process started next to listen on. Taken below the
+ * ephemeral range at random: a port the kernel hands out (listen(0)) can be given to an
+ * outgoing connection of another test between this check and the child's listen, and the
+ * child then exits with "already in use" (CI met it); below the range only another test's
+ * pick can collide, and startService starts again on another port if one does.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PORT_FLOOR + Math.floor(Math.random() * (low - PORT_FLOOR));
+    if (await bindsOn(port)) return port;
+  }
+  throw new Error(`no free port below ${low} on 127.0.0.1 after 50 tries`);
+}
+
+const PORT_IN_USE = /already in use/;
+const START_ATTEMPTS = 3;
 
 /**
  * The real service as an operator runs it (`node dist/main.js`, on this test run's Node), with
@@ -47,7 +78,20 @@ export async function freePort(): Promise<number> {
  */
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   ensureBuilt();
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  if (env.PORT) return startOn(Number(env.PORT), env, timeoutMs);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), env, timeoutMs);
+    } catch (err) {
+      // another process took the port between the check and the listen: another port
+      if (attempt >= START_ATTEMPTS || !(err instanceof PortInUse)) throw err;
+    }
+  }
+}
+
+class PortInUse extends Error {}
+
+async function startOn(port: number, env: Record<string, string>, timeoutMs: number): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
@@ -63,7 +107,10 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
   const deadline = Date.now() + timeoutMs;
   let up = false;
   while (!up) {
-    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null) {
+      const message = `service exited early (${child.exitCode}):\n${out}`;
+      throw PORT_IN_USE.test(out) ? new PortInUse(message) : new Error(message);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`service did not come up in ${timeoutMs} ms:\n${out}`);

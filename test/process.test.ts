@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './child-service.js';
 import { STORE } from './helpers.js';
 
 // The real service as an operator runs it (docs/self-hosting.md, docs/architecture.md "Known traps"):
@@ -26,17 +26,6 @@ const running = new Set<ChildProcess>();
 afterAll(() => {
   for (const c of running) c.kill('SIGKILL');
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(dataDir: string): Promise<Proc> {
   const port = await freePort();

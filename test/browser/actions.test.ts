@@ -173,7 +173,7 @@ describe.skipIf(browserTestsOff)('actions page in Chromium', () => {
     await signIn(page, acct.email, acct.password);
     await page.goto(`/projects/${projectId}/actions`);
     await page.locator(`[data-action="${id}"]`).getByRole('link', { name: 'Refresh the CRM guide' }).click();
-    expect(new URL(page.url()).searchParams.get('action')).toBe(id);
+    await page.waitForURL((url) => url.searchParams.get('action') === id);
     const detail = page.locator(`[data-detail="${id}"]`);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('action-detail-title');
     await detail.getByRole('button', { name: 'Suggest edits' }).click();
@@ -221,7 +221,8 @@ describe.skipIf(browserTestsOff)('actions page in Chromium', () => {
     const reply = detail.getByLabel('Drafted reply');
     await reply.waitFor({ timeout: 30_000 });
     const draft = (await api(acct.key, `/projects/${projectId}/actions/${id}/enrich-forum`, { method: 'POST' })).json.data;
-    expect(await reply.inputValue()).toBe(draft.comment);
+    // the field is filled in an effect after it is drawn
+    await expect.poll(() => reply.inputValue()).toBe(draft.comment);
     expect(draft.thread_title).toContain(PAYLOAD);
     expect(await detail.locator('.forum-draft strong').textContent()).toBe(draft.thread_title);
     expect(await detail.locator('.forum-draft').getByRole('link', { name: thread }).getAttribute('href')).toBe(thread);

@@ -85,8 +85,9 @@ describe.skipIf(browserTestsOff)('alerts, digest and shared reports in Chromium'
     const item = page.locator('[data-list="alert-events"] li[data-metric="visibility"]');
     await item.waitFor();
     const [event] = (await api(`/projects/${seed.projectId}/alerts/events`)).json.data;
+    // the event names its rule once the rules (a query of their own) are in
+    await expect.poll(() => item.innerText()).toContain('Visibility watch');
     const text = await item.innerText();
-    expect(text).toContain('Visibility watch');
     expect(text).toContain(`${event.value.toFixed(1)}%`);
     expect(text).toContain(`${event.window.start_date} to ${event.window.end_date}`);
     expect(await item.locator('[data-delivery="email"]').count()).toBe(1);

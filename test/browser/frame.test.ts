@@ -51,8 +51,8 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     expect(await menu.locator('[role^="menuitem"]').last().innerText()).toBe('New project');
     // Esc closes it and gives focus back to the button.
     await page.keyboard.press('Escape');
-    expect(await menu.count()).toBe(0);
-    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => menu.count()).toBe(0);
+    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('false');
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('switcher-button'))).toBe(true);
     // Down arrow opens it again; move to the other project and press Enter.
     await page.keyboard.press('ArrowDown');
@@ -149,7 +149,7 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     expect(await sidebar.isVisible()).toBe(false);
     await menu.focus();
     await page.keyboard.press('Enter');
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('link', { name: 'Competitors' }).waitFor({ state: 'visible' });
     // Focus moved into the drawer and Tab, forwards or back, never leaves it.
     for (let i = 0; i < 20; i++) {

@@ -40,6 +40,8 @@ describe.skipIf(browserTestsOff)('onboarding in Chromium', () => {
       await expect.poll(() => prompts.locator('li[data-prompt-type="active"]').count()).toBe(before + 1);
     }
     const rivals = page.getByRole('list', { name: 'Competitors tracked' });
+    // the competitors are in: named, or said to be none
+    await rivals.locator('li').or(page.getByText('No competitor named in the first answers', { exact: false })).first().waitFor();
     const found = await rivals.locator('li').count();
     if (found > 1) {
       const name = (await rivals.locator('li strong').first().textContent()) ?? '';

@@ -131,8 +131,8 @@ describe.skipIf(browserTestsOff)('overview story, crawlers and site audit in Chr
     expect(await legend.count()).toBe(6);
     expect(await page.locator('[data-legend] .legend-item.own').innerText()).toBe(brands.find((x) => x.is_own_brand)!.name);
     await page.locator('[data-show-all]').click();
-    expect(await legend.count()).toBe(brands.length);
-    expect(await page.locator('[data-show-all]').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => legend.count()).toBe(brands.length);
+    await expect.poll(() => page.locator('[data-show-all]').getAttribute('aria-pressed')).toBe('true');
 
     // Still at most four /v1 requests for the page (GET /session, project, summary, series).
     await page.waitForLoadState('networkidle');

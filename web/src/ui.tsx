@@ -58,9 +58,15 @@ export function RateLimitNotice() {
   const [until, setUntil] = useState(rateLimitedUntil);
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    const off = onRateLimit(() => setUntil(rateLimitedUntil()));
+    // The clock is read with the time to wait for, so the first count is not off by the
+    // time since the notice was first drawn.
+    const follow = () => {
+      setUntil(rateLimitedUntil());
+      setNow(Date.now());
+    };
+    const off = onRateLimit(follow);
     // A 429 that came between the first render and this subscription is not missed.
-    setUntil(rateLimitedUntil());
+    follow();
     return off;
   }, []);
   useEffect(() => {
