@@ -144,9 +144,26 @@ describe.skipIf(browserTestsOff)('dashboard in Chromium', () => {
   it("another team's project is not reachable by its URL", async () => {
     const { page, context } = await newPage(b);
     await signIn(page, seed.email, seed.password);
+    // The project's own read is held, so the panels' reads are refused first.
+    let release = () => {};
+    const released = new Promise<void>((done) => (release = done));
+    await page.route(
+      (url) => url.pathname === `/v1/projects/${otherProject}`,
+      async (route) => {
+        await released;
+        await route.continue();
+      },
+    );
     await page.goto(`/projects/${otherProject}`);
-    await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').innerText()).toMatch(/Not allowed: Project does not belong to your team/);
+    const denied = page.getByRole('alert').filter({ hasText: 'Not allowed: Project does not belong to your team' });
+    await denied.first().waitFor();
+    // said once for the page, whichever request met it first, not in every panel
+    await expect.poll(() => page.getByRole('alert').count()).toBe(1);
+    release();
+    await page.waitForResponse((response) => new URL(response.url()).pathname === `/v1/projects/${otherProject}`);
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(await denied.count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Your projects' }).getAttribute('href')).toBe('/projects');
     expect(await page.content()).not.toContain('Otherco');
     await context.close();
   });

@@ -1,9 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { type ApiError, projectUnreachable } from './api';
 import { Icon } from './icons';
-import { useLocation } from './router';
-import { Sidebar } from './sidebar';
-import { RateLimitNotice } from './ui';
+import { Link, useLocation } from './router';
+import { projectOf, Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+import { ErrorBox, RateLimitNotice } from './ui';
 import './frame.css';
 
 // The frame of every signed-in page: a skip link first, the sidebar (sidebar.tsx), then the
@@ -24,6 +27,29 @@ const readCollapsed = () => {
   }
 };
 
+/**
+ * The refusal, if any, of a request for the project in the URL because the project cannot be
+ * read (another team's, or deleted), whichever of the page's queries met it first.
+ */
+function useUnreachableProject(projectId: string | null): ApiError | null {
+  const cache = useQueryClient().getQueryCache();
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    const find = () =>
+      projectId === null
+        ? null
+        : projectUnreachable(
+            ...cache
+              .findAll()
+              .filter((query) => query.queryKey.includes(projectId))
+              .map((query) => query.state.error),
+          );
+    setError(find());
+    return cache.subscribe(() => setError(find()));
+  }, [cache, projectId]);
+  return error;
+}
+
 export function Layout({ children, onSignOut }: { children: ComponentChildren; onSignOut: () => void }) {
   const loc = useLocation();
   const [open, setOpen] = useState(false);
@@ -31,6 +57,8 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
   const button = useRef<HTMLButtonElement>(null);
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
+  // A project that cannot be read is said once for the page, not in each of its panels.
+  const unreachable = useUnreachableProject(projectOf(loc.path));
   useEffect(() => {
     setOpen(false);
     if (first.current) first.current = false;
@@ -93,7 +121,17 @@ export function Layout({ children, onSignOut }: { children: ComponentChildren; o
         {open ? <div class="scrim" aria-hidden="true" onClick={() => setOpen(false)} /> : null}
         <main id="main" tabIndex={-1} ref={main}>
           <RateLimitNotice />
-          {children}
+          {unreachable ? (
+            <>
+              <TopBar title="Project" />
+              <ErrorBox error={unreachable} />
+              <p>
+                <Link href="/projects">Your projects</Link>
+              </p>
+            </>
+          ) : (
+            children
+          )}
         </main>
       </div>
     </>
