@@ -46,7 +46,7 @@ describe.skipIf(browserTestsOff)('the frame in Chromium', () => {
     // Focus starts on the current project, which is checked; "New project" comes last.
     const current = menu.locator('[aria-checked="true"]');
     expect(await current.getAttribute('data-project')).toBe(seed.projectId);
-    // Focus moves there once the list is in (an effect after the render).
+    // Focus moves there once the list is in.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-project'))).toBe(seed.projectId);
     expect(await menu.locator('[role^="menuitem"]').last().innerText()).toBe('New project');
     // Esc closes it and gives focus back to the button.

@@ -31,11 +31,6 @@ export function isProjectUnreachable(error: unknown): error is ApiError {
   return error instanceof ApiError && (error.status === 403 || (error.status === 404 && error.detail === 'Project not found'));
 }
 
-/** The first of a page's errors that says the project cannot be read, if any. */
-export function projectUnreachable(...errors: unknown[]): ApiError | null {
-  return (errors.find(isProjectUnreachable) as ApiError | undefined) ?? null;
-}
-
 // A 429 with Retry-After: the time the server named is kept here, every GET waits for it
 // before going out (so the retries of many queries do not hammer the server), and the
 // layout shows when Sightline will try again (RateLimitNotice). The first answer that is

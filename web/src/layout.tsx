@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { type ApiError, projectUnreachable } from './api';
+import { type ApiError, isProjectUnreachable } from './api';
 import { Icon } from './icons';
 import { Link, useLocation } from './router';
 import { projectOf, Sidebar } from './sidebar';
@@ -38,12 +38,10 @@ function useUnreachableProject(projectId: string | null): ApiError | null {
     const find = () =>
       projectId === null
         ? null
-        : projectUnreachable(
-            ...cache
-              .findAll()
-              .filter((query) => query.queryKey.includes(projectId))
-              .map((query) => query.state.error),
-          );
+        : (cache
+            .findAll()
+            .map((query) => (query.queryKey.includes(projectId) ? query.state.error : null))
+            .find(isProjectUnreachable) ?? null);
     setError(find());
     return cache.subscribe(() => setError(find()));
   }, [cache, projectId]);
