@@ -1,5 +1,4 @@
-import { OWN_BRAND_ID, loadBrandNumbers, loadBrandSpecs } from '../projects/brands.js';
-import { loadProjectWithPlan } from '../projects/project-row.js';
+import { OWN_BRAND_ID, brandSpecsOf, type BrandProject, type CompetitorBrand } from '../projects/brands.js';
 import { faviconUrls } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 
@@ -12,25 +11,53 @@ export interface BrandInfo {
 
 /** Names and icons of a project's tracked brands by id (own brand under the all-zero id). */
 export async function brandInfo(tx: Tx, projectId: string): Promise<Map<string, BrandInfo>> {
-  const project = await loadProjectWithPlan(tx, projectId);
-  const out = new Map<string, BrandInfo>();
-  if (!project) return out;
-  for (const b of await loadBrandSpecs(tx, project)) {
-    const icons = b.domain ? faviconUrls(b.domain) : [];
-    out.set(b.id, { id: b.id, name: b.name, icon_url: icons[0] ?? null, icon_urls: icons });
-  }
-  return out;
+  return (await brandInfoByNumber(tx, projectId)).byId;
+}
+
+interface BrandRow extends BrandProject {
+  /** The competitor record's columns, null on the one row of a project without any. */
+  competitor_id: string | null;
+  competitor_name: string;
+  competitor_domain: string;
+  aliases: string[] | null;
+  is_own_brand: boolean;
+  active: boolean;
+  brand_no: number;
 }
 
 /**
  * brandInfo, and the same by brand number (competitors.brand_no, own brand 0): how an answer
- * names the brands it names (responses.brand_nos).
+ * names the brands it names (responses.brand_nos). One statement (the project's own brand
+ * and its competitor records side by side): every analytics read asks for these first, and
+ * each round trip more is one more wait on a busy host.
  */
 export async function brandInfoByNumber(
   tx: Tx,
   projectId: string,
 ): Promise<{ byId: Map<string, BrandInfo>; byNumber: Map<number, BrandInfo>; numbers: Map<string, number> }> {
-  const [byId, numbers] = await Promise.all([brandInfo(tx, projectId), loadBrandNumbers(tx, projectId)]);
+  const { rows } = await tx.query<BrandRow>(
+    `select p.name, p.brand_name, p.website_url, p.domain, p.brand_aliases,
+            c.id as competitor_id, c.name as competitor_name, c.domain as competitor_domain, c.aliases,
+            c.is_own_brand, c.state = 'active' as active, c.brand_no
+       from projects p left join competitors c on c.project_id = p.id
+      where p.id = $1
+      order by c.created_at, c.id`,
+    [projectId],
+  );
+  // as loadBrandNumbers: the own brand 0, every competitor record (active or not) its number
+  const numbers = new Map<string, number>([[OWN_BRAND_ID, 0]]);
+  const active: CompetitorBrand[] = [];
+  for (const r of rows) {
+    if (r.competitor_id === null) continue;
+    if (!r.is_own_brand) numbers.set(r.competitor_id, r.brand_no);
+    if (r.active) active.push({ id: r.competitor_id, name: r.competitor_name, domain: r.competitor_domain, aliases: r.aliases, is_own_brand: r.is_own_brand });
+  }
+  const byId = new Map<string, BrandInfo>();
+  // no row: no such project, and no brands
+  for (const b of rows[0] ? brandSpecsOf(rows[0], active) : []) {
+    const icons = b.domain ? faviconUrls(b.domain) : [];
+    byId.set(b.id, { id: b.id, name: b.name, icon_url: icons[0] ?? null, icon_urls: icons });
+  }
   const byNumber = new Map<number, BrandInfo>();
   for (const [id, no] of numbers) {
     const info = byId.get(id);

@@ -1,8 +1,7 @@
 import type { RequestContext } from '../../context.js';
-import { loadBrandNumbers } from '../projects/brands.js';
 import { activeCompetitors, brandNo, presentCompetitor } from '../competitors/service.js';
 import { requireProject, type ProjectRow } from '../projects/service.js';
-import { brandInfo } from './brand-info.js';
+import { brandInfoByNumber } from './brand-info.js';
 import * as metrics from './metrics.js';
 import { projectDays } from '../rollups/project-reads.js';
 import { promptSumsAndBrands } from '../rollups/prompt-reads.js';
@@ -16,7 +15,7 @@ import { daysOf, providerFilter, type Window } from './window.js';
 export async function overview(ctx: RequestContext, projectId: string, w: Window, promptType: 'active' | 'suggested') {
   const project = await requireProject(ctx, projectId);
   const providers = providerFilter(w);
-  const [prompts, sums, brands, numbers] = await Promise.all([
+  const [prompts, sums, { byId: brands, numbers }] = await Promise.all([
     ctx.reads.query<{ id: string; content: string; prompt_type: string; created_at: Date; topic_id: string | null; topic_name: string | null; intent: string | null }>(
       `select p.id, p.content, p.prompt_type, p.created_at, p.topic_id, t.name as topic_name, p.intent
          from prompts p left join topics t on t.id = p.topic_id
@@ -25,8 +24,7 @@ export async function overview(ctx: RequestContext, projectId: string, w: Window
       [projectId, promptType],
     ),
     promptSumsAndBrands(ctx.reads, projectId, providers, w, rollupMarket(project, w.market)),
-    brandInfo(ctx.reads, projectId),
-    loadBrandNumbers(ctx.reads, projectId),
+    brandInfoByNumber(ctx.reads, projectId),
   ]);
   // times named per prompt and competitor (brand number > 0; the own brand is 0)
   const infoOf = new Map([...numbers].flatMap(([id, no]) => (no > 0 && brands.has(id) ? [[no, brands.get(id)!] as const] : [])));

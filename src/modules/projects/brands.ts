@@ -10,16 +10,30 @@ export const OWN_BRAND_ID = '00000000-0000-0000-0000-000000000000';
  * The tracked brands of a project: the own brand (always OWN_BRAND_ID, with its aliases
  * and those of an own-brand competitor record) and the active competitors.
  */
-export async function loadBrandSpecs(
-  tx: Tx,
-  project: Pick<ProjectRow, 'id' | 'name' | 'brand_name' | 'website_url' | 'domain' | 'brand_aliases'>,
-): Promise<BrandSpec[]> {
-  const { rows } = await tx.query<{ id: string; name: string; domain: string; aliases: string[]; is_own_brand: boolean }>(
+export async function loadBrandSpecs(tx: Tx, project: BrandProject & Pick<ProjectRow, 'id'>): Promise<BrandSpec[]> {
+  const { rows } = await tx.query<CompetitorBrand>(
     `select id, name, domain, aliases, is_own_brand from competitors
       where project_id = $1 and state = 'active' order by created_at, id`,
     [project.id],
   );
-  const ownRecord = rows.find((r) => r.is_own_brand);
+  return brandSpecsOf(project, rows);
+}
+
+/** The project's fields that its own brand is made of. */
+export type BrandProject = Pick<ProjectRow, 'name' | 'brand_name' | 'website_url' | 'domain' | 'brand_aliases'>;
+
+/** A competitor record as a tracked brand: its name, domain and aliases. */
+export interface CompetitorBrand {
+  id: string;
+  name: string;
+  domain: string;
+  aliases: string[] | null;
+  is_own_brand: boolean;
+}
+
+/** loadBrandSpecs of rows already read: `active`, the project's active competitor records in (created_at, id) order. */
+export function brandSpecsOf(project: BrandProject, active: readonly CompetitorBrand[]): BrandSpec[] {
+  const ownRecord = active.find((r) => r.is_own_brand);
   const ownName = project.brand_name ?? project.name;
   const ownAliases = new Set<string>([...(project.brand_aliases ?? []), ...(ownRecord?.aliases ?? [])]);
   if (ownRecord && ownRecord.name.toLowerCase() !== ownName.toLowerCase()) ownAliases.add(ownRecord.name);
@@ -32,7 +46,7 @@ export async function loadBrandSpecs(
   };
   return [
     own,
-    ...rows
+    ...active
       .filter((r) => !r.is_own_brand)
       .map((r) => ({ id: r.id, name: r.name, aliases: r.aliases ?? [], domain: r.domain, isOwn: false })),
   ];
