@@ -172,12 +172,31 @@ export async function runMigrate(env: Record<string, string>): Promise<{ code: n
  * Workers log at debug level: their "job started" lines tell jobHolder() who runs what.
  */
 export async function startProcess(role: 'api' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<Proc> {
-  const port = role === 'api' ? await freePort() : 0;
+  if (role === 'worker') return startProcessOn(role, env, timeoutMs, 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProcessOn(role, env, timeoutMs, await freePort());
+    } catch (err) {
+      // another process took the port between freePort's check and the listen: another port
+      if (attempt >= START_ATTEMPTS || !(err instanceof PortInUse)) throw err;
+    }
+  }
+}
+
+const START_ATTEMPTS = 3;
+class PortInUse extends Error {}
+
+async function startProcessOn(role: 'api' | 'worker', env: Record<string, string>, timeoutMs: number, port: number): Promise<Proc> {
   const level = role === 'worker' ? 'debug' : 'info';
   const p = spawnNode(['dist/main.js'], role, { LOG_LEVEL: level, ...env, ROLE: role, PORT: String(port) }, port);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!p.alive()) throw new Error(`${role} process exited while starting:\n${p.output()}`);
+    if (!p.alive()) {
+      // its last words may come after the exit: wait for its output to close (at most 0.5 s)
+      await Promise.race([new Promise((resolve) => p.child.once('close', resolve)), sleep(500)]);
+      const message = `${role} process exited while starting:\n${p.output()}`;
+      throw /already in use/.test(p.output()) ? new PortInUse(message) : new Error(message);
+    }
     if (Date.now() > deadline) {
       await p.kill();
       throw new Error(`${role} process did not come up in ${timeoutMs} ms:\n${p.output()}`);
