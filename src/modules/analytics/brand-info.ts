@@ -1,4 +1,4 @@
-import { OWN_BRAND_ID, brandSpecsOf, type BrandProject, type CompetitorBrand } from '../projects/brands.js';
+import { OWN_BRAND_ID, brandNumbersOf, brandSpecsOf, type BrandProject } from '../projects/brands.js';
 import { faviconUrls } from '../../lib/url.js';
 import type { Tx } from '../../store/index.js';
 
@@ -7,11 +7,6 @@ export interface BrandInfo {
   name: string;
   icon_url: string | null;
   icon_urls: string[];
-}
-
-/** Names and icons of a project's tracked brands by id (own brand under the all-zero id). */
-export async function brandInfo(tx: Tx, projectId: string): Promise<Map<string, BrandInfo>> {
-  return (await brandInfoByNumber(tx, projectId)).byId;
 }
 
 interface BrandRow extends BrandProject {
@@ -26,8 +21,9 @@ interface BrandRow extends BrandProject {
 }
 
 /**
- * brandInfo, and the same by brand number (competitors.brand_no, own brand 0): how an answer
- * names the brands it names (responses.brand_nos). One statement (the project's own brand
+ * Names and icons of a project's tracked brands by id (the own brand under the all-zero id),
+ * and the same by brand number (competitors.brand_no, own brand 0): how an answer names the
+ * brands it names (responses.brand_nos). One statement (the project's own brand
  * and its competitor records side by side): every analytics read asks for these first, and
  * each round trip more is one more wait on a busy host.
  */
@@ -44,14 +40,13 @@ export async function brandInfoByNumber(
       order by c.created_at, c.id`,
     [projectId],
   );
-  // as loadBrandNumbers: the own brand 0, every competitor record (active or not) its number
-  const numbers = new Map<string, number>([[OWN_BRAND_ID, 0]]);
-  const active: CompetitorBrand[] = [];
-  for (const r of rows) {
-    if (r.competitor_id === null) continue;
-    if (!r.is_own_brand) numbers.set(r.competitor_id, r.brand_no);
-    if (r.active) active.push({ id: r.competitor_id, name: r.competitor_name, domain: r.competitor_domain, aliases: r.aliases, is_own_brand: r.is_own_brand });
-  }
+  const records = rows.flatMap((r) =>
+    r.competitor_id === null
+      ? []
+      : [{ id: r.competitor_id, name: r.competitor_name, domain: r.competitor_domain, aliases: r.aliases, is_own_brand: r.is_own_brand, active: r.active, brand_no: r.brand_no }],
+  );
+  const numbers = brandNumbersOf(records);
+  const active = records.filter((r) => r.active);
   const byId = new Map<string, BrandInfo>();
   // no row: no such project, and no brands
   for (const b of rows[0] ? brandSpecsOf(rows[0], active) : []) {

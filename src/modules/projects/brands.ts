@@ -58,9 +58,16 @@ export function brandSpecsOf(project: BrandProject, active: readonly CompetitorB
  * none; an own-brand competitor record is counted under 0, as the analysis names it.
  */
 export async function loadBrandNumbers(tx: Tx, projectId: string): Promise<Map<string, number>> {
-  const { rows } = await tx.query<{ id: string; brand_no: number }>(
-    `select id, brand_no from competitors where project_id = $1 and not is_own_brand`,
+  const { rows } = await tx.query<{ id: string; brand_no: number; is_own_brand: boolean }>(
+    `select id, brand_no, is_own_brand from competitors where project_id = $1`,
     [projectId],
   );
-  return new Map([[OWN_BRAND_ID, 0], ...rows.map((r) => [r.id, r.brand_no] as [string, number])]);
+  return brandNumbersOf(rows);
+}
+
+/** loadBrandNumbers of the project's competitor records already read (any state, the own-brand one included or not). */
+export function brandNumbersOf(records: ReadonlyArray<{ id: string; brand_no: number; is_own_brand: boolean }>): Map<string, number> {
+  const numbers = new Map<string, number>([[OWN_BRAND_ID, 0]]);
+  for (const r of records) if (!r.is_own_brand) numbers.set(r.id, r.brand_no);
+  return numbers;
 }
