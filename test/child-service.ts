@@ -71,6 +71,26 @@ export async function freePort(): Promise<number> {
 const PORT_IN_USE = /already in use/;
 const START_ATTEMPTS = 3;
 
+/** The error of a child that exited before it came up: PortInUse when its output says its port was taken. */
+export function exitedEarly(message: string, output: string): Error {
+  return PORT_IN_USE.test(output) ? new PortInUse(message) : new Error(message);
+}
+
+/**
+ * `start` on a free port (freePort); started again on another port, up to START_ATTEMPTS
+ * times, when the child found its port taken (another process took it between freePort's
+ * check and the child's listen).
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if (attempt >= START_ATTEMPTS || !(err instanceof PortInUse)) throw err;
+    }
+  }
+}
+
 /**
  * The real service as an operator runs it (`node dist/main.js`, on this test run's Node), with
  * only the given environment (no TEST_* or DATABASE_URL leaks in from the test run). Resolves
@@ -79,14 +99,7 @@ const START_ATTEMPTS = 3;
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   ensureBuilt();
   if (env.PORT) return startOn(Number(env.PORT), env, timeoutMs);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOn(await freePort(), env, timeoutMs);
-    } catch (err) {
-      // another process took the port between the check and the listen: another port
-      if (attempt >= START_ATTEMPTS || !(err instanceof PortInUse)) throw err;
-    }
-  }
+  return onFreePort((port) => startOn(port, env, timeoutMs));
 }
 
 class PortInUse extends Error {}
@@ -108,8 +121,7 @@ async function startOn(port: number, env: Record<string, string>, timeoutMs: num
   let up = false;
   while (!up) {
     if (child.exitCode !== null) {
-      const message = `service exited early (${child.exitCode}):\n${out}`;
-      throw PORT_IN_USE.test(out) ? new PortInUse(message) : new Error(message);
+      throw exitedEarly(`service exited early (${child.exitCode}):\n${out}`, out);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

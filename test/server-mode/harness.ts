@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach } from 'vitest';
-import { ensureBuilt, freePort } from '../child-service.js';
+import { ensureBuilt, exitedEarly, freePort, onFreePort } from '../child-service.js';
 import { until } from '../helpers.js';
 
 // Server mode as an operator runs it: real `node dist/main.js` processes (the build) with
@@ -173,18 +173,8 @@ export async function runMigrate(env: Record<string, string>): Promise<{ code: n
  */
 export async function startProcess(role: 'api' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<Proc> {
   if (role === 'worker') return startProcessOn(role, env, timeoutMs, 0);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startProcessOn(role, env, timeoutMs, await freePort());
-    } catch (err) {
-      // another process took the port between freePort's check and the listen: another port
-      if (attempt >= START_ATTEMPTS || !(err instanceof PortInUse)) throw err;
-    }
-  }
+  return onFreePort((port) => startProcessOn(role, env, timeoutMs, port));
 }
-
-const START_ATTEMPTS = 3;
-class PortInUse extends Error {}
 
 async function startProcessOn(role: 'api' | 'worker', env: Record<string, string>, timeoutMs: number, port: number): Promise<Proc> {
   const level = role === 'worker' ? 'debug' : 'info';
@@ -194,8 +184,7 @@ async function startProcessOn(role: 'api' | 'worker', env: Record<string, string
     if (!p.alive()) {
       // its last words may come after the exit: wait for its output to close (at most 0.5 s)
       await Promise.race([new Promise((resolve) => p.child.once('close', resolve)), sleep(500)]);
-      const message = `${role} process exited while starting:\n${p.output()}`;
-      throw /already in use/.test(p.output()) ? new PortInUse(message) : new Error(message);
+      throw exitedEarly(`${role} process exited while starting:\n${p.output()}`, p.output());
     }
     if (Date.now() > deadline) {
       await p.kill();
