@@ -146,6 +146,35 @@ function childPids(pid: number): number[] {
 
 const cpuMsOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
 
+/**
+ * The CPU of a database's PostgreSQL backends over a run, read at every sample: each
+ * backend's last reading less its first (nothing for one that started during the run), so
+ * a backend that closes before the end (a pool's idle connection) still counts for what it
+ * did while it was read. Summing the backends alive at the start and at the end alone
+ * lost the work of those that closed, and took their start off the total.
+ */
+class BackendCpu {
+  readonly #first = new Map<number, number>();
+  readonly #last = new Map<number, number>();
+  constructor(private readonly db: string) {}
+
+  /** Reads every backend of the database; `start`: the readings the run starts from. */
+  async read(start = false): Promise<void> {
+    for (const pid of await backendPids(this.db)) {
+      const ms = processCpuMs(pid);
+      if (ms === null) continue;
+      if (!this.#first.has(pid)) this.#first.set(pid, start ? ms : 0);
+      this.#last.set(pid, ms);
+    }
+  }
+
+  get ms(): number {
+    let sum = 0;
+    for (const [pid, last] of this.#last) sum += last - (this.#first.get(pid) ?? 0);
+    return sum;
+  }
+}
+
 /** SIGTERM through the cluster primary; any of its children still alive afterwards is killed by pid. */
 async function stopCluster(server: ServerProcess): Promise<void> {
   const kids = childPids(server.pid);
@@ -558,9 +587,10 @@ export async function runRefresh(workers: number, capS: number, size: RefreshSiz
       Number((await db.query(`select count(*)::int as n from pgboss.instance where name = 'worker' and stopped_on is null`)).rows[0].n) >= workers;
     server = await startCluster(`cluster-${workers}-workers`, REFRESH_DB, { api: 0, workers }, { ...fakeEnv, PROVIDERS_MODE: 'live', LOG_LEVEL: 'warn' }, workerCount);
     const workerPids = childPids(server.pid);
-    const pgPids0 = await backendPids(REFRESH_DB);
+    const postgresCpu = new BackendCpu(REFRESH_DB);
+    await postgresCpu.read(true);
 
-    const cpu0 = { workers: cpuMsOf(workerPids), postgres: cpuMsOf(pgPids0), bench: process.cpuUsage(), machine: machineTicks() };
+    const cpu0 = { workers: cpuMsOf(workerPids), bench: process.cpuUsage(), machine: machineTicks() };
     const t0 = Date.now();
     // The scheduler's own path: the hourly tick, run by a worker, enqueues one refresh per project.
     await runtime.ctx.jobs.send(dailyTickJob, {});
@@ -570,6 +600,7 @@ export async function runRefresh(workers: number, capS: number, size: RefreshSiz
       await sleep(Math.max(0, t0 + k * SAMPLE_MS - Date.now()));
       const s = await sampleQueue(db, t0);
       samples.push(s);
+      await postgresCpu.read();
       if (k % 10 === 0) {
         console.log(`   ${s.t.toFixed(0).padStart(4)} s: jobs waiting ${s.waiting}, running ${s.active}, done ${s.done}; ${fmt.int(s.answers)} answers`);
       }
@@ -579,10 +610,10 @@ export async function runRefresh(workers: number, capS: number, size: RefreshSiz
         break;
       }
     }
-    const pgPids = [...new Set([...pgPids0, ...(await backendPids(REFRESH_DB))])];
+    await postgresCpu.read();
     const bench = process.cpuUsage(cpu0.bench);
     const machine1 = machineTicks();
-    const cpuEnd = { workers: cpuMsOf(workerPids), postgres: cpuMsOf(pgPids) };
+    const cpuEnd = { workers: cpuMsOf(workerPids), postgres: postgresCpu.ms };
     const tEnd = Date.now();
 
     const byProvider = await db.query<{ provider: string; n: number; last: string }>(
@@ -628,7 +659,7 @@ export async function runRefresh(workers: number, capS: number, size: RefreshSiz
       samples,
       cpu: {
         workers: cpuEnd.workers - cpu0.workers,
-        postgres: cpuEnd.postgres - cpu0.postgres,
+        postgres: cpuEnd.postgres,
         bench: (bench.user + bench.system) / 1000,
         machinePct,
       },
