@@ -83,6 +83,8 @@ export function prefetchRoute(queryClient: QueryClient, path: string, query: URL
   else if (match('/projects/:id/actions', path)) quiet(Actions.preload());
   else if (match('/projects/:id/alerts', path)) quiet(Alerts.preload());
   else if (match('/projects/:id/settings', path)) quiet(ProjectSettings.preload());
+  else if (match('/projects/:id/crawlers', path)) quiet(Crawlers.preload());
+  else if (match('/projects/:id/audit', path)) quiet(SiteAuditPage.preload());
 }
 
 /** The page of the current path. */
@@ -91,8 +93,6 @@ export function Pages() {
   let params: Record<string, string> | null;
   if (path === '/projects' || path === '/') return <ProjectList />;
   if (path === '/settings') return <Settings />;
-  if (path === '/team') return <Members />;
-  if (path === '/team/audit') return <Audit />;
   if (path === '/team') return <Members />;
   if (path === '/team/audit') return <Audit />;
   if ((params = match('/projects/:id', path))) return <Overview projectId={params.id} />;
