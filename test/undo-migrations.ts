@@ -250,6 +250,20 @@ async function undo0035(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0035_responses_brand_numbers')]);
 }
 
+/** The store as it was before 0036: domain_sums_add the SQL function of 0015 (the same entries). */
+async function undo0036(store: Store): Promise<void> {
+  await store.query(`CREATE OR REPLACE FUNCTION "domain_sums_add"(a text, b text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(string_agg(f.v::text, ',' ORDER BY e.k, f.j), '')
+    FROM (SELECT x[i] AS k, min(x[i + 1]) AS c, sum(x[i + 2])::int AS n, sum(x[i + 3])::int AS r, sum(x[i + 4])::int AS u
+            FROM (VALUES (string_to_array(a, ',')::int[]), (string_to_array(b, ',')::int[])) AS t(x)
+                 CROSS JOIN LATERAL generate_series(1, coalesce(array_length(x, 1), 0), 5) AS i
+           GROUP BY x[i] HAVING sum(x[i + 2]) > 0) e
+         CROSS JOIN LATERAL unnest(ARRAY[e.k, e.c, e.n, e.r, e.u]) WITH ORDINALITY AS f(v, j)
+$$`);
+  await store.query(`drop function domain_sums_add_any(text, text)`);
+  await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0036_plpgsql_domain_sums')]);
+}
+
 /** Each migration a test can undo, oldest first; the newest migration must be here (undoThrough checks). */
 const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0014_project_brand_arrays', undo0014],
@@ -277,6 +291,7 @@ const UNDO: Array<[tag: string, undo: (store: Store) => Promise<void>]> = [
   ['0033_cited_pages_digest_key', undo0033],
   ['0034_theme_daily_brand_numbers', undo0034],
   ['0035_responses_brand_numbers', undo0035],
+  ['0036_plpgsql_domain_sums', undo0036],
 ];
 
 /**
