@@ -4,19 +4,14 @@
 -- answers) merges its entries into it: the SQL function split both lists into rows, grouped,
 -- sorted and aggregated them again. The lists the application and this function write are
 -- sorted by domain number, each domain once; a list that is not (a hand-written row, a
--- removal's entries) is summed by the SQL function's query, kept as domain_sums_add_any, so
--- every input gives what it gave before. Replaced in place, so that the aggregate
--- domain_sums_agg (0031), which names the function, folds with the merge too.
-CREATE FUNCTION "domain_sums_add_any"(a text, b text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(string_agg(f.v::text, ',' ORDER BY e.k, f.j), '')
-    FROM (SELECT x[i] AS k, min(x[i + 1]) AS c, sum(x[i + 2])::int AS n, sum(x[i + 3])::int AS r, sum(x[i + 4])::int AS u
-            FROM (VALUES (string_to_array(a, ',')::int[]), (string_to_array(b, ',')::int[])) AS t(x)
-                 CROSS JOIN LATERAL generate_series(1, coalesce(array_length(x, 1), 0), 5) AS i
-           GROUP BY x[i] HAVING sum(x[i + 2]) > 0) e
-         CROSS JOIN LATERAL unnest(ARRAY[e.k, e.c, e.n, e.r, e.u]) WITH ORDINALITY AS f(v, j)
-$$;
+-- removal's entries) is summed by the SQL function itself, renamed domain_sums_add_any, so
+-- every input gives what it gave before. The aggregate domain_sums_agg (0031) names its
+-- function by identity, so it is made again over the merge.
+DROP AGGREGATE "domain_sums_agg"(text);
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION "domain_sums_add"(a text, b text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+ALTER FUNCTION "domain_sums_add"(text, text) RENAME TO "domain_sums_add_any";
+--> statement-breakpoint
+CREATE FUNCTION "domain_sums_add"(a text, b text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
   x int[] := coalesce(string_to_array(a, ',')::int[], '{}');
   y int[] := coalesce(string_to_array(b, ',')::int[], '{}');
@@ -62,3 +57,5 @@ BEGIN
   END LOOP;
   RETURN array_to_string(r, ',');
 END $$;
+--> statement-breakpoint
+CREATE AGGREGATE "domain_sums_agg"(text) (SFUNC = "domain_sums_add", STYPE = text, INITCOND = '');

@@ -250,17 +250,12 @@ async function undo0035(store: Store): Promise<void> {
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0035_responses_brand_numbers')]);
 }
 
-/** The store as it was before 0036: domain_sums_add the SQL function of 0015 (the same entries). */
+/** The store as it was before 0036: domain_sums_add the SQL function of 0015 (the same entries), its aggregate over it. */
 async function undo0036(store: Store): Promise<void> {
-  await store.query(`CREATE OR REPLACE FUNCTION "domain_sums_add"(a text, b text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(string_agg(f.v::text, ',' ORDER BY e.k, f.j), '')
-    FROM (SELECT x[i] AS k, min(x[i + 1]) AS c, sum(x[i + 2])::int AS n, sum(x[i + 3])::int AS r, sum(x[i + 4])::int AS u
-            FROM (VALUES (string_to_array(a, ',')::int[]), (string_to_array(b, ',')::int[])) AS t(x)
-                 CROSS JOIN LATERAL generate_series(1, coalesce(array_length(x, 1), 0), 5) AS i
-           GROUP BY x[i] HAVING sum(x[i + 2]) > 0) e
-         CROSS JOIN LATERAL unnest(ARRAY[e.k, e.c, e.n, e.r, e.u]) WITH ORDINALITY AS f(v, j)
-$$`);
-  await store.query(`drop function domain_sums_add_any(text, text)`);
+  await store.query(`drop aggregate domain_sums_agg(text)`);
+  await store.query(`drop function domain_sums_add(text, text)`);
+  await store.query(`alter function domain_sums_add_any(text, text) rename to domain_sums_add`);
+  await store.query(`create aggregate domain_sums_agg(text) (sfunc = domain_sums_add, stype = text, initcond = '')`);
   await store.query(`delete from drizzle.__drizzle_migrations where created_at = $1`, [migrationMillis('0036_plpgsql_domain_sums')]);
 }
 
