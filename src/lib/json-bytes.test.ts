@@ -56,6 +56,33 @@ describe('jsonBytes', () => {
     expect((payload as Buffer).toString('utf8')).toBe(JSON.stringify(long));
   });
 
+  it('writes arrays of numbers byte by byte, each number as JSON.stringify writes it', () => {
+    const next = mulberry32(20261129);
+    const special = [0, -0, 0.5, 1, 9.99, 10, 99.99, 100, 100.01, 1000.1, -0.01, -12.34, 0.1 + 0.2, 1 / 3, 2 ** 31, -(2 ** 31) - 0.25, 1e13 - 0.01, 1e13, 1e15, 1e21, 5e-7, Number.MAX_VALUE, Number.MIN_VALUE, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, null];
+    const number = () => {
+      const roll = next();
+      if (roll < 0.15) return special[Math.floor(next() * special.length)];
+      if (roll < 0.6) return Math.round((next() - 0.3) * 1e6) / 100; // two decimals, as the figures
+      if (roll < 0.8) return Math.round(next() * 200) - 50;
+      return (next() - 0.5) * 10 ** Math.floor(next() * 30 - 10);
+    };
+    for (let i = 0; i < 300; i++) {
+      const length = Math.floor(next() * 40);
+      const flat = Array.from({ length }, number);
+      const intervals = Array.from({ length }, () => (next() < 0.2 ? null : next() < 0.1 ? number() : [number(), number()]));
+      // a series object below the depth stringified whole, as the visibility answer's
+      const value = { success: true, data: { series: [{ name: 'x', flat, intervals, nested: { deeper: flat } }] } };
+      expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+      expect(jsonBytes(flat).toString('utf8')).toBe(JSON.stringify(flat));
+    }
+    // every two-decimal value of the percentage scale and its negative
+    const percents = Array.from({ length: 20001 }, (_, i) => (i - 10000) / 100);
+    expect(jsonBytes(percents).toString('utf8')).toBe(JSON.stringify(percents));
+    // across several of the buffers written into, and arrays that are not all numbers
+    const long = { data: Array.from({ length: 12 }, (_, i) => Array.from({ length: 30000 }, (_, j) => (j === 29999 && i === 5 ? 'text' : j % 13 === 0 ? null : (i * 30000 + j) / 100))) };
+    expect(jsonBytes(long).toString('utf8')).toBe(JSON.stringify(long));
+  });
+
   it('writes a body of megabytes in parts none of which is a large string', () => {
     const chats = Array.from({ length: 400 }, (_, i) => ({ id: `chat-${i}`, full_content: `Answer ${i} ${'text of the answer '.repeat(200)}`, references: [{ link: `https://example.com/${i}` }] }));
     const chart = Object.fromEntries(Array.from({ length: 3650 }, (_, d) => [`day-${d}`, [{ provider: 'chatgpt', value: d / 3650, n: 5 }]]));
