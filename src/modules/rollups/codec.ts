@@ -86,6 +86,47 @@ export function addIntArrayText(text: string, into: number[], weight = 1): numbe
   return into;
 }
 
+/**
+ * Adds int arrays read as text, each after its weight ('1{3,0,2}-1{1,0,1}': how a read joins
+ * a window's cover rows with string_agg), into `into`, as addIntArrayText does each.
+ */
+export function addWeightedIntArrayTexts(text: string, into: number[]): number[] {
+  let at = 0;
+  while (at < text.length) {
+    let negative = false;
+    if (text.charCodeAt(at) === 45) {
+      negative = true;
+      at++;
+    }
+    let weight = 0;
+    for (let code = text.charCodeAt(at); code >= 48 && code <= 57; code = text.charCodeAt(++at)) weight = weight * 10 + (code - 48);
+    if (negative) weight = -weight;
+    // the array from its '{' to its '}'
+    let index = 0;
+    let value = 0;
+    let negativeValue = false;
+    let digits = false;
+    for (at++; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code >= 48 && code <= 57) {
+        value = value * 10 + (code - 48);
+        digits = true;
+      } else if (code === 45) negativeValue = true;
+      else {
+        // ',' or the closing '}'
+        if (digits) into[index] = (into[index] ?? 0) + (negativeValue ? -value : value) * weight;
+        index++;
+        value = 0;
+        negativeValue = false;
+        digits = false;
+        if (code === 125) break;
+      }
+    }
+    at++;
+  }
+  return into;
+}
+
 /** A sparse array of sums as PostgreSQL's int[] text, holes as 0. */
 export function intArrayText(values: number[]): string {
   let out = '{';

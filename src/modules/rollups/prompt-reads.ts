@@ -1,5 +1,5 @@
 import type { Tx } from '../../store/index.js';
-import { addIntArrayText, EMPTY_SUMS, parseInts, type Sums } from './codec.js';
+import { addIntArrayText, addWeightedIntArrayTexts, parseInts, type Sums } from './codec.js';
 import { ALL } from './sums-tables.js';
 import { windowParams, windowRows } from './window-rows.js';
 import { ALL_MARKETS, rollupMarketSql } from './market-totals.js';
@@ -53,10 +53,12 @@ export async function promptSums(
 
 /**
  * Per prompt of a project, the sums of one window and the times each brand was named in it
- * (by brand number, from the per-brand arrays), in one read of the prompt rollups. The cover
- * rows are summed here rather than in SQL: unnesting the arrays into rows to group them
- * costs PostgreSQL more than the parsing and adding costs Node. A prompt without rows is
- * absent.
+ * (by brand number, from the per-brand arrays), in one read of the prompt rollups. PostgreSQL
+ * sums the cover rows' columns per prompt and joins their per-brand arrays, each after its
+ * weight ('1{3,0,2}-1{1,0,1}'), which Node adds up: a row per prompt comes back instead of
+ * one per bucket (parsing the rows was most of the read's cost), and the arrays are never
+ * unnested into rows, which costs PostgreSQL more than the adding costs Node. A prompt
+ * without rows is absent.
  */
 export async function promptSumsAndBrands(
   tx: Tx,
@@ -65,29 +67,25 @@ export async function promptSumsAndBrands(
   window: { from: string; to: string },
   market: string | null = null,
 ): Promise<Map<string, { sums: Sums; brandCounts: number[] }>> {
-  const { rows } = await tx.query<SumColumns & { prompt_id: string; brand_counts: string; w1: number }>(
-    `select prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts::text as brand_counts, w1
-       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, `project_id = $1 and provider = any($2::text[]) and ${rollupMarketSql(market, 3)}`, 4, 1)}) x`,
+  const sums = SUM_COLUMNS.map((c) => `sum(${c} * w1)::${c.endsWith('_sq') ? 'float8' : 'int'} as ${c}`);
+  const { rows } = await tx.query<SumColumns & { prompt_id: string; brand_counts: string | null }>(
+    `select prompt_id, ${sums.join(', ')}, string_agg(w1::text || brand_counts::text, '') filter (where w1 <> 0) as brand_counts
+       from (${windowRows(`prompt_id, ${SUM_COLUMNS.join(', ')}, brand_counts`, `project_id = $1 and provider = any($2::text[]) and ${rollupMarketSql(market, 3)}`, 4, 1)}) x
+      group by prompt_id`,
     [projectId, providers, market, ...windowParams([window])],
   );
   const out = new Map<string, { sums: Sums; brandCounts: number[] }>();
   for (const row of rows) {
-    let prompt = out.get(row.prompt_id);
-    if (!prompt) {
-      prompt = { sums: { ...EMPTY_SUMS }, brandCounts: [] };
-      out.set(row.prompt_id, prompt);
-    }
-    const weight = row.w1;
-    if (weight === 0) continue;
-    const sums = prompt.sums;
-    sums.responses += row.responses * weight;
-    sums.mentioned += row.mentioned * weight;
-    sums.positionSum += row.position_sum * weight;
-    sums.sentimentSum += row.sentiment_sum * weight;
-    sums.citesOwn += row.cites_own * weight;
-    sums.positionSq += row.position_sq * weight;
-    sums.sentimentSq += row.sentiment_sq * weight;
-    addIntArrayText(row.brand_counts, prompt.brandCounts, weight);
+    const sums: Sums = {
+      responses: row.responses,
+      mentioned: row.mentioned,
+      positionSum: row.position_sum,
+      sentimentSum: row.sentiment_sum,
+      citesOwn: row.cites_own,
+      positionSq: row.position_sq,
+      sentimentSq: row.sentiment_sq,
+    };
+    out.set(row.prompt_id, { sums, brandCounts: row.brand_counts === null ? [] : addWeightedIntArrayTexts(row.brand_counts, []) });
   }
   return out;
 }
