@@ -286,13 +286,18 @@ export async function competitorsNamedWhereBrandMissing(tx: Tx, projectId: strin
 
 /**
  * SQL for prompt_domain_monthly's rows of one prompt (`$promptParam`), providers
- * (`$providersParam`) and months (`$monthsParam`), as (domain, category, n, responses,
- * mentioned, mask), of one market (`$marketParam`, `market` its value: '*' the market
- * totals, rollupMarket) or null every market's but the totals: to be unioned with counts
- * from the answers (analytics' prompt domains).
+ * (`$providersParam`) and months (`$monthsParam`), summed per domain: (domain, category
+ * (the lowest), citations, responses, mentioned, brands (the bits of every row)), of one
+ * market (`$marketParam`, `market` its value: '*' the market totals, rollupMarket) or null
+ * every market's but the totals: to be added to counts from the answers (analytics' prompt
+ * domains). A row per domain, not per domain, provider and month: a year of a prompt is a
+ * few dozen domains but some two thousand rows, whose parsing cost more than the grouping.
  */
 export function promptDomainMonthsSql(promptParam: number, providersParam: number, monthsParam: number, marketParam: number, market: string | null): string {
-  return `select domain, category, citations, responses, mentioned, brands from prompt_domain_monthly
-          where prompt_id = $${promptParam} and provider = any($${providersParam}::text[]) and month = any($${monthsParam}::date[])
-            and ${rollupMarketSql(market, marketParam)}`;
+  return `select domain, min(category)::int as category, sum(citations)::int as citations, sum(responses)::int as responses,
+                 sum(mentioned)::int as mentioned, bit_or(brands) as brands
+            from prompt_domain_monthly
+           where prompt_id = $${promptParam} and provider = any($${providersParam}::text[]) and month = any($${monthsParam}::date[])
+             and ${rollupMarketSql(market, marketParam)}
+           group by domain`;
 }
