@@ -64,11 +64,17 @@ export function addBrandArrayTexts(row: BrandArrayTexts, into: BrandArrays): voi
  * node-postgres' general array parser), are summed.
  */
 export function addIntArrayText(text: string, into: number[], weight = 1): number[] {
+  addIntArrayAt(text, 0, into, weight);
+  return into;
+}
+
+/** addIntArrayText of the array whose '{' is at `open` in `text`; returns the position after its '}'. */
+function addIntArrayAt(text: string, open: number, into: number[], weight: number): number {
   let index = 0;
   let value = 0;
   let negative = false;
   let digits = false;
-  for (let at = 1; at < text.length; at++) {
+  for (let at = open + 1; at < text.length; at++) {
     const code = text.charCodeAt(at);
     if (code >= 48 && code <= 57) {
       value = value * 10 + (code - 48);
@@ -81,9 +87,10 @@ export function addIntArrayText(text: string, into: number[], weight = 1): numbe
       value = 0;
       negative = false;
       digits = false;
+      if (code === 125) return at + 1;
     }
   }
-  return into;
+  return text.length;
 }
 
 /**
@@ -100,29 +107,8 @@ export function addWeightedIntArrayTexts(text: string, into: number[]): number[]
     }
     let weight = 0;
     for (let code = text.charCodeAt(at); code >= 48 && code <= 57; code = text.charCodeAt(++at)) weight = weight * 10 + (code - 48);
-    if (negative) weight = -weight;
-    // the array from its '{' to its '}'
-    let index = 0;
-    let value = 0;
-    let negativeValue = false;
-    let digits = false;
-    for (at++; at < text.length; at++) {
-      const code = text.charCodeAt(at);
-      if (code >= 48 && code <= 57) {
-        value = value * 10 + (code - 48);
-        digits = true;
-      } else if (code === 45) negativeValue = true;
-      else {
-        // ',' or the closing '}'
-        if (digits) into[index] = (into[index] ?? 0) + (negativeValue ? -value : value) * weight;
-        index++;
-        value = 0;
-        negativeValue = false;
-        digits = false;
-        if (code === 125) break;
-      }
-    }
-    at++;
+    // `at` is on the array's '{'
+    at = addIntArrayAt(text, at, into, negative ? -weight : weight);
   }
   return into;
 }
