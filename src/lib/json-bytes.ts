@@ -37,8 +37,10 @@ const DIRECT_CHARS = 1024;
 const CHUNK_BYTES = 256 * 1024;
 /** An array of numbers this long or longer is written byte by byte (a shorter one costs too little to matter). */
 const NUMBER_ARRAY_MIN = 8;
-/** Room left before each number written byte by byte (JSON's longest number text is 24 bytes). */
-const NUMBER_ROOM = 32;
+/** Room left before each element of an array of numbers written byte by byte: its comma and a
+ * number, or an array of fewer than NUMBER_ARRAY_MIN numbers (JSON's longest number text is
+ * 24 bytes), with room to spare for the closing bracket after the last. */
+const ELEMENT_ROOM = 2 + NUMBER_ARRAY_MIN * 32;
 
 class ByteChunks {
   private readonly chunks: Buffer[] = [];
@@ -80,51 +82,32 @@ class ByteChunks {
   }
 
   /**
-   * The JSON of an array of numbers and nulls (`nested`: some of its elements arrays of
-   * them), written byte by byte. The caller has checked the elements (numberArrayDepth).
+   * The JSON of an array of numbers and nulls, some of its elements perhaps short arrays of
+   * them, written byte by byte. The caller has checked the elements (isNumberArray).
    */
-  addNumbers(values: readonly unknown[], nested: boolean): void {
+  addNumbers(values: readonly unknown[]): void {
     if (this.pending) this.flush();
-    let out = this.current && this.current.length - this.offset >= NUMBER_ROOM ? this.current : this.startBuffer(NUMBER_ROOM);
+    let out = this.current && this.current.length - this.offset >= ELEMENT_ROOM ? this.current : this.startBuffer(ELEMENT_ROOM);
     let at = this.offset;
     out[at++] = 0x5b; // [
     for (let i = 0; i < values.length; i++) {
-      if (out.length - at < NUMBER_ROOM) {
+      if (out.length - at < ELEMENT_ROOM) {
         this.offset = at;
-        out = this.startBuffer(NUMBER_ROOM);
+        out = this.startBuffer(ELEMENT_ROOM);
         at = 0;
       }
       if (i > 0) out[at++] = 0x2c; // ,
-      if (!nested) {
-        at = writeNumber(out, at, values[i] as number | null);
-        continue;
-      }
-      const inner = values[i] as Array<number | null> | number | null;
-      if (!Array.isArray(inner)) {
-        at = writeNumber(out, at, inner);
+      const element = values[i] as Array<number | null> | number | null;
+      if (!Array.isArray(element)) {
+        at = writeNumber(out, at, element);
         continue;
       }
       out[at++] = 0x5b;
-      for (let j = 0; j < inner.length; j++) {
-        if (out.length - at < NUMBER_ROOM) {
-          this.offset = at;
-          out = this.startBuffer(NUMBER_ROOM);
-          at = 0;
-        }
+      for (let j = 0; j < element.length; j++) {
         if (j > 0) out[at++] = 0x2c;
-        at = writeNumber(out, at, inner[j]);
-      }
-      if (out.length - at < 2) {
-        this.offset = at;
-        out = this.startBuffer(NUMBER_ROOM);
-        at = 0;
+        at = writeNumber(out, at, element[j]);
       }
       out[at++] = 0x5d; // ]
-    }
-    if (out.length - at < 1) {
-      this.offset = at;
-      out = this.startBuffer(NUMBER_ROOM);
-      at = 0;
     }
     out[at++] = 0x5d;
     this.offset = at;
@@ -194,27 +177,23 @@ function writeDigits(out: Buffer, at: number, whole: number): number {
 }
 
 /**
- * 1 for an array of numbers and nulls, 2 for an array of such arrays and nulls (each array
- * shorter than NUMBER_ARRAY_MIN, as an interval's two ends), 0 for anything else.
+ * Whether `value` is an array worth writing byte by byte: NUMBER_ARRAY_MIN elements or more,
+ * each a number, null, or an array of fewer than NUMBER_ARRAY_MIN numbers and nulls (as an
+ * interval's two ends).
  */
-function numberArrayDepth(values: readonly unknown[]): 0 | 1 | 2 {
-  let depth: 0 | 1 | 2 = 1;
-  for (let i = 0; i < values.length; i++) {
-    const element = values[i];
+function isNumberArray(value: unknown): value is unknown[] {
+  if (!Array.isArray(value) || value.length < NUMBER_ARRAY_MIN) return false;
+  for (let i = 0; i < value.length; i++) {
+    const element: unknown = value[i];
     if (element === null || typeof element === 'number') continue;
-    if (!Array.isArray(element) || element.length >= NUMBER_ARRAY_MIN) return 0;
+    if (!Array.isArray(element) || element.length >= NUMBER_ARRAY_MIN) return false;
     for (let j = 0; j < element.length; j++) {
       const inner: unknown = element[j];
-      if (inner !== null && typeof inner !== 'number') return 0;
+      if (inner !== null && typeof inner !== 'number') return false;
     }
-    depth = 2;
   }
-  return depth;
+  return true;
 }
-
-/** Whether `value` is an array worth writing byte by byte (long enough, of numbers). */
-const isNumberArray = (value: unknown): value is unknown[] =>
-  Array.isArray(value) && value.length >= NUMBER_ARRAY_MIN && numberArrayDepth(value) > 0;
 
 /**
  * Whether a container's members (an object's, or the first element's of an array of objects)
@@ -268,14 +247,11 @@ function write(value: unknown, depth: number, out: ByteChunks): void {
     if (text !== undefined) out.add(text);
     return;
   }
-  const array = Array.isArray(value);
-  if (array && value.length >= NUMBER_ARRAY_MIN) {
-    const numbers = numberArrayDepth(value);
-    if (numbers > 0) {
-      out.addNumbers(value, numbers === 2);
-      return;
-    }
+  if (isNumberArray(value)) {
+    out.addNumbers(value);
+    return;
   }
+  const array = Array.isArray(value);
   // the members of this container are parts: stringified together, a slice at a time
   if ((depth + 1 >= WHOLE_DEPTH && !holdsNumberArrays(value)) || (array && !value.some(isContainer))) {
     if (array) writeSlices(value, out);
