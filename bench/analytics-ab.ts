@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
 import { seedProject } from '../src/collection/seed.js';
 import { CONTRACT_PROVIDERS as PROVIDERS } from '../src/ports/providers/types.js';
 import { ENDPOINTS, firstPrompt } from './analytics.js';
-import { describeMachine, fmt, freshBenchStore, machineInfo, revision, ROOT, runLoad, serviceEntry, startServer, table, withAdmin } from './lib/index.js';
+import { backendPids, describeMachine, fmt, freshBenchStore, machineInfo, revision, ROOT, runLoad, serviceEntry, startServer, table, withAdmin } from './lib/index.js';
 
 // A/B of the analytics endpoints on PostgreSQL: this checkout against another
 // (BENCH_AB_BASE_DIR, e.g. a worktree of the commit before, with node_modules linked and its
@@ -33,7 +34,6 @@ const sides = [
   { name: 'after', dir: ROOT },
 ];
 
-const fs = await import('node:fs');
 const bench = await freshOrReused();
 const endpoints = ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name));
 const machine = machineInfo();
@@ -64,7 +64,7 @@ for (let round = 1; round <= ROUNDS; round++) {
             seconds: SECONDS,
             headers: { 'x-api-key': bench.apiKey },
             serverPid: server.pid,
-            cpuOf: async () => ({ postgres: await backendPids() }),
+            cpuOf: async () => ({ postgres: await backendPids(DB) }),
           });
           if (result.non2xx || result.errors) throw new Error(`${side.name} ${e.name} ${days} d: ${result.non2xx} non-2xx, ${result.errors} errors`);
           const list = cells.get(key(side.name, e.name, days)) ?? [];
@@ -100,11 +100,6 @@ console.log(
     ),
   )}`,
 );
-
-/** The PostgreSQL backends connected to the A/B database (the server's pool). */
-async function backendPids(): Promise<number[]> {
-  return withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [DB])).rows.map((r) => r.pid));
-}
 
 /** The seeded project: seeded now into a fresh database, or (BENCH_AB_REUSE=1) the one seeded before. */
 async function freshOrReused(): Promise<{ env: Record<string, string>; projectId: string; apiKey: string }> {

@@ -17,6 +17,7 @@ import { startFakeProvider, type FakeProvider } from '../test/fakes/index.js';
 import {
   ADMIN_URL,
   APP_DIR,
+  backendPids,
   REDIS_URL,
   ROOT,
   describeMachine,
@@ -125,8 +126,6 @@ const recreateDb = (db: string) =>
   });
 const dropDb = (db: string) => withAdmin((c) => c.query(`drop database if exists ${db} with (force)`));
 const dbExists = (db: string) => withAdmin(async (c) => (await c.query(`select 1 from pg_database where datname = $1`, [db])).rowCount === 1);
-const backendPids = (db: string) =>
-  withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [db])).rows.map((r) => r.pid));
 
 /** An in-process runtime on `db` (role api: no workers), to seed and to enqueue. */
 async function openRuntime(db: string): Promise<Runtime> {

@@ -55,9 +55,9 @@ export async function freshBenchStore(store: 'embedded' | 'postgres', db: string
   return { env: { DATABASE_URL: dbUrl, SECRET_KEY: secretKey }, overrides: { databaseUrl: dbUrl, secretKey }, dataDir: null, dbUrl };
 }
 
-/** The PostgreSQL backends connected to the bench database (a server's pool). */
-export const backendPids = () =>
-  withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [BENCH_DB])).rows.map((r) => r.pid));
+/** The PostgreSQL backends connected to a database (a server's pool; by default the bench database's). */
+export const backendPids = (db = BENCH_DB) =>
+  withAdmin(async (c) => (await c.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1`, [db])).rows.map((r) => r.pid));
 
 async function redisInfo(section: string): Promise<string> {
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
