@@ -19,6 +19,8 @@ export const PLAIN_JSON_ROUTES = new Set([
   '/v1/projects/:project_id/overview',
   '/v1/projects/:project_id/visibility',
   '/v1/projects/:project_id/sources/analytics',
+  '/v1/projects/:project_id/prompts',
+  '/v1/projects/:project_id/prompts/:prompt_id',
   '/v1/projects/:project_id/prompts/:prompt_id/analytics',
   '/v1/projects/:project_id/prompts/:prompt_id/chats',
   '/v1/projects/:project_id/prompts/:prompt_id/domains',

@@ -33,6 +33,7 @@ import {
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { PLAIN_JSON_ROUTES } from '../../http/serializer.js';
 import * as projectSchemas from '../projects/schema.js';
+import * as promptSchemas from '../prompts/schema.js';
 import * as sourceSchemas from '../sources/schema.js';
 import * as metrics from './metrics.js';
 import * as schemas from './schema.js';
@@ -1396,6 +1397,8 @@ describe('the routes serialized without zod (src/http/serializer.ts)', () => {
     '/v1/projects/:project_id/overview': schemas.Overview,
     '/v1/projects/:project_id/visibility': schemas.Visibility,
     '/v1/projects/:project_id/sources/analytics': sourceSchemas.SourcesAnalytics,
+    '/v1/projects/:project_id/prompts': promptSchemas.PromptListEnvelope,
+    '/v1/projects/:project_id/prompts/:prompt_id': promptSchemas.PromptEnvelope,
     '/v1/projects/:project_id/prompts/:prompt_id/analytics': schemas.PromptAnalytics,
     '/v1/projects/:project_id/prompts/:prompt_id/chats': schemas.Chats,
     '/v1/projects/:project_id/prompts/:prompt_id/domains': schemas.Domains,

@@ -54,6 +54,10 @@ const COLUMNS = `id, project_id, topic_id, content, prompt_type, country, market
 /** The markets a prompt runs in (its own, or the one of its country and the project's language). */
 const marketsOf = (r: PromptRow): Market[] => promptMarkets(r, { location: r.project_location, language: r.project_language });
 
+/**
+ * The Prompt of the contract, its keys in the schema's order: GET's answers go out with
+ * JSON.stringify alone (src/http/serializer.ts), so this order is the order on the wire.
+ */
 export function presentPrompt(r: PromptRow, m: PromptMetrics = NO_METRICS) {
   return {
     id: r.id,
@@ -64,9 +68,18 @@ export function presentPrompt(r: PromptRow, m: PromptMetrics = NO_METRICS) {
     country: r.country,
     markets: marketsOf(r),
     persona: r.persona,
-    ...m,
+    visibility: m.visibility,
+    sentiment: m.sentiment,
+    position: m.position,
+    volume: m.volume,
+    cvr: m.cvr,
     intent: r.intent as 'informational' | null,
+    trend: m.trend,
     created_at: iso(r.created_at),
+    responses: m.responses,
+    visibility_ci: m.visibility_ci,
+    position_ci: m.position_ci,
+    sentiment_ci: m.sentiment_ci,
   };
 }
 
