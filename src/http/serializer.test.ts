@@ -24,6 +24,7 @@ describe('routeSerializerCompiler', () => {
     expect(text(serialize('PATCH', url)(answer))).toBe(checked);
     expect(text(serialize('DELETE', url)(answer))).toBe(checked);
     expect(text(serialize('GET', url, '201')(answer))).toBe(checked);
-    expect(text(serialize('GET', '/v1/projects/:project_id/prompts')(answer))).toBe(checked);
+    expect(PLAIN_JSON_ROUTES.has('/v1/projects/:project_id/competitors')).toBe(false);
+    expect(text(serialize('GET', '/v1/projects/:project_id/competitors')(answer))).toBe(checked);
   });
 });
