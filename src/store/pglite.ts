@@ -127,11 +127,17 @@ export async function openPglite(opts: {
   const trips = new OneTripQueries(client);
   // What the maintenance waits on: the last exchange with PostgreSQL ended when. Every
   // query goes through execProtocolRaw (PGlite's query and exec, drizzle's, a transaction's,
-  // ours, the maintenance's own steps: so two steps are an idle period apart as well).
+  // the maintenance's own steps: so two steps are an idle period apart as well) or, ours,
+  // through execProtocolRawStream.
   let lastExchange = Date.now();
   const exchange = client.execProtocolRaw.bind(client);
   client.execProtocolRaw = (message, options) =>
     exchange(message, options).finally(() => {
+      lastExchange = Date.now();
+    });
+  const streamExchange = client.execProtocolRawStream.bind(client);
+  client.execProtocolRawStream = (message, options) =>
+    streamExchange(message, options).finally(() => {
       lastExchange = Date.now();
     });
   const base = txOf(client, db, true, trips, answerMonths);
@@ -214,10 +220,14 @@ export async function openPglite(opts: {
     // One process, one connection: a NOTIFY comes back with its own COMMIT, to this process's
     // listeners only; there is no connection to lose, so onReconnect runs once.
     async listen(channel, onNotification, onReconnect) {
+      // a NOTIFY committed by a transaction comes back to PGlite's listener, with its COMMIT;
+      // one committed by a query of ours outside one, to the queries' (see OneTripQueries)
       const unlisten = await client.listen(channel, onNotification);
+      const stopQueries = trips.addListener(channel, onNotification);
       onReconnect();
       return {
         async close() {
+          stopQueries();
           if (!client.closed) await unlisten();
         },
       };
