@@ -3,7 +3,8 @@ import type { QueryResult } from './types.js';
 
 /**
  * A parameterised query on PGlite in one exchange of the wire protocol: Parse, Bind,
- * Describe, Execute and Sync written into one message, run by one `execProtocolStream`.
+ * Describe, Execute and Sync written into one message, run by one `execProtocolRawStream`,
+ * its answer read from its bytes (`rowsOf`).
  *
  * `PGlite.query` sends each of those (and a Describe of the statement for its parameter
  * types) as a message of its own, each a call into PostgreSQL and each with buffers of its
@@ -168,9 +169,9 @@ function rowsOf<T>(client: PGlite, answer: Buffer, schemaChanged: () => void): Q
       for (let i = 0; i < count; i++) {
         const nul = answer.indexOf(0, o);
         names[i] = answer.toString('utf8', o, nul);
-        // table oid (4), column number (2), then the type's oid
+        // after the name: table oid (4), column number (2), type oid (4), size (2), modifier (4), format (2)
         typeIds[i] = answer.readUInt32BE(nul + 1 + 6);
-        o = nul + 1 + 18; // type oid (4), size (2), modifier (4), format (2)
+        o = nul + 1 + 18;
       }
       parsers = typeIds.map((id) => client.parsers[id]);
     } else if (type === COMMAND_COMPLETE) {
