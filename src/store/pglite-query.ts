@@ -131,10 +131,6 @@ const COMMAND_COMPLETE = 0x43;
  * parsed by type with PGlite's parsers, as its own query does.
  */
 function rowsOf<T>(client: PGlite, answer: Buffer, schemaChanged: () => void): QueryResult<T> | null {
-  for (let at = 0; at < answer.length; at += 1 + answer.readInt32BE(at + 1)) {
-    const type = answer[at];
-    if (type !== ROW_DESCRIPTION && type !== DATA_ROW && type !== COMMAND_COMPLETE && !QUIET_MESSAGES.has(type)) return null;
-  }
   const rows: T[] = [];
   let names: string[] = [];
   let parsers: Array<((x: string, typeId?: number) => unknown) | undefined> = [];
@@ -176,6 +172,8 @@ function rowsOf<T>(client: PGlite, answer: Buffer, schemaChanged: () => void): Q
       parsers = typeIds.map((id) => client.parsers[id]);
     } else if (type === COMMAND_COMPLETE) {
       affected = commandTag(answer.toString('utf8', o, end - 1), affected, schemaChanged);
+    } else if (!QUIET_MESSAGES.has(type)) {
+      return null; // the rows read so far are dropped: PGlite's parser reads the answer again
     }
     at = end;
   }
