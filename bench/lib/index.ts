@@ -7,3 +7,4 @@ export * from './machine.js';
 export * from './report.js';
 export * from './profile.js';
 export * from './sightline.js';
+export * from './seeding.js';
