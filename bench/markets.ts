@@ -1,9 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { createRuntime } from '../src/runtime.js';
-import { seedProject, type SeedResult } from '../src/collection/seed.js';
+import type { SeedResult } from '../src/collection/seed.js';
 import { CONTRACT_PROVIDERS as PROVIDERS } from '../src/ports/providers/types.js';
 import { ENDPOINTS, firstPrompt } from './analytics.js';
 import {
@@ -14,6 +11,7 @@ import {
   machineInfo,
   revision,
   runLoad,
+  seedInChild,
   serviceEntry,
   startServer,
   table,
@@ -65,20 +63,19 @@ async function urlsBody(url: string, apiKey: string): Promise<{ bytes: number; i
   return { bytes: Buffer.byteLength(text), items: (JSON.parse(text) as { data: { items: unknown[] } }).data.items.length };
 }
 
+/** Both projects, seeded in a process of their own (bench/lib/seeding.ts: this one then times requests without the seeding's heap). */
 async function seed(env: Record<string, string>, overrides: Record<string, unknown>): Promise<{ one: SeedResult; three: SeedResult }> {
-  const config = loadConfig({ ...env, PROVIDERS_MODE: 'simulated' }, { role: 'api', ...overrides } as never);
-  const runtime = await createRuntime(config, pino({ level: 'warn' }));
-  try {
-    const log = (line: string) => console.log(`   ${line}`);
-    console.log(`   seeding ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days, one market…`);
-    const one = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days: DAYS, competitors: 10, log });
-    console.log(`   seeding the same in ${MARKETS.length} markets (${MARKETS.join(', ')})…`);
-    const three = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days: DAYS, competitors: 10, markets: MARKETS, log });
-    if (runtime.ctx.store.kind === 'pglite') await runtime.ctx.store.query('vacuum analyze');
-    return { one, three };
-  } finally {
-    await runtime.stop();
-  }
+  const providers = [...PROVIDERS];
+  const { projects } = await seedInChild({
+    env,
+    overrides,
+    projects: [
+      { prompts: PROMPTS, providers, days: DAYS, competitors: 10, log: true, title: `seeding ${PROMPTS} prompts × ${PROVIDERS.length} providers × ${DAYS} days, one market…` },
+      { prompts: PROMPTS, providers, days: DAYS, competitors: 10, markets: [...MARKETS], log: true, title: `seeding the same in ${MARKETS.length} markets (${MARKETS.join(', ')})…` },
+    ],
+  });
+  const [one, three] = projects;
+  return { one, three };
 }
 
 async function runStore(store: 'embedded' | 'postgres'): Promise<{ rows: Row[]; one: SeedResult; three: SeedResult }> {

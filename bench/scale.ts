@@ -1,8 +1,5 @@
 import os from 'node:os';
-import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { createRuntime } from '../src/runtime.js';
-import { seedProject, type SeedResult } from '../src/collection/seed.js';
+import type { SeedResult } from '../src/collection/seed.js';
 import { CONTRACT_PROVIDERS as PROVIDERS } from '../src/ports/providers/types.js';
 import { ENDPOINTS, firstPrompt, storage } from './analytics.js';
 import { refreshReport, runRefresh, type RefreshRun, type RefreshSize } from './load.js';
@@ -15,6 +12,7 @@ import {
   machineInfo,
   revision,
   runLoad,
+  seedInChild,
   serviceEntry,
   startServer,
   table,
@@ -79,21 +77,23 @@ interface Seeded {
   load: number;
 }
 
-/** Seeds `count` projects one after the other in one runtime on the database of `env`. */
+/**
+ * Seeds `count` projects one after the other in one runtime on the database of `env`, in a
+ * process of its own (bench/lib/seeding.ts: this one then times requests without the seeding's heap).
+ */
 async function seed(storeEnv: Record<string, string>, count: number, label: string): Promise<Seeded> {
-  const config = loadConfig({ ...storeEnv, PROVIDERS_MODE: 'simulated' }, { role: 'api' });
-  const runtime = await createRuntime(config, pino({ level: 'warn' }));
-  const projects: SeedResult[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      console.log(`   ${label}: seeding project ${i + 1}/${count}: ${PROMPTS} prompts × ${PROVIDERS.length} engines × ${DAYS} days…`);
-      const r = await seedProject(runtime.ctx, { prompts: PROMPTS, providers: [...PROVIDERS], days: DAYS, competitors: 10 });
-      console.log(`     ${fmt.int(r.answers)} answers in ${r.seconds.toFixed(1)} s (${fmt.int(r.answersPerSecond)}/s, load ${os.loadavg()[0].toFixed(2)})`);
-      projects.push(r);
-    }
-  } finally {
-    await runtime.stop();
-  }
+  const { projects } = await seedInChild({
+    env: storeEnv,
+    overrides: {},
+    projects: Array.from({ length: count }, (_, i) => ({
+      prompts: PROMPTS,
+      providers: [...PROVIDERS],
+      days: DAYS,
+      competitors: 10,
+      title: `${label}: seeding project ${i + 1}/${count}: ${PROMPTS} prompts × ${PROVIDERS.length} engines × ${DAYS} days…`,
+    })),
+  });
+  for (const r of projects) console.log(`     ${fmt.int(r.answers)} answers in ${r.seconds.toFixed(1)} s (${fmt.int(r.answersPerSecond)}/s)`);
   const answers = projects.reduce((s, p) => s + p.answers, 0);
   const seconds = projects.reduce((s, p) => s + p.seconds, 0);
   return { projects, answers, seconds, load: os.loadavg()[0] };
