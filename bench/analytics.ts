@@ -33,8 +33,10 @@ import {
 // and the same 30-day window on a project with 30 days of data, to show the cost follows
 // days × series, not the number of answers stored.
 
-const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 100);
-const DAYS = Number(process.env.BENCH_DAYS ?? 365);
+/** The suite's full size: only a run of this size rewrites its section of bench/README.md. */
+const FULL_SIZE = { prompts: 100, days: 365 };
+const PROMPTS = Number(process.env.BENCH_PROMPTS ?? FULL_SIZE.prompts);
+const DAYS = Number(process.env.BENCH_DAYS ?? FULL_SIZE.days);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 // Before any timed request, every endpoint and window once for this long, untimed: the server
@@ -109,6 +111,11 @@ interface Row {
   load: number;
 }
 
+/** The request of `endpoint` over `days` on the project (and prompt) of `ids`. */
+const endpointUrl = (server: ServerProcess, endpoint: Endpoint, ids: { projectId: string; promptId: string }, days: number) =>
+  `${server.url}${endpoint.path(ids.projectId, ids.promptId)}?duration_days=${days}`;
+
+/** One endpoint and window timed: p50/p99 at 1 connection, requests/s at 1 and (tenConnections) at 10. */
 async function measure(
   server: ServerProcess,
   keys: string | string[],
@@ -119,7 +126,7 @@ async function measure(
   days: number,
   tenConnections = endpoint.ten,
 ): Promise<Row> {
-  const url = `${server.url}${endpoint.path(ids.projectId, ids.promptId)}?duration_days=${days}`;
+  const url = endpointUrl(server, endpoint, ids, days);
   const perKey = (typeof keys === 'string' ? [keys] : keys).map((k) => ({ 'x-api-key': k }));
   const load = os.loadavg()[0];
   // One connection cycles through the keys (answered from the read cache it passes one key's
@@ -295,8 +302,7 @@ async function runStore(store: 'embedded' | 'postgres'): Promise<StoreResult> {
       const perRequest = seeded.bigKeys.map((k) => ({ 'x-api-key': k }));
       for (const e of ENDPOINTS) {
         for (const days of [7, 90, 365]) {
-          const url = `${server.url}${e.path(big.projectId, big.promptId)}?duration_days=${days}`;
-          const r = await runLoad({ url, connections: 1, warmupSeconds: 0, seconds: SETTLE, perRequest });
+          const r = await runLoad({ url: endpointUrl(server, e, big, days), connections: 1, warmupSeconds: 0, seconds: SETTLE, perRequest });
           cold ??= { p50: r.p50, p99: r.p99 };
         }
       }
@@ -488,7 +494,7 @@ export const analyticsSuite: Suite = {
     ].join('\n');
     console.log(`\n${text}\n`);
     // only the full-size run of both stores stands for the section (a reduced one checks that the suite works)
-    const fullSize = PROMPTS === 100 && DAYS === 365;
+    const fullSize = PROMPTS === FULL_SIZE.prompts && DAYS === FULL_SIZE.days;
     if (STORES.length === ALL_STORES.length && fullSize) updateReadmeSection('analytics', text);
     else console.log(`(${fullSize ? `BENCH_STORES=${STORES.join(',')}: one store measured` : `${PROMPTS} prompts × ${DAYS} days: a reduced run`}, bench/README.md left alone)`);
   },
