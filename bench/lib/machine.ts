@@ -60,5 +60,5 @@ export async function waitForQuiet(below = 1, maxMs = 60_000): Promise<string | 
     await sleep(5_000);
   }
   const load = os.loadavg()[0];
-  return load >= below ? `load average ${load.toFixed(2)} at start: other work on this machine skews the figures` : null;
+  return load >= below ? `the load average stayed at ${below} or more for ${Math.round(maxMs / 1000)} s of waiting: other work on this machine skews the figures` : null;
 }
