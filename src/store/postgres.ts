@@ -60,10 +60,26 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
  */
 export const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c jit=off';
 
+/**
+ * How a pool keeps its connections while quiet: the first WARM_CONNECTIONS stay open, one
+ * above them closes after IDLE_CLOSE_MS unused. A new connection costs its first queries
+ * their planning (the named statements above are per connection) and a cold backend; with
+ * node-postgres's default (every idle connection closed after 10 s) each read after a quiet
+ * spell paid that again, and a burst's connections, all closing at once, held the requests
+ * running then.
+ */
+export function idleConnections(max: number): { min: number; idleTimeoutMillis: number } {
+  return { min: Math.min(WARM_CONNECTIONS, max), idleTimeoutMillis: IDLE_CLOSE_MS };
+}
+const WARM_CONNECTIONS = 4;
+const IDLE_CLOSE_MS = 60_000;
+
 export async function openPostgres(opts: { url: string; poolSize?: number; migrate?: boolean }): Promise<Store> {
+  const max = opts.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: opts.url,
-    max: opts.poolSize ?? 10,
+    max,
+    ...idleConnections(max),
     connectionTimeoutMillis: 5_000,
     application_name: 'sightline',
     options: SESSION_OPTIONS,

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../lib/log.js';
 import { analyticsVersion } from './analytics-version.js';
-import { SESSION_OPTIONS, txOf } from './postgres.js';
+import { idleConnections, SESSION_OPTIONS, txOf } from './postgres.js';
 import { parseLsn, ReplayLag } from './replica-lag.js';
 import type { ReadRouter, ReplicaStatus, Store, Tx } from './types.js';
 
@@ -38,6 +38,7 @@ function openPool(url: string, max: number, name: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    ...idleConnections(max),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
     application_name: name,
