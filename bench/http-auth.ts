@@ -11,7 +11,7 @@ import { APP_DIR, ROOT, type Suite, type SuiteOptions } from './lib/suite.js';
 
 // An authenticated `GET /v1/projects/{id}` on each store, beside a bare Fastify route
 // returning the same JSON. Each server runs in its own process; autocannon drives it from
-// this one.
+// another (bench/lib/load-generator.ts).
 
 const CONNECTIONS = 50;
 const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -217,7 +217,7 @@ How it is measured:
   connection (${KEYS} keys, the team on the standard tier: 70 requests per key and window) allow up to 35,000 req/s before
   a 429. Non-2xx must be 0 (reported above); with Redis, the hits it recorded (ZADD) and the scripts it ran per request
   are counted (one script checks every request that arrived in one turn of the server's event loop).
-- autocannon 8 runs in the benchmark's own process. Latency percentiles come from every answer's own timing
+- autocannon 8 runs in a process of its own (bench/lib/load-generator.ts), one per measured run. Latency percentiles come from every answer's own timing
   (autocannon's histogram rounds to whole milliseconds).
 - CPU (Linux /proc, over the measured window): server, autocannon and the whole machine in % of one core
   ({cores}00% = every core busy), and CPU time per answered request of each process involved (the server, the

@@ -841,7 +841,7 @@ export function refreshReport(runs: RefreshRun[], size: RefreshSize = LOAD_REFRE
 
 const METHOD = `
 How it is measured:
-- Everything on this machine: autocannon 8 in the benchmark's process, the servers under test, PostgreSQL, Redis and the
+- Everything on this machine: autocannon 8 in a process of its own, the servers under test, PostgreSQL, Redis and the
   provider fakes (HTTP servers in the benchmark's process) share its cores, so absolute figures are lower than on a
   deployment, and a closed loop's latency at ${CONNECTIONS} connections is about connections ÷ throughput (Little's law).
 - Rate limiter on, doing its whole work per request in Redis (REDIS_KEY_PREFIX=${REDIS_KEY_PREFIX}): RATE_LIMIT_WINDOW_MS=${WINDOW_MS}

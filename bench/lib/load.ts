@@ -1,7 +1,10 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import autocannon from 'autocannon';
+import path from 'node:path';
+import type { GeneratorMessage, LoadJob } from './load-generator.js';
 import { sleep } from './servers.js';
+import { ROOT } from './suite.js';
 
 export interface LoadOptions {
   url: string;
@@ -41,7 +44,7 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
-  /** CPU over the measured window, in % of one core: the server, this process (autocannon), the whole machine. */
+  /** CPU over the measured window, in % of one core: the server, the load generator (autocannon's process), the whole machine. */
   cpu: { server: number; loadGen: number; machine: number } | null;
   /** CPU time per answered request in µs of every process involved: server, autocannon and cpuOf's groups (robust against other work on the machine). */
   cpuPerReq: Record<string, number>;
@@ -71,37 +74,49 @@ export function machineTicks(): { busy: number; total: number } | null {
   }
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
+const GENERATOR = path.join(ROOT, 'bench', 'lib', 'load-generator.ts');
 
-/** Warms up (figures discarded), then measures, with autocannon in this process. */
+/**
+ * Warms up (figures discarded), then measures, with autocannon in a child process of its own
+ * (bench/lib/load-generator.ts): the latencies are the server's and the network's, not the
+ * pauses of this process's heap.
+ */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
-  let next = 0;
-  const mix = opts.requests;
-  if (mix && opts.perRequest) throw new Error('runLoad: requests and perRequest do not combine');
-  const base: autocannon.Options = {
+  const job: LoadJob = {
     url: opts.url,
     connections: opts.connections,
+    warmupSeconds: opts.warmupSeconds,
+    seconds: opts.seconds,
     headers: opts.headers,
-    timeout: 10,
-    ...(opts.perRequest ? { requests: opts.perRequest.map((h) => ({ headers: { ...opts.headers, ...h } })) } : {}),
-    ...(mix ? { requests: mix.map((r) => ({ ...r, headers: { ...opts.headers } })) } : {}),
-    setupClient: opts.perConnection
-      ? (client) => {
-          const i = next++;
-          const headers = { ...opts.headers, ...opts.perConnection![i % opts.perConnection!.length] };
-          if (!mix) return client.setHeaders(headers);
-          const start = i % mix.length;
-          client.setRequests([...mix.slice(start), ...mix.slice(0, start)].map((r) => ({ ...r, headers: { ...headers } })));
-        }
-      : undefined,
+    perConnection: opts.perConnection,
+    perRequest: opts.perRequest,
+    requests: opts.requests,
   };
-  if (opts.warmupSeconds > 0) await autocannon({ ...base, duration: opts.warmupSeconds });
+  const generator = fork(GENERATOR, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<number | null>((resolve) => generator.once('exit', resolve));
+  const next = (): Promise<GeneratorMessage> =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`load generator exited with ${code} before answering`));
+      generator.once('exit', onExit);
+      generator.once('message', (m: GeneratorMessage) => {
+        generator.off('exit', onExit);
+        resolve(m);
+      });
+    });
+  try {
+    const afterWarmup = next();
+    generator.send(job);
+    const ready = await afterWarmup;
+    if (ready.kind === 'failed') throw new Error(`load generator: ${ready.message}`);
+    return await measured(opts, generator, next);
+  } finally {
+    if (generator.exitCode === null) generator.kill();
+    await exited;
+  }
+}
 
-  let latencies = new Float64Array(1 << 16);
-  let n = 0;
+/** The measured window: the parent's readings around the generator's run. */
+async function measured(opts: LoadOptions, generator: ChildProcess, next: () => Promise<GeneratorMessage>): Promise<LoadResult> {
   const groups = (await opts.cpuOf?.()) ?? {};
   const groupCpu = () =>
     Object.fromEntries(
@@ -111,22 +126,14 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   opts.onMeasureStart?.();
   const t0 = process.hrtime.bigint();
   const server0 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
-  const self0 = process.cpuUsage();
   const machine0 = machineTicks();
-  const instance = autocannon({ ...base, duration: opts.seconds });
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status < 200 || status >= 300) return;
-    if (n === latencies.length) {
-      const grown = new Float64Array(latencies.length * 2);
-      grown.set(latencies);
-      latencies = grown;
-    }
-    latencies[n++] = ms;
-  });
-  const r = await instance;
+  const done = next();
+  generator.send({ kind: 'go' });
+  const answer = await done;
+  if (answer.kind !== 'done') throw new Error(`load generator: ${answer.kind === 'failed' ? answer.message : 'no result'}`);
+  const r = answer.result;
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const server1 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
-  const self1 = process.cpuUsage(self0);
   const machine1 = machineTicks();
   const groups1 = groupCpu();
   await opts.onMeasureEnd?.();
@@ -135,30 +142,21 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     machine0 && machine1
       ? {
           server: (serverMs / wallMs) * 100,
-          loadGen: ((self1.user + self1.system) / 1000 / wallMs) * 100,
+          loadGen: (r.cpuMs / wallMs) * 100,
           machine: ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * os.cpus().length * 100,
         }
       : null;
   // autocannon drops its sockets when time is up; give the server a moment to finish
   // the requests it already took before anyone stops it.
   await sleep(500);
-  const sorted = latencies.subarray(0, n).sort();
+  const { cpuMs, ...figures } = r;
   return {
-    rps: r.requests.average,
-    total: r.requests.total,
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    max: n ? sorted[n - 1] : NaN,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count])),
+    ...figures,
     cpu,
     cpuPerReq: {
-      server: (serverMs * 1000) / (r.requests.total || NaN),
-      autocannon: (self1.user + self1.system) / (r.requests.total || NaN),
-      ...Object.fromEntries(Object.keys(groups).map((g) => [g, ((groups1[g] - groups0[g]) * 1000) / (r.requests.total || NaN)])),
+      server: (serverMs * 1000) / (r.total || NaN),
+      autocannon: (cpuMs * 1000) / (r.total || NaN),
+      ...Object.fromEntries(Object.keys(groups).map((g) => [g, ((groups1[g] - groups0[g]) * 1000) / (r.total || NaN)])),
     },
   };
 }
