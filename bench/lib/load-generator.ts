@@ -15,14 +15,23 @@ export interface LoadJob {
   warmupSeconds: number;
   seconds: number;
   headers?: Record<string, string>;
+  /** Headers per connection (connection i gets perConnection[i % length]). */
   perConnection?: Record<string, string>[];
+  /** Headers per request instead: every connection cycles through them. */
   perRequest?: Record<string, string>[];
+  /**
+   * A mix of paths every connection cycles through (instead of the url's path). With
+   * perConnection, each connection sends its own headers on every one of them, and
+   * connection i starts at the i-th path so the mix is spread from the first second.
+   */
   requests?: { path: string; method?: string }[];
 }
 
 export interface GeneratorResult {
+  /** Requests per second, autocannon's average of its per-second samples. */
   rps: number;
   total: number;
+  /** Latency percentiles in ms from every answer's own timing (autocannon's histogram rounds to whole ms). */
   p50: number;
   p90: number;
   p99: number;

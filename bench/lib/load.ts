@@ -2,26 +2,12 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { GeneratorMessage, LoadJob } from './load-generator.js';
+import type { GeneratorMessage, GeneratorResult, LoadJob } from './load-generator.js';
 import { sleep } from './servers.js';
 import { ROOT } from './suite.js';
 
-export interface LoadOptions {
-  url: string;
-  connections: number;
-  warmupSeconds: number;
-  seconds: number;
-  headers?: Record<string, string>;
-  /** Headers per connection (connection i gets perConnection[i % length]). */
-  perConnection?: Record<string, string>[];
-  /** Headers per request instead: every connection cycles through them. */
-  perRequest?: Record<string, string>[];
-  /**
-   * A mix of paths every connection cycles through (instead of the url's path). With
-   * perConnection, each connection sends its own headers on every one of them, and
-   * connection i starts at the i-th path so the mix is spread from the first second.
-   */
-  requests?: { path: string; method?: string }[];
+/** What to load (the generator's job) and what to read around the measured window. */
+export interface LoadOptions extends LoadJob {
   /** The server's process id, to count its CPU time over the measured window (Linux /proc). */
   serverPid?: number;
   /** Other processes whose CPU over the measured window is wanted (asked after the warm-up), by group. */
@@ -31,19 +17,8 @@ export interface LoadOptions {
   onMeasureEnd?: () => Promise<unknown> | undefined;
 }
 
-export interface LoadResult {
-  /** Requests per second, autocannon's average of its per-second samples. */
-  rps: number;
-  total: number;
-  /** Latency percentiles in ms from every answer's own timing (autocannon's histogram rounds to whole ms). */
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
+/** The generator's figures (requests/s, latency percentiles, status codes) and the CPU of every process involved. */
+export interface LoadResult extends Omit<GeneratorResult, 'cpuMs'> {
   /** CPU over the measured window, in % of one core: the server, the load generator (autocannon's process), the whole machine. */
   cpu: { server: number; loadGen: number; machine: number } | null;
   /** CPU time per answered request in µs of every process involved: server, autocannon and cpuOf's groups (robust against other work on the machine). */
