@@ -76,7 +76,6 @@ function optionsOf(job: LoadJob): autocannon.Options {
 }
 
 async function run(job: LoadJob): Promise<GeneratorResult> {
-  if (job.requests && job.perRequest) throw new Error('runLoad: requests and perRequest do not combine');
   if (job.warmupSeconds > 0) await autocannon({ ...optionsOf(job), duration: job.warmupSeconds });
   const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
   process.send?.({ kind: 'ready' } satisfies GeneratorMessage);
